@@ -1,0 +1,192 @@
+/**
+ * Contracts between the transport-neutral tool runtime (src/upstream) and the transports (transports/*).
+ * ARCHITECTURE.md §2. Transports import this file (and the helpers named below) and nothing else from src/.
+ */
+
+/** Plain JSON. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+/** A JSON object. */
+export type JsonObject = { [key: string]: JsonValue };
+/** A JSON Schema object (draft 2020-12 subset as published by OpenAPI 3.1 / MCP). */
+export type JsonSchema = { [key: string]: unknown };
+
+/** Tool annotations carried into the catalog (MCP names). */
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+/** Transport-native provenance of a tool. Only discovery (`meta`) and diagnostics read it. */
+export interface ToolProvenance {
+  /** `openapi` | `mcp_stdio` | `mcp_http` | a test transport's name. */
+  transport: string;
+  /** The tool's name as the upstream spells it (MCP tool name, OpenAPI operationId or derived id). */
+  upstreamName: string;
+  operationId?: string;
+  method?: string;
+  path?: string;
+  /** Free-form operator notes (`x-ptc-notes`). */
+  notes?: string;
+  [extra: string]: unknown;
+}
+
+/** What every transport produces for each exposed tool. `name` is the Lisp-facing kebab-case name. */
+export interface ToolEntry {
+  name: string;
+  description: string;
+  inputSchema: JsonSchema;
+  outputSchema?: JsonSchema;
+  annotations: ToolAnnotations;
+  _ptc: ToolProvenance;
+}
+
+/** The closed set of world-fault reasons (ARCHITECTURE.md §2). */
+export type FailureReason =
+  | "upstream_unavailable"
+  | "upstream_error"
+  | "tool_error"
+  | "auth_failed"
+  | "forbidden"
+  | "not_found"
+  | "rate_limited"
+  | "timeout"
+  | "response_too_large"
+  | "cap_exhausted"
+  | "invalid_response";
+
+/** Result contract (transport → runtime). `bytes` is the size of the upstream payload as received. */
+export type ToolResult =
+  | { ok: true; value: JsonValue; valueKind: "json" | "text" | "none"; bytes?: number }
+  | { ok: false; reason: FailureReason; message: string; bytes?: number };
+
+/** Per-call context the runtime hands a transport. */
+export interface CallContext {
+  /** Aborted on run-context close, program timeout or the call timeout. */
+  signal: AbortSignal;
+  /** Call timeout in ms (already the min of run and upstream settings). */
+  timeoutMs: number;
+  /** Response byte cap for this call (min of run and upstream settings). */
+  maxResponseBytes: number;
+}
+
+/** A started upstream. */
+export interface Upstream {
+  /** Exposed tools (already filtered/normalized by the transport). */
+  listTools(): ToolEntry[];
+  /**
+   * Call a tool by its exposed name. Arguments are JSON with the keys the program wrote after boundary conversion;
+   * the transport maps them to native parameter names. World faults are returned, never thrown.
+   */
+  call(toolName: string, args: JsonObject, ctx: CallContext): Promise<ToolResult>;
+  /** Non-secret facts for `diagnostics()` / `ptc doctor`. */
+  diagnostics(): JsonObject;
+  /** Re-list tools (live snapshot mode). Optional. */
+  refresh?(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** A configuration problem. `path` is the key path, e.g. `upstreams.observatory.include_operations[2]`. */
+export interface ConfigError {
+  path: string;
+  message: string;
+}
+
+/** What a transport's parseConfig gets besides the raw upstream object. */
+export interface ConfigContext {
+  /** The upstream's name (key under `upstreams`). */
+  upstreamName: string;
+  /** Key path prefix for errors, e.g. `upstreams.observatory`. */
+  path: string;
+  /** Directory of the config file (relative `schema_file`, `cwd` resolve against it). */
+  configDir: string;
+  /** Names of the credentials declared at top level. */
+  credentialNames: ReadonlySet<string>;
+  /** Whether process-level read-only mode is on. */
+  readOnly: boolean;
+}
+
+/** Deno permissions an upstream needs (for `ptc permissions` and the start-up check). */
+export interface PermissionNeeds {
+  /** host:port entries. */
+  net: string[];
+  /** absolute paths. */
+  read: string[];
+  env: string[];
+  run: string[];
+  /** The transport needs unrestricted --allow-env (e.g. node:child_process). */
+  anyEnv?: boolean;
+}
+
+/** Resolves and emits credentials. File and env sources are read on every call (no cache). */
+export interface CredentialMaterializer {
+  /** The secret value of a declared credential (throws CredentialError with a non-secret message). */
+  resolve(credentialName: string): Promise<string>;
+  /** Headers for an `auth` list (emitters bearer|basic|custom_header). Registers the values with the redactor. */
+  authHeaders(auth: AuthEmitter[]): Promise<Record<string, string>>;
+}
+
+/** One `auth` emitter of an HTTP upstream. */
+export interface AuthEmitter {
+  scheme: "bearer" | "basic" | "custom_header";
+  /** The credential name under top-level `credentials`. */
+  credential: string;
+  /** Header name for custom_header. */
+  header?: string;
+}
+
+/** Scrubs secrets from text and JSON. */
+export interface Redactor {
+  /** Register a secret (and the runtime adds its encoded forms). Empty strings are ignored. */
+  register(secret: string): void;
+  redact(text: string): string;
+  redactJson<T>(value: T): T;
+}
+
+/** Limits a transport must respect. */
+export interface UpstreamLimits {
+  callTimeoutMs: number;
+  maxResponseBytes: number;
+  connectTimeoutMs: number;
+}
+
+/** What `start` gets from the runtime. */
+export interface TransportDeps {
+  upstreamName: string;
+  credentials: CredentialMaterializer;
+  redactor: Redactor;
+  limits: UpstreamLimits;
+  /** Always use this fetch (tests may substitute it). */
+  fetch: typeof fetch;
+  /** Diagnostics log (already redacted by the runtime before output). */
+  log: (message: string) => void;
+  readOnly: boolean;
+}
+
+/** One plug-in transport. Registered by name in the transport registry (transports/mod.ts registers built-ins). */
+export interface Transport<C = unknown> {
+  /** `openapi` | `mcp_stdio` | `mcp_http`. */
+  name: string;
+  /** JSON Schema of the upstream entry (merged into the published config schema). */
+  configSchema: JsonSchema;
+  /** Semantic validation after the schema check. Returns the typed config or every problem found. */
+  parseConfig(raw: JsonObject, ctx: ConfigContext): C | ConfigError[];
+  /** Permissions this upstream needs. */
+  permissions(config: C): PermissionNeeds;
+  /** Start (load schema / spawn child / connect) and return the live upstream. Throws UpstreamStartError. */
+  start(config: C, deps: TransportDeps): Promise<Upstream>;
+}
+
+/** Thrown by `start` with a closed, non-secret diagnostic code and a fix hint. */
+export class UpstreamStartError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly hint?: string,
+  ) {
+    super(message);
+    this.name = "UpstreamStartError";
+  }
+}
