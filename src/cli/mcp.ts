@@ -1,10 +1,126 @@
 /**
- * `ptc mcp` (not implemented yet: the owning issue replaces this module).
+ * `ptc mcp`: serve ptc as an MCP server over stdio (default) or Streamable HTTP (`--http HOST:PORT`).
  * @module
  */
+import { createEngine, EngineStartError } from "../engine/engine.ts";
+import { readTokenFile } from "../mcp/auth.ts";
+import { FlagError, mcpUsage, parseMcpFlags } from "../mcp/flags.ts";
+import { ConcurrencyGate } from "../mcp/gate.ts";
+import { startHttpFace } from "../mcp/http.ts";
+import { createServerFactory } from "../mcp/server.ts";
+import { SessionManager } from "../mcp/sessions.ts";
+import { protectStdout, serveMcpStdio } from "../mcp/stdio.ts";
 
 /** Entry point of `ptc mcp`. */
-export function run(_args: string[]): Promise<number> {
-  console.error("ptc mcp: not implemented yet");
-  return Promise.resolve(2);
+export async function run(args: string[]): Promise<number> {
+  if (args.includes("-h") || args.includes("--help")) {
+    console.log(mcpUsage());
+    return 0;
+  }
+  let options;
+  try {
+    options = parseMcpFlags(args, (name) => Deno.env.get(name));
+  } catch (e) {
+    if (e instanceof FlagError) {
+      console.error(`ptc mcp: ${e.message}\n\n${mcpUsage()}`);
+      return 2;
+    }
+    throw e;
+  }
+  if (!options.http) protectStdout();
+  let authToken: string | undefined;
+  try {
+    if (options.httpAuthTokenFile) authToken = await readTokenFile(options.httpAuthTokenFile);
+  } catch (e) {
+    console.error(`ptc mcp: ${(e as Error).message}`);
+    return 2;
+  }
+  let engine;
+  try {
+    engine = await createEngine({
+      upstreamsConfig: options.upstreamsConfig,
+      readOnly: options.readOnly,
+      snapshot: "frozen",
+      poolSize: options.poolSize,
+      maxToolCalls: options.maxToolCalls,
+      maxCatalogOps: options.maxCatalogOps,
+      onWarning: (m) => console.error(`ptc mcp: ${m}`),
+    });
+  } catch (e) {
+    if (e instanceof EngineStartError) {
+      for (const line of e.lines) console.error(`ptc mcp: ${line}`);
+      return 2;
+    }
+    throw e;
+  }
+  const gate = new ConcurrencyGate(options.maxConcurrentCalls);
+  const sessions = options.sessions
+    ? new SessionManager(engine, {
+      maxSessions: options.maxSessions,
+      maxPerOwner: options.maxSessionsPerOwner,
+      ttlMs: options.sessionTtlMs,
+      idleMs: options.sessionIdleMs,
+    })
+    : undefined;
+  sessions?.startSweeper();
+  let shuttingDown = false;
+  const factory = createServerFactory({
+    engine,
+    gate,
+    sessions,
+    introspection: options.introspection,
+    profile: options.responseProfile,
+    catalogMode: options.catalogMode,
+    maxProgramBytes: options.maxProgramBytes,
+    maxContextBytes: options.maxContextBytes,
+    programTimeoutMs: options.programTimeoutMs,
+    isShuttingDown: () => shuttingDown,
+  });
+  const onError = (e: Error) => console.error(`ptc mcp: ${e.message}`);
+
+  let stopRequested!: () => void;
+  const stop = new Promise<void>((r) => (stopRequested = r));
+  const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
+  for (const s of signals) Deno.addSignalListener(s, stopRequested);
+
+  let closeFace: () => Promise<void>;
+  if (options.http) {
+    let face;
+    try {
+      face = await startHttpFace(factory, {
+        hostname: options.http.hostname,
+        port: options.http.port,
+        authToken,
+        allowedHosts: options.allowedHosts,
+        allowedOrigins: options.allowedOrigins,
+        maxBodyBytes: options.maxBodyBytes,
+        saturated: () => gate.inFlight >= gate.limit,
+        onError,
+      });
+    } catch (e) {
+      console.error(`ptc mcp: ${(e as Error).message}`);
+      await engine.close();
+      return 2;
+    }
+    console.error(`ptc mcp: listening on ${face.url}`);
+    closeFace = async () => {
+      face.drain();
+      await gate.drained();
+      await face.close();
+    };
+  } else {
+    const stdio = serveMcpStdio(factory, onError);
+    stdio.closed.then(stopRequested);
+    closeFace = async () => {
+      await gate.drained();
+      await stdio.close();
+    };
+  }
+  await stop;
+  shuttingDown = true;
+  for (const s of signals) Deno.removeSignalListener(s, stopRequested);
+  await closeFace();
+  await sessions?.closeAll();
+  await engine.close();
+  return 0;
 }

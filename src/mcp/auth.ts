@@ -1,0 +1,95 @@
+/**
+ * Bearer-token authentication for the HTTP face: a token read from a file (≥ 32 characters), compared in constant
+ * time, and a limiter that blocks a client address after repeated failures.
+ * @module
+ */
+
+/** Minimum accepted token length. */
+export const MIN_TOKEN_LENGTH = 32;
+
+/** Read and check the bearer token file; throws an Error with an actionable message (never the token). */
+export async function readTokenFile(path: string): Promise<string> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (e) {
+    const why = e instanceof Deno.errors.NotFound ? "file not found" : (e as Error).name;
+    throw new Error(`--http-auth-token-file ${path}: cannot read the token (${why})`);
+  }
+  const token = text.trim();
+  if (token.length < MIN_TOKEN_LENGTH) {
+    throw new Error(
+      `--http-auth-token-file ${path}: the token must be at least ${MIN_TOKEN_LENGTH} characters (it has ${token.length})`,
+    );
+  }
+  if (/\s/.test(token)) throw new Error(`--http-auth-token-file ${path}: the token must not contain whitespace`);
+  return token;
+}
+
+const encoder = new TextEncoder();
+
+/** Constant-time comparison of two strings (time depends only on the expected length). */
+export function constantTimeEqual(given: string, expected: string): boolean {
+  const a = encoder.encode(given);
+  const b = encoder.encode(expected);
+  let diff = a.length ^ b.length;
+  for (let i = 0; i < b.length; i++) diff |= (a[i % Math.max(1, a.length)] ?? 0) ^ b[i];
+  return diff === 0;
+}
+
+/** Result of checking a request's Authorization header. */
+export type AuthCheck = { ok: true } | { ok: false; status: 401; challenge: string };
+
+/** Check `Authorization: Bearer <token>` against the expected token. */
+export function checkBearer(header: string | null, expected: string): AuthCheck {
+  if (!header) return { ok: false, status: 401, challenge: 'Bearer realm="ptc"' };
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!m || !constantTimeEqual(m[1], expected)) {
+    return { ok: false, status: 401, challenge: 'Bearer realm="ptc", error="invalid_token"' };
+  }
+  return { ok: true };
+}
+
+/** Blocks a client after `maxFailures` failed authentications within `windowMs`, for `blockMs`. */
+export class FailedAuthLimiter {
+  #failures = new Map<string, { count: number; windowStart: number; blockedUntil: number }>();
+
+  constructor(
+    readonly maxFailures = 5,
+    readonly windowMs = 60_000,
+    readonly blockMs = 60_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Seconds the client must wait, or 0 when it may try. */
+  retryAfter(client: string): number {
+    const f = this.#failures.get(client);
+    if (!f) return 0;
+    const t = this.now();
+    return f.blockedUntil > t ? Math.ceil((f.blockedUntil - t) / 1000) : 0;
+  }
+
+  /** Record a failure. */
+  fail(client: string): void {
+    const t = this.now();
+    const f = this.#failures.get(client);
+    if (!f || t - f.windowStart > this.windowMs) {
+      this.#failures.set(client, { count: 1, windowStart: t, blockedUntil: 0 });
+    } else {
+      f.count++;
+      if (f.count >= this.maxFailures) f.blockedUntil = t + this.blockMs;
+    }
+    if (this.#failures.size > 10_000) this.#prune(t);
+  }
+
+  /** Forget a client's failures after a success. */
+  succeed(client: string): void {
+    this.#failures.delete(client);
+  }
+
+  #prune(t: number) {
+    for (const [k, f] of this.#failures) {
+      if (f.blockedUntil <= t && t - f.windowStart > this.windowMs) this.#failures.delete(k);
+    }
+  }
+}

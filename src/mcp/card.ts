@@ -1,0 +1,31 @@
+/**
+ * The text of the `lisp_eval` tool description: a compact language card, the tool-calling and discovery forms, the
+ * tagged-result contract, and the catalog rendered per exposure mode. Kept small: it is paid for on every turn.
+ * @module
+ */
+
+/** The PTC-Lisp card (language essentials an LLM needs to write correct programs). */
+export const LANGUAGE_CARD = `Run a PTC-Lisp program (a Clojure subset) and get back its value. Filter, join and aggregate data here instead of returning raw payloads.
+Data: nil true false 42 1.5 "s" :kw [vec] {:map 1} #{set}. No lists or laziness; map/filter/for return vectors.
+Keys: (:k m), (get m :k), (get-in m [:a 0 :b]); keyword access finds string JSON keys and - finds _ (:user-id ↔ "user_id").
+Forms: def defn fn #(…%…) let if when cond case and or -> ->> some-> loop/recur for doseq (return v) (fail v) (println …).
+Core: map filter remove keep reduce sort-by group-by frequencies distinct take drop first last count sum-by avg-by max-by min-by select-keys update-vals into assoc merge str join split re-find format.
+The last form's value is the answer; keep it small (counts, top-N, selected keys).`;
+
+/** The tool-calling card (only when upstream tools are configured). */
+export const TOOLS_CARD = `Tools: (tool/call 'server/tool {:arg 1}) or (tool/call {:server "s" :tool "t" :args {…}}).
+Every call returns {:ok true :value v} or {:ok false :reason :not_found :message "…"}; check (:ok r) before using (:value r).
+Idiom: (let [r (tool/call 'srv/op {:id 1})] (if (:ok r) (:value r) (fail (:message r)))). Parallel: (pmap #(tool/call 'srv/op {:id %}) ids).
+Discover: (tool/servers) (dir 'server) (doc 'server/tool) shows args and Result<…> shape, (apropos "words").`;
+
+/** Sentence appended for the slim profile (the default). */
+export const SLIM_NOTE = "Success returns plain text (prints first, then the value); failures are errors `reason: message`.";
+
+/** Assemble the description from the cards and the rendered catalog. */
+export function lispEvalDescription(options: { hasTools: boolean; catalogText: string; slim: boolean }): string {
+  const parts = [LANGUAGE_CARD];
+  if (options.hasTools) parts.push(TOOLS_CARD);
+  if (options.catalogText.trim()) parts.push(options.catalogText.trim());
+  if (options.slim) parts.push(SLIM_NOTE);
+  return parts.join("\n\n");
+}

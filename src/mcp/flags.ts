@@ -1,0 +1,199 @@
+/**
+ * Flags of `ptc mcp`, each with an environment fallback `PTC_<FLAG>` (e.g. `--max-concurrent-calls` ↔
+ * `PTC_MAX_CONCURRENT_CALLS`). Precedence: flag > environment > default. Invalid values are usage errors.
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { RESPONSE_PROFILES, type ResponseProfile } from "./envelope.ts";
+
+type FlagKind = "string" | "int" | "bool" | { enum: readonly string[] };
+
+interface FlagSpec {
+  kind: FlagKind;
+  help: string;
+  /** Environment variable (default: PTC_<UPPER_SNAKE>). */
+  env?: string;
+  /** Default applied when neither flag nor env is given. */
+  default?: string | number | boolean;
+  /** Inclusive bounds for ints. */
+  min?: number;
+  max?: number;
+}
+
+/** Every flag of `ptc mcp`. */
+export const MCP_FLAGS = {
+  "upstreams-config": { kind: "string", help: "upstream config file (JSONC)", env: "PTC_UPSTREAMS" },
+  "http": { kind: "string", help: "serve Streamable HTTP on HOST:PORT at /mcp instead of stdio" },
+  "http-auth-token-file": { kind: "string", help: "file holding the bearer token (≥ 32 chars) HTTP clients send" },
+  "allowed-hosts": { kind: "string", help: "comma-separated extra Host names accepted over HTTP" },
+  "allowed-origins": { kind: "string", help: "comma-separated Origins accepted over HTTP (default: loopback)" },
+  "response-profile": {
+    kind: { enum: RESPONSE_PROFILES },
+    help: "slim (text only) | structured (+structuredContent) | debug (+call records, metrics)",
+    default: "slim",
+  },
+  "sessions": { kind: "bool", help: "offer lisp_session_* tools (stateful sessions)", default: false },
+  "introspection": {
+    kind: "bool",
+    help: "offer list_api_services, list_service_operations, get_operation_schema",
+    default: false,
+  },
+  "read-only": { kind: "bool", help: "hide and refuse tools not annotated read-only", default: false },
+  "catalog-mode": {
+    kind: { enum: ["auto", "inline", "lazy"] },
+    help: "how the lisp_eval description shows the catalog",
+    default: "auto",
+  },
+  "max-concurrent-calls": { kind: "int", help: "evaluations running at once; more get `busy`", default: 4, min: 1 },
+  "max-program-bytes": { kind: "int", help: "largest accepted program", default: 65_536, min: 1 },
+  "max-context-bytes": { kind: "int", help: "largest accepted JSON context", default: 4_194_304, min: 1 },
+  "program-timeout-ms": { kind: "int", help: "wall-clock limit per program", default: 10_000, min: 1 },
+  "max-tool-calls": { kind: "int", help: "upstream calls per program", default: 50, min: 1 },
+  "max-catalog-ops": { kind: "int", help: "discovery operations per program", default: 25, min: 1 },
+  "max-sessions": { kind: "int", help: "open sessions in total", default: 64, min: 1 },
+  "max-sessions-per-owner": { kind: "int", help: "open sessions per client", default: 16, min: 1 },
+  "session-ttl-ms": { kind: "int", help: "session lifetime", default: 1_800_000, min: 1 },
+  "session-idle-ms": { kind: "int", help: "session idle expiry", default: 900_000, min: 1 },
+  "max-body-bytes": { kind: "int", help: "largest accepted HTTP request body", default: 8_388_608, min: 1024 },
+  "pool-size": { kind: "int", help: "pre-warmed sandbox workers", default: 2, min: 1, max: 64 },
+} as const satisfies Record<string, FlagSpec>;
+
+/** Parsed `ptc mcp` options. */
+export interface McpOptions {
+  upstreamsConfig?: string;
+  http?: { hostname: string; port: number };
+  httpAuthTokenFile?: string;
+  allowedHosts: string[];
+  allowedOrigins: string[];
+  responseProfile: ResponseProfile;
+  sessions: boolean;
+  introspection: boolean;
+  readOnly: boolean;
+  catalogMode: "auto" | "inline" | "lazy";
+  maxConcurrentCalls: number;
+  maxProgramBytes: number;
+  maxContextBytes: number;
+  programTimeoutMs: number;
+  maxToolCalls: number;
+  maxCatalogOps: number;
+  maxSessions: number;
+  maxSessionsPerOwner: number;
+  sessionTtlMs: number;
+  sessionIdleMs: number;
+  maxBodyBytes: number;
+  poolSize: number;
+}
+
+/** A flag or environment value that does not parse. */
+export class FlagError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "FlagError";
+  }
+}
+
+function envName(flag: string, spec: FlagSpec): string {
+  return spec.env ?? `PTC_${flag.toUpperCase().replaceAll("-", "_")}`;
+}
+
+const TRUE = new Set(["1", "true", "yes", "on"]);
+const FALSE = new Set(["0", "false", "no", "off"]);
+
+function convert(flag: string, spec: FlagSpec, raw: string | boolean, source: string): string | number | boolean {
+  const kind = spec.kind;
+  if (kind === "bool") {
+    if (typeof raw === "boolean") return raw;
+    const v = raw.toLowerCase();
+    if (TRUE.has(v)) return true;
+    if (FALSE.has(v)) return false;
+    throw new FlagError(`${source}: expected true/false (1/0, yes/no, on/off), got '${raw}'`);
+  }
+  const text = String(raw);
+  if (kind === "int") {
+    if (!/^\d+$/.test(text)) throw new FlagError(`${source}: expected a whole number, got '${text}'`);
+    const n = Number(text);
+    if (spec.min !== undefined && n < spec.min) throw new FlagError(`${source}: must be at least ${spec.min}`);
+    if (spec.max !== undefined && n > spec.max) throw new FlagError(`${source}: must be at most ${spec.max}`);
+    return n;
+  }
+  if (typeof kind === "object") {
+    if (!kind.enum.includes(text)) {
+      throw new FlagError(`${source}: expected one of ${kind.enum.join(", ")}, got '${text}'`);
+    }
+    return text;
+  }
+  if (text.trim() === "") throw new FlagError(`${source}: must not be empty (flag --${flag})`);
+  return text;
+}
+
+function parseHostPort(text: string, source: string): { hostname: string; port: number } {
+  const m = /^(\[[0-9a-fA-F:.]+\]|[^:\s]+):(\d{1,5})$/.exec(text);
+  if (!m) throw new FlagError(`${source}: expected HOST:PORT (e.g. 127.0.0.1:7332), got '${text}'`);
+  const port = Number(m[2]);
+  if (port > 65535) throw new FlagError(`${source}: port ${port} is out of range`);
+  const hostname = m[1].startsWith("[") ? m[1].slice(1, -1) : m[1];
+  return { hostname, port };
+}
+
+function list(text: unknown): string[] {
+  return typeof text === "string" ? text.split(",").map((s) => s.trim()).filter(Boolean) : [];
+}
+
+/** Usage text of `ptc mcp`. */
+export function mcpUsage(): string {
+  const rows = Object.entries(MCP_FLAGS as Record<string, FlagSpec>).map(([name, spec]) => {
+    const kind = spec.kind;
+    const arg = kind === "bool" ? "" : kind === "int" ? " N" : typeof kind === "object" ? ` ${kind.enum.join("|")}` : " X";
+    const def = spec.default !== undefined && kind !== "bool" ? ` (default ${spec.default})` : "";
+    return `  --${name}${arg}\n      ${spec.help}${def} [env ${envName(name, spec)}]`;
+  });
+  return ["Usage: ptc mcp [options]", "", "Serves ptc as an MCP server over stdio (default) or Streamable HTTP.", "", ...rows]
+    .join("\n");
+}
+
+/** Parse `ptc mcp` arguments with environment fallbacks. Throws FlagError on any bad value. */
+export function parseMcpFlags(args: string[], env: (name: string) => string | undefined): McpOptions {
+  const specs = MCP_FLAGS as Record<string, FlagSpec>;
+  const options: Record<string, { type: "string" | "boolean" }> = {};
+  for (const [name, spec] of Object.entries(specs)) options[name] = { type: spec.kind === "bool" ? "boolean" : "string" };
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options, allowPositionals: false, strict: true });
+  } catch (e) {
+    throw new FlagError((e as Error).message.split("\n")[0].replace(/\. To specify a positional argument.*$/, ""));
+  }
+  const values: Record<string, string | number | boolean | undefined> = {};
+  for (const [name, spec] of Object.entries(specs)) {
+    const flagValue = (parsed.values as Record<string, string | boolean | undefined>)[name];
+    const envVar = envName(name, spec);
+    if (flagValue !== undefined) values[name] = convert(name, spec, flagValue, `--${name}`);
+    else if (env(envVar) !== undefined && env(envVar) !== "") {
+      values[name] = convert(name, spec, env(envVar)!, `${envVar}`);
+    } else values[name] = spec.default;
+  }
+  const http = typeof values.http === "string" ? parseHostPort(values.http, "--http") : undefined;
+  return {
+    upstreamsConfig: values["upstreams-config"] as string | undefined,
+    http,
+    httpAuthTokenFile: values["http-auth-token-file"] as string | undefined,
+    allowedHosts: list(values["allowed-hosts"]),
+    allowedOrigins: list(values["allowed-origins"]),
+    responseProfile: values["response-profile"] as ResponseProfile,
+    sessions: values.sessions as boolean,
+    introspection: values.introspection as boolean,
+    readOnly: values["read-only"] as boolean,
+    catalogMode: values["catalog-mode"] as "auto" | "inline" | "lazy",
+    maxConcurrentCalls: values["max-concurrent-calls"] as number,
+    maxProgramBytes: values["max-program-bytes"] as number,
+    maxContextBytes: values["max-context-bytes"] as number,
+    programTimeoutMs: values["program-timeout-ms"] as number,
+    maxToolCalls: values["max-tool-calls"] as number,
+    maxCatalogOps: values["max-catalog-ops"] as number,
+    maxSessions: values["max-sessions"] as number,
+    maxSessionsPerOwner: values["max-sessions-per-owner"] as number,
+    sessionTtlMs: values["session-ttl-ms"] as number,
+    sessionIdleMs: values["session-idle-ms"] as number,
+    maxBodyBytes: values["max-body-bytes"] as number,
+    poolSize: values["pool-size"] as number,
+  };
+}

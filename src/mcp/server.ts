@@ -1,0 +1,272 @@
+/**
+ * The MCP server factory: one `McpServer` per serving unit (an HTTP request or a stdio connection), answering both
+ * protocol eras. Tools: `lisp_eval`, the `lisp_session_*` family (`--sessions`) and the introspection tools
+ * (`--introspection`). Factories are cheap: everything expensive (the description, the catalog) is computed once.
+ * @module
+ */
+import { fromJsonSchema, McpServer } from "@modelcontextprotocol/server";
+import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/server/validators/cf-worker";
+import type { Engine, EngineEvalResult } from "../engine/types.ts";
+import type { JsonObject } from "../upstream/types.ts";
+import { VERSION } from "../cli/version.ts";
+import { lispEvalDescription } from "./card.ts";
+import { errorResponse, renderEvalResult, type ResponseProfile, type ToolResponse } from "./envelope.ts";
+import type { ConcurrencyGate } from "./gate.ts";
+import {
+  getOperationSchema,
+  IntrospectionError,
+  listApiServices,
+  listServiceOperations,
+} from "./introspection.ts";
+import { SessionError, type SessionManager } from "./sessions.ts";
+import { ArgsError, checkContext, checkProgram, compileOutputSchema } from "./tool_args.ts";
+
+const validator = new CfWorkerJsonSchemaValidator();
+
+/** What the factory needs. */
+export interface ServerDeps {
+  engine: Engine;
+  gate: ConcurrencyGate;
+  sessions?: SessionManager;
+  introspection: boolean;
+  profile: ResponseProfile;
+  catalogMode: "auto" | "inline" | "lazy";
+  maxProgramBytes: number;
+  maxContextBytes: number;
+  programTimeoutMs: number;
+  /** True once shutdown started: new calls get `shutting_down`. */
+  isShuttingDown: () => boolean;
+}
+
+const EVAL_PROPS = {
+  program: { type: "string", description: "PTC-Lisp source; the value of the last form is the answer" },
+  context: {
+    type: "object",
+    description: "JSON object; each key is readable in the program as data/<key>",
+    additionalProperties: true,
+  },
+  output_schema: { type: "object", description: "optional JSON Schema the returned value must satisfy" },
+};
+
+type SchemaArg = Parameters<typeof fromJsonSchema>[0];
+
+function schema(properties: Record<string, unknown>, required: string[]) {
+  const json = { type: "object", properties, required, additionalProperties: false } as unknown as SchemaArg;
+  return fromJsonSchema<Record<string, unknown>>(json, validator);
+}
+
+/** Build the factory. The description is rendered once from the frozen catalog. */
+export function createServerFactory(deps: ServerDeps) {
+  const hasTools = deps.engine.catalog().length > 0;
+  const description = lispEvalDescription({
+    hasTools,
+    catalogText: hasTools ? deps.engine.renderCatalog(deps.catalogMode) : "",
+    slim: deps.profile === "slim",
+  });
+  const annotations = hasTools
+    ? { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true }
+    : { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+  return (ctx: { authInfo?: { clientId: string } }) => {
+    const owner = ctx.authInfo?.clientId ?? "local";
+    const server = new McpServer(
+      { name: "ptc", version: VERSION },
+      {
+        capabilities: { tools: {} },
+        jsonSchemaValidator: validator,
+        cacheHints: {
+          "tools/list": { ttlMs: 60_000, cacheScope: "public" },
+          "server/discover": { ttlMs: 300_000, cacheScope: "public" },
+        },
+      },
+    );
+    server.registerTool(
+      "lisp_eval",
+      {
+        description,
+        inputSchema: schema(EVAL_PROPS, ["program"]),
+        annotations,
+      },
+      (args, extra) => runEval(deps, args, extra.mcpReq.signal, (req) => deps.engine.evaluate(req)),
+    );
+    if (deps.sessions) registerSessionTools(server, deps, deps.sessions, owner, description);
+    if (deps.introspection) registerIntrospection(server, deps);
+    return server;
+  };
+}
+
+type Evaluate = (req: { program: string; context?: JsonObject; timeoutMs: number; signal: AbortSignal }) => Promise<
+  EngineEvalResult
+>;
+
+async function runEval(
+  deps: ServerDeps,
+  args: Record<string, unknown>,
+  signal: AbortSignal,
+  evaluate: Evaluate,
+): Promise<ToolResponse> {
+  if (deps.isShuttingDown()) return errorResponse("shutting_down", "the server is shutting down", deps.profile);
+  let program: string;
+  let context: JsonObject | undefined;
+  let output;
+  try {
+    program = checkProgram(args.program, deps);
+    context = checkContext(args.context, deps);
+    output = compileOutputSchema(args.output_schema);
+  } catch (e) {
+    if (e instanceof ArgsError) return errorResponse("args_error", e.message, deps.profile);
+    throw e;
+  }
+  const release = deps.gate.tryAcquire();
+  if (!release) {
+    return errorResponse(
+      "busy",
+      `server busy: ${deps.gate.inFlight} concurrent calls in flight (max ${deps.gate.limit}); retry shortly`,
+      deps.profile,
+    );
+  }
+  try {
+    const result = await evaluate({ program, context, timeoutMs: deps.programTimeoutMs, signal });
+    if (output && result.ok && result.status !== "failed") {
+      const check = output.validate(result.json);
+      if (!check.valid) {
+        return renderEvalResult({ ...result, ok: false, reason: "validation_error", message: check.message }, {
+          profile: deps.profile,
+        });
+      }
+      return renderEvalResult(result, { profile: deps.profile, validated: true });
+    }
+    return renderEvalResult(result, { profile: deps.profile });
+  } finally {
+    release();
+  }
+}
+
+function sessionError(e: unknown, profile: ResponseProfile): ToolResponse {
+  if (e instanceof SessionError) return errorResponse(e.reason, e.message, profile);
+  throw e;
+}
+
+function registerSessionTools(
+  server: McpServer,
+  deps: ServerDeps,
+  sessions: SessionManager,
+  owner: string,
+  description: string,
+) {
+  const json = (value: unknown): ToolResponse => ({
+    content: [{ type: "text", text: JSON.stringify(value) }],
+    structuredContent: value as JsonObject,
+  });
+  server.registerTool(
+    "lisp_session_start",
+    {
+      description: "Open a PTC-Lisp session whose defs and *1 *2 *3 persist between lisp_session_eval calls. " +
+        "Returns {session_id}. Close it with lisp_session_close when done.",
+      inputSchema: schema({
+        title: { type: "string", maxLength: 200 },
+        ttl_ms: { type: "integer", minimum: 1 },
+      }, []),
+    },
+    async (args) => {
+      try {
+        return json(await sessions.start(owner, (args.title as string) ?? "", args.ttl_ms as number | undefined));
+      } catch (e) {
+        return sessionError(e, deps.profile);
+      }
+    },
+  );
+  server.registerTool(
+    "lisp_session_eval",
+    {
+      description: `Evaluate in an open session (see lisp_session_start).\n\n${description}`,
+      inputSchema: schema({ session_id: { type: "string", minLength: 1 }, ...EVAL_PROPS }, ["session_id", "program"]),
+    },
+    async (args, extra) => {
+      try {
+        return await sessions.use(
+          owner,
+          args.session_id as string,
+          (s) => runEval(deps, args, extra.mcpReq.signal, (req) => s.eval(req)),
+        );
+      } catch (e) {
+        return sessionError(e, deps.profile);
+      }
+    },
+  );
+  server.registerTool(
+    "lisp_session_list",
+    { description: "List your open PTC-Lisp sessions.", inputSchema: schema({}, []) },
+    () => json({ sessions: sessions.list(owner) }),
+  );
+  server.registerTool(
+    "lisp_session_close",
+    {
+      description: "Close a PTC-Lisp session and free its sandbox.",
+      inputSchema: schema({ session_id: { type: "string", minLength: 1 } }, ["session_id"]),
+    },
+    async (args) => {
+      const closed = await sessions.close(owner, args.session_id as string);
+      return closed
+        ? json({ closed: true, session_id: args.session_id })
+        : errorResponse("unknown_session", `no open session '${args.session_id}'`, deps.profile);
+    },
+  );
+}
+
+function registerIntrospection(server: McpServer, deps: ServerDeps) {
+  const wrap = (fn: () => { json: JsonObject; text: string }): ToolResponse => {
+    try {
+      const { json, text } = fn();
+      return { content: [{ type: "text", text }], structuredContent: json };
+    } catch (e) {
+      if (e instanceof IntrospectionError) return errorResponse("not_found", e.message, deps.profile);
+      throw e;
+    }
+  };
+  const asText = (json: JsonObject) => ({ json, text: JSON.stringify(json, null, 1) });
+  server.registerTool(
+    "list_api_services",
+    {
+      description: "List the configured services (upstreams) and how many operations each offers.",
+      inputSchema: schema({}, []),
+      annotations: { readOnlyHint: true },
+    },
+    () => wrap(() => asText(listApiServices(deps.engine.catalog()))),
+  );
+  server.registerTool(
+    "list_service_operations",
+    {
+      description: "List a service's operations, optionally filtered by a substring.",
+      inputSchema: schema({
+        service: { type: "string", minLength: 1 },
+        filter: { type: "string" },
+        limit: { type: "integer", minimum: 1, maximum: 200 },
+      }, ["service"]),
+      annotations: { readOnlyHint: true },
+    },
+    (args) =>
+      wrap(() =>
+        asText(listServiceOperations(deps.engine.catalog(), args as { service: string; filter?: string; limit?: number }))
+      ),
+  );
+  server.registerTool(
+    "get_operation_schema",
+    {
+      description: "Show an operation's input/output schema, its PTC-Lisp call and an unauthenticated curl template.",
+      inputSchema: schema({
+        service: { type: "string", minLength: 1 },
+        operation: { type: "string", minLength: 1 },
+        view: { type: "string", enum: ["full", "input", "output"] },
+      }, ["service", "operation"]),
+      annotations: { readOnlyHint: true },
+    },
+    (args) =>
+      wrap(() =>
+        getOperationSchema(
+          deps.engine.catalog(),
+          args as { service: string; operation: string; view?: "full" | "input" | "output" },
+        )
+      ),
+  );
+}

@@ -1,0 +1,80 @@
+/**
+ * Argument checks of the MCP tools beyond their JSON Schemas: program size, context shape and size, and the
+ * `output_schema` the returned value must satisfy. Failures are `args_error` envelopes naming the argument.
+ * @module
+ */
+import { Validator } from "@cfworker/json-schema";
+import type { JsonObject, JsonValue } from "../upstream/types.ts";
+import { utf8Bytes } from "./metrics.ts";
+
+/** A bad tool argument (reported as `args_error`). */
+export class ArgsError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ArgsError";
+  }
+}
+
+/** Limits the checks enforce. */
+export interface ArgLimits {
+  maxProgramBytes: number;
+  maxContextBytes: number;
+}
+
+/** Check `program`. */
+export function checkProgram(program: unknown, limits: ArgLimits): string {
+  if (typeof program !== "string") throw new ArgsError("argument `program` must be a string of PTC-Lisp source");
+  if (program.trim() === "") throw new ArgsError("argument `program` is empty");
+  const size = utf8Bytes(program);
+  if (size > limits.maxProgramBytes) {
+    throw new ArgsError(`argument \`program\` exceeds max_program_bytes (${size} > ${limits.maxProgramBytes})`);
+  }
+  return program;
+}
+
+/** Check `context`: an object whose keys become `data/<key>`. */
+export function checkContext(context: unknown, limits: ArgLimits): JsonObject | undefined {
+  if (context === undefined || context === null) return undefined;
+  if (typeof context !== "object" || Array.isArray(context)) {
+    throw new ArgsError("argument `context` must be a JSON object (its keys become data/<key>)");
+  }
+  for (const key of Object.keys(context)) {
+    if (key === "" || key.includes("/")) {
+      throw new ArgsError(`argument \`context\` key ${JSON.stringify(key)} must be non-empty and contain no '/'`);
+    }
+  }
+  const size = utf8Bytes(JSON.stringify(context));
+  if (size > limits.maxContextBytes) {
+    throw new ArgsError(`argument \`context\` exceeds max_context_bytes (${size} > ${limits.maxContextBytes})`);
+  }
+  return context as JsonObject;
+}
+
+/** A compiled output schema. */
+export interface OutputCheck {
+  validate(value: JsonValue): { valid: true } | { valid: false; message: string };
+}
+
+/** Compile `output_schema` (a JSON Schema object) or throw ArgsError. */
+export function compileOutputSchema(schema: unknown): OutputCheck | undefined {
+  if (schema === undefined || schema === null) return undefined;
+  if (typeof schema !== "object" || Array.isArray(schema)) {
+    throw new ArgsError("argument `output_schema` is invalid: expected a JSON Schema object");
+  }
+  let validator: Validator;
+  try {
+    validator = new Validator(schema as Record<string, unknown>, "2020-12", false);
+    validator.validate(null); // surfaces malformed schemas early
+  } catch (e) {
+    throw new ArgsError(`argument \`output_schema\` is invalid: ${(e as Error).message}`);
+  }
+  return {
+    validate(value) {
+      const r = validator.validate(value);
+      if (r.valid) return { valid: true };
+      const detail = r.errors.filter((e) => e.instanceLocation !== "#" || r.errors.length === 1).slice(0, 5)
+        .map((e) => `${e.instanceLocation.replace(/^#/, "") || "/"}: ${e.error}`);
+      return { valid: false, message: `the returned value does not match output_schema: ${detail.join("; ")}` };
+    },
+  };
+}

@@ -1,0 +1,94 @@
+import assert from "node:assert/strict";
+import { ConcurrencyGate } from "../../src/mcp/gate.ts";
+import { SessionError, SessionManager } from "../../src/mcp/sessions.ts";
+import type { Engine, EngineEvalRequest, EngineSession } from "../../src/engine/types.ts";
+
+Deno.test("gate refuses beyond its limit instead of queueing, and drains", async () => {
+  const gate = new ConcurrencyGate(2);
+  const a = gate.tryAcquire()!;
+  const b = gate.tryAcquire()!;
+  assert.equal(gate.tryAcquire(), undefined);
+  let drained = false;
+  const waiting = gate.drained().then(() => (drained = true));
+  a();
+  a(); // idempotent
+  assert.equal(gate.inFlight, 1);
+  assert.ok(gate.tryAcquire());
+  assert.equal(drained, false);
+  b();
+  assert.equal(gate.inFlight, 1);
+  assert.throws(() => new ConcurrencyGate(0));
+  await Promise.race([waiting, Promise.resolve()]);
+});
+
+/** An engine whose sessions only count evaluations: the manager's bookkeeping is what is under test. */
+function countingEngine() {
+  const closed: string[] = [];
+  let n = 0;
+  const engine = {
+    openSession(): Promise<EngineSession> {
+      const id = `s${++n}`;
+      let isClosed = false;
+      return Promise.resolve({
+        id,
+        get closed() {
+          return isClosed;
+        },
+        eval: (r: EngineEvalRequest) =>
+          Promise.resolve({
+            ok: true as const,
+            status: "ok" as const,
+            printed: r.program,
+            json: r.program,
+            prints: [],
+            calls: [],
+            elapsedMs: 0,
+          }),
+        reset: () => Promise.resolve(),
+        close: () => {
+          isClosed = true;
+          closed.push(id);
+          return Promise.resolve();
+        },
+      });
+    },
+  } as unknown as Engine;
+  return { engine, closed };
+}
+
+Deno.test("sessions: caps per owner and in total, foreign ids refused", async () => {
+  const { engine } = countingEngine();
+  const m = new SessionManager(engine, { maxSessions: 3, maxPerOwner: 2, ttlMs: 1000, idleMs: 1000 });
+  const a1 = await m.start("alice");
+  await m.start("alice");
+  await assert.rejects(() => m.start("alice"), (e) => e instanceof SessionError && e.reason === "session_limit");
+  await m.start("bob");
+  await assert.rejects(() => m.start("carol"), /session limit reached/);
+  await assert.rejects(
+    () => m.use("bob", a1.session_id, (s) => s.eval({ program: "1" })),
+    (e) => e instanceof SessionError && e.reason === "unknown_session",
+  );
+  const r = await m.use("alice", a1.session_id, (s) => s.eval({ program: "(+ 1 2)" }));
+  assert.equal(r.ok && r.printed, "(+ 1 2)");
+  assert.equal(m.list("alice").length, 2);
+  assert.equal(m.list("alice")[0].evals + m.list("alice")[1].evals, 1);
+  await m.closeAll();
+});
+
+Deno.test("sessions expire by TTL and idleness and free their worker", async () => {
+  const { engine, closed } = countingEngine();
+  let now = 0;
+  const m = new SessionManager(engine, { maxSessions: 10, maxPerOwner: 10, ttlMs: 100, idleMs: 50 }, () => now);
+  const s1 = await m.start("o");
+  const s2 = await m.start("o");
+  now = 40;
+  await m.use("o", s2.session_id, () => Promise.resolve());
+  now = 60; // s1 idle for 60 ≥ 50; s2 used at 40
+  await m.sweep();
+  assert.deepEqual(closed, [s1.session_id]);
+  now = 100; // s2 reaches its TTL
+  await m.sweep();
+  assert.deepEqual(closed, [s1.session_id, s2.session_id]);
+  assert.equal(m.size, 0);
+  assert.equal(await m.close("o", s1.session_id), false);
+});
