@@ -1,10 +1,32 @@
 /**
- * `ptc docs` (not implemented yet: the owning issue replaces this module).
+ * `ptc docs <topic>`: reference material. `schema-config` prints the JSON Schema of the upstreams config (merged from
+ * the top-level schema and every registered transport's schema), usable as `$schema` in editors.
  * @module
  */
+import { loadBuiltinTransports } from "../../transports/mod.ts";
+import { buildConfigSchema } from "../upstream/config_schema.ts";
+
+const USAGE = `Usage: ptc docs <topic>
+
+Topics:
+  schema-config   the JSON Schema of the upstreams config file (save it and point "$schema" at it)`;
 
 /** Entry point of `ptc docs`. */
-export function run(_args: string[]): Promise<number> {
-  console.error("ptc docs: not implemented yet");
-  return Promise.resolve(2);
+export async function run(args: string[]): Promise<number> {
+  const [topic, ...rest] = args;
+  if (topic === "-h" || topic === "--help") {
+    console.log(USAGE);
+    return 0;
+  }
+  if (topic !== "schema-config" || rest.length > 0) {
+    console.error(
+      `ptc docs: ${
+        topic === undefined ? "missing topic" : `unknown topic '${[topic, ...rest].join(" ")}'`
+      }\n\n${USAGE}`,
+    );
+    return 2;
+  }
+  const registry = await loadBuiltinTransports();
+  console.log(JSON.stringify(buildConfigSchema(registry.list()), null, 2));
+  return 0;
 }

@@ -106,6 +106,8 @@ export interface ConfigContext {
   credentialNames: ReadonlySet<string>;
   /** Whether process-level read-only mode is on. */
   readOnly: boolean;
+  /** `scheme_hint` of each credential that declares one (`parseHttpCommon` checks emitters against it). */
+  credentialHints?: ReadonlyMap<string, "bearer" | "basic" | "raw">;
 }
 
 /** Deno permissions an upstream needs (for `ptc permissions` and the start-up check). */
@@ -132,7 +134,7 @@ export interface CredentialMaterializer {
 export interface AuthEmitter {
   scheme: "bearer" | "basic" | "custom_header";
   /** The credential name under top-level `credentials`. */
-  credential: string;
+  binding: string;
   /** Header name for custom_header. */
   header?: string;
 }

@@ -1,0 +1,139 @@
+/**
+ * Catalog renderers: the prompt text (`inline`: every tool with its argument signature; `lazy`: servers plus how
+ * to discover; `auto`: inline when small), the JSON form printed by `ptc catalog --format json`, and the diff of two
+ * JSON catalogs (added/removed/changed tools).
+ * @module
+ */
+import type { JsonObject, JsonValue, ToolEntry } from "./types.ts";
+import type { CatalogServer, Runtime } from "./runtime.ts";
+import { argSignature, oneLine, resultType } from "./signature.ts";
+
+/** How much of the catalog a prompt shows. */
+export type ExposureMode = "auto" | "inline" | "lazy";
+
+const DESCRIPTION_CHARS = 160;
+
+function header(s: CatalogServer): string {
+  const desc = s.description ? ` - ${oneLine(s.description, DESCRIPTION_CHARS)}` : "";
+  const status = s.catalog_loaded ? "" : " [unavailable]";
+  return `${s.name} (${s.tool_count} tools)${status}${desc}`;
+}
+
+/** Inline text: per server a header, then `  srv/tool {:arg type …} - description` lines. */
+export function renderInline(catalog: CatalogServer[]): string {
+  const lines: string[] = [];
+  for (const s of catalog) {
+    lines.push(header(s));
+    for (const t of s.tools) {
+      const desc = t.description ? ` - ${oneLine(t.description, DESCRIPTION_CHARS)}` : "";
+      lines.push(`  ${s.name}/${t.name} ${argSignature(t)}${desc}`);
+    }
+  }
+  return lines.join("\n");
+}
+
+/** Lazy text: server headers and how to discover the tools. */
+export function renderLazy(catalog: CatalogServer[]): string {
+  if (catalog.length === 0) return "";
+  return [
+    ...catalog.map(header),
+    "Discover tools with (dir 'srv), (doc 'srv/tool) and (apropos \"words\"); call with (tool/call 'srv/tool {…}).",
+  ].join("\n");
+}
+
+/** Choose inline or lazy for `auto`: lazy when there are more tools or characters than the limits. */
+export function chooseExposure(catalog: CatalogServer[], maxTools: number, maxChars: number): "inline" | "lazy" {
+  const tools = catalog.reduce((n, s) => n + s.tool_count, 0);
+  if (tools > maxTools || catalog.some((s) => !s.catalog_loaded)) return "lazy";
+  return renderInline(catalog).length > maxChars ? "lazy" : "inline";
+}
+
+/** The catalog text for prompts (the MCP face's `lisp_eval` description uses it). Empty when no upstreams. */
+export function renderCatalog(runtime: Runtime, mode: ExposureMode = runtime.catalogSettings.exposure): string {
+  const catalog = runtime.catalog();
+  if (catalog.length === 0) return "";
+  const settings = runtime.catalogSettings;
+  const chosen = mode === "auto" ? chooseExposure(catalog, settings.inlineMaxTools, settings.inlineMaxChars) : mode;
+  return runtime.redactor.redact(chosen === "inline" ? renderInline(catalog) : renderLazy(catalog));
+}
+
+/** The full catalog as JSON (`ptc catalog --format json`, the input of `--diff`). */
+export function catalogJson(runtime: Runtime): JsonObject {
+  return {
+    servers: runtime.catalog().map((s) => ({
+      name: s.name,
+      transport: s.transport,
+      description: s.description,
+      tool_count: s.tool_count,
+      catalog_loaded: s.catalog_loaded,
+      tools: s.tools.map((t) => ({ ...t, signature: argSignature(t), returns: resultType(t) })) as unknown as JsonValue,
+    })),
+  };
+}
+
+/** Human text of the full catalog (`ptc catalog`): inline lines plus each tool's result type. */
+export function catalogText(runtime: Runtime): string {
+  const lines: string[] = [];
+  for (const s of runtime.catalog()) {
+    lines.push(`${header(s)} [${s.transport}]`);
+    for (const t of s.tools) {
+      lines.push(`  ${s.name}/${t.name} ${argSignature(t)} -> ${resultType(t)}`);
+      if (t.description) lines.push(`      ${oneLine(t.description, DESCRIPTION_CHARS)}`);
+    }
+  }
+  return runtime.redactor.redact(lines.join("\n"));
+}
+
+/** One difference between two catalogs. */
+export interface CatalogChange {
+  kind: "added" | "removed" | "changed";
+  ref: string;
+  /** For `changed`: which parts differ (description, input schema, output schema, annotations). */
+  parts?: string[];
+}
+
+function toolsOf(doc: unknown): Map<string, ToolEntry> {
+  const map = new Map<string, ToolEntry>();
+  const servers = (doc as { servers?: unknown })?.servers;
+  if (!Array.isArray(servers)) {
+    throw new Error('not a catalog: expected {"servers": [...]} from ptc catalog --format json');
+  }
+  for (const s of servers) {
+    if (!s || typeof s.name !== "string" || !Array.isArray(s.tools)) continue;
+    for (const t of s.tools) if (t && typeof t.name === "string") map.set(`${s.name}/${t.name}`, t);
+  }
+  return map;
+}
+
+function stable(v: unknown): string {
+  return JSON.stringify(
+    v,
+    (_k, x) =>
+      x && typeof x === "object" && !Array.isArray(x)
+        ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0))
+        : x,
+  ) ?? "null";
+}
+
+/** Compare an old catalog JSON with a new one. Throws Error with a one-line message when `oldDoc` is not a catalog. */
+export function diffCatalogs(oldDoc: unknown, newDoc: unknown): CatalogChange[] {
+  const before = toolsOf(oldDoc);
+  const after = toolsOf(newDoc);
+  const changes: CatalogChange[] = [];
+  for (const [ref, t] of after) {
+    const o = before.get(ref);
+    if (!o) {
+      changes.push({ kind: "added", ref });
+      continue;
+    }
+    const parts: string[] = [];
+    if ((o.description ?? "") !== (t.description ?? "")) parts.push("description");
+    if (stable(o.inputSchema) !== stable(t.inputSchema)) parts.push("input schema");
+    if (stable(o.outputSchema) !== stable(t.outputSchema)) parts.push("output schema");
+    if (stable(o.annotations) !== stable(t.annotations)) parts.push("annotations");
+    if (parts.length) changes.push({ kind: "changed", ref, parts });
+  }
+  for (const ref of before.keys()) if (!after.has(ref)) changes.push({ kind: "removed", ref });
+  const order = { removed: 0, added: 1, changed: 2 };
+  return changes.sort((a, b) => order[a.kind] - order[b.kind] || (a.ref < b.ref ? -1 : 1));
+}

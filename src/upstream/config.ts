@@ -1,0 +1,302 @@
+/**
+ * Loading the upstreams config: JSONC text → structural check against the published schema → semantic rules
+ * (credentials, each transport's `parseConfig`). Every problem is a ConfigError naming its key path; callers print
+ * one line per problem and exit 2 before anything starts.
+ * @module
+ */
+import { parse as parseJsonc, type ParseError, printParseErrorCode } from "jsonc-parser";
+import { dirname, resolve } from "node:path";
+import type { ConfigContext, ConfigError, JsonObject } from "./types.ts";
+import { type CredentialSpec, parseCredentials, type SchemeHint } from "./credentials.ts";
+import {
+  DEFAULT_CATALOG,
+  DEFAULT_LIMITS,
+  topLevelSchema,
+  transportEntrySchema,
+  UPSTREAM_NAME_PATTERN,
+} from "./config_schema.ts";
+import { checkAgainstSchema } from "./schema_check.ts";
+import { didYouMean, formatConfigError, joinKey } from "./suggest.ts";
+import { defaultRegistry, type TransportRegistry } from "./registry.ts";
+
+/** Per-run budgets (resolved defaults). */
+export interface RunLimits {
+  maxToolCalls: number;
+  maxCatalogOps: number;
+  callTimeoutMs: number;
+  connectTimeoutMs: number;
+  maxResponseBytes: number;
+  maxCatalogResultBytes: number;
+}
+
+/** Catalog exposure and snapshot settings. */
+export interface CatalogSettings {
+  exposure: "auto" | "inline" | "lazy";
+  snapshot: "frozen" | "live";
+  inlineMaxChars: number;
+  inlineMaxTools: number;
+}
+
+/** One configured upstream after its transport's parseConfig. */
+export interface UpstreamSpec {
+  name: string;
+  transport: string;
+  description: string;
+  /** The transport's typed config (opaque here). */
+  config: unknown;
+}
+
+/** A loaded, validated config. */
+export interface PtcConfig {
+  /** Absolute path of the config file, if it came from one. */
+  file?: string;
+  configDir: string;
+  credentials: Map<string, CredentialSpec>;
+  upstreams: UpstreamSpec[];
+  readOnly: boolean;
+  limits: RunLimits;
+  catalog: CatalogSettings;
+  /** Non-fatal notes (e.g. literal secrets). */
+  warnings: string[];
+}
+
+/** Options of config parsing. */
+export interface ConfigOptions {
+  /** Where transports are looked up (default: the process registry). */
+  registry?: TransportRegistry;
+  /** Force read-only mode on (`--read-only`). */
+  readOnly?: boolean;
+  /** Label used in JSON syntax errors (the file name). */
+  label?: string;
+}
+
+/** Thrown by `loadConfigOrThrow` with every problem. */
+export class ConfigLoadError extends Error {
+  constructor(readonly errors: ConfigError[]) {
+    super(errors.map(formatConfigError).join("\n"));
+    this.name = "ConfigLoadError";
+  }
+}
+
+/** The environment variable naming the config file when no flag does. */
+export const CONFIG_ENV = "PTC_UPSTREAMS";
+
+/** The config file to use: the flag, else `$PTC_UPSTREAMS`, else undefined (no upstreams). */
+export function resolveConfigPath(flag: string | undefined): string | undefined {
+  if (flag !== undefined && flag !== "") return resolve(flag);
+  let env: string | undefined;
+  try {
+    env = Deno.env.get(CONFIG_ENV);
+  } catch {
+    env = undefined;
+  }
+  return env ? resolve(env) : undefined;
+}
+
+/** A config with no upstreams and default settings. */
+export function emptyConfig(readOnly = false): PtcConfig {
+  return {
+    configDir: Deno.cwd(),
+    credentials: new Map(),
+    upstreams: [],
+    readOnly,
+    limits: resolveLimits({}),
+    catalog: resolveCatalog({}),
+    warnings: [],
+  };
+}
+
+function lineCol(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let last = -1;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      last = i;
+    }
+  }
+  return { line, column: offset - last };
+}
+
+function resolveLimits(raw: Record<string, unknown>): RunLimits {
+  const n = (k: keyof typeof DEFAULT_LIMITS) => typeof raw[k] === "number" ? raw[k] as number : DEFAULT_LIMITS[k];
+  return {
+    maxToolCalls: n("max_tool_calls"),
+    maxCatalogOps: n("max_catalog_ops"),
+    callTimeoutMs: n("call_timeout_ms"),
+    connectTimeoutMs: n("connect_timeout_ms"),
+    maxResponseBytes: n("max_response_bytes"),
+    maxCatalogResultBytes: n("max_catalog_result_bytes"),
+  };
+}
+
+function resolveCatalog(raw: Record<string, unknown>): CatalogSettings {
+  return {
+    exposure: (raw.exposure as CatalogSettings["exposure"]) ?? DEFAULT_CATALOG.exposure,
+    snapshot: (raw.snapshot as CatalogSettings["snapshot"]) ?? DEFAULT_CATALOG.snapshot,
+    inlineMaxChars: (raw.inline_max_chars as number) ?? DEFAULT_CATALOG.inline_max_chars,
+    inlineMaxTools: (raw.inline_max_tools as number) ?? DEFAULT_CATALOG.inline_max_tools,
+  };
+}
+
+const TRANSPORT_HELP = '"openapi" (an HTTP API described by OpenAPI), "mcp_stdio" (an MCP server run as a child ' +
+  'process) or "mcp_http" (an MCP server over Streamable HTTP)';
+
+function checkTransportName(value: unknown, path: string, registry: TransportRegistry): ConfigError | undefined {
+  if (value === undefined) return { path, message: `is required: write "transport": ${TRANSPORT_HELP}` };
+  if (value === "stdio") return { path, message: '"stdio" is the old name; write "transport": "mcp_stdio"' };
+  if (value === "http") return { path, message: '"http" is the old name; write "transport": "mcp_http"' };
+  if (typeof value !== "string") return { path, message: `must be a string: ${TRANSPORT_HELP}` };
+  if (!registry.get(value)) {
+    const known = registry.names();
+    const builtin = ["openapi", "mcp_stdio", "mcp_http"].includes(value);
+    return {
+      path,
+      message: builtin
+        ? `transport "${value}" is not available in this build`
+        : `unsupported transport "${value}"${didYouMean(value, known)}; known: ${known.join(", ") || "(none)"}`,
+    };
+  }
+  return undefined;
+}
+
+/** Values under `credentials` and `auth` may be secrets written in the wrong place: never echo them. */
+function quietSecrets(e: ConfigError): ConfigError {
+  if (/^credentials\b|\.auth\[|\.static_headers\b/.test(e.path)) {
+    return { path: e.path, message: e.message.replace(/, got .*$/, "") };
+  }
+  return e;
+}
+
+/** Parse and validate config text. Returns the config or every problem found. */
+export function parseConfigText(
+  text: string,
+  configDir: string,
+  options: ConfigOptions = {},
+): PtcConfig | ConfigError[] {
+  const registry = options.registry ?? defaultRegistry;
+  const label = options.label ?? "config";
+  const syntax: ParseError[] = [];
+  const root = parseJsonc(text, syntax, { allowTrailingComma: true, disallowComments: false });
+  if (syntax.length > 0) {
+    return syntax.slice(0, 5).map((e) => {
+      const { line, column } = lineCol(text, e.offset);
+      return { path: `${label}:${line}:${column}`, message: `invalid JSONC (${printParseErrorCode(e.error)})` };
+    });
+  }
+  if (root === null || typeof root !== "object" || Array.isArray(root)) {
+    return [{ path: label, message: 'must be a JSON object like {"credentials": {}, "upstreams": {}}' }];
+  }
+  const doc = root as Record<string, unknown>;
+  const errors = checkAgainstSchema(topLevelSchema(), doc, "");
+  const credPrefix = "credentials";
+  const credErrors = errors.some((e) => e.path === credPrefix || e.path.startsWith(`${credPrefix}.`));
+  const creds = credErrors ? undefined : parseCredentials(doc.credentials, configDir);
+  if (creds) errors.push(...creds.errors);
+  const credentialNames = new Set(
+    creds ? creds.specs.keys() : Object.keys(typeof doc.credentials === "object" && doc.credentials || {}),
+  );
+  const credentialHints = new Map<string, SchemeHint>();
+  for (const spec of creds?.specs.values() ?? []) if (spec.schemeHint) credentialHints.set(spec.name, spec.schemeHint);
+  const readOnly = options.readOnly === true || doc.read_only === true;
+
+  const upstreams: UpstreamSpec[] = [];
+  const rawUpstreams = doc.upstreams;
+  if (rawUpstreams !== null && typeof rawUpstreams === "object" && !Array.isArray(rawUpstreams)) {
+    for (const [name, entry] of Object.entries(rawUpstreams as Record<string, unknown>)) {
+      const path = joinKey("upstreams", name);
+      if (!new RegExp(UPSTREAM_NAME_PATTERN).test(name)) {
+        errors.push({
+          path,
+          message: "upstream names must start with a letter and use only A-Z a-z 0-9 _ - (at most 64 characters)",
+        });
+        continue;
+      }
+      if (entry === null || typeof entry !== "object" || Array.isArray(entry)) continue; // reported by the schema
+      const e = entry as Record<string, unknown>;
+      const bad = checkTransportName(e.transport, joinKey(path, "transport"), registry);
+      if (bad) {
+        errors.push(bad);
+        continue;
+      }
+      const transport = registry.get(e.transport as string)!;
+      const structural = checkAgainstSchema(transportEntrySchema(transport), e, path);
+      if (structural.length > 0) {
+        errors.push(...structural);
+        continue;
+      }
+      const ctx: ConfigContext = {
+        upstreamName: name,
+        path,
+        configDir,
+        credentialNames,
+        readOnly,
+        credentialHints,
+      };
+      let parsed: unknown;
+      try {
+        parsed = transport.parseConfig(e as JsonObject, ctx);
+      } catch (err) {
+        errors.push({ path, message: `transport ${transport.name} failed to read this entry (${String(err)})` });
+        continue;
+      }
+      if (Array.isArray(parsed)) {
+        errors.push(...(parsed as ConfigError[]));
+        continue;
+      }
+      upstreams.push({
+        name,
+        transport: transport.name,
+        description: typeof e.description === "string" ? e.description : "",
+        config: parsed,
+      });
+    }
+  }
+  if (errors.length > 0) return errors.map(quietSecrets);
+  const warnings = [...(creds?.warnings ?? [])];
+  const used = new Set<string>();
+  JSON.stringify(rawUpstreams, (k, v) => {
+    if (k === "binding" && typeof v === "string") used.add(v);
+    return v;
+  });
+  for (const name of credentialNames) {
+    if (!used.has(name)) warnings.push(`credentials.${name}: declared but not used by any upstream auth`);
+  }
+  return {
+    configDir,
+    credentials: creds?.specs ?? new Map(),
+    upstreams,
+    readOnly,
+    limits: resolveLimits((doc.limits ?? {}) as Record<string, unknown>),
+    catalog: resolveCatalog((doc.catalog ?? {}) as Record<string, unknown>),
+    warnings,
+  };
+}
+
+/** Read and validate a config file. File problems become a single ConfigError naming the file. */
+export async function loadConfigFile(file: string, options: ConfigOptions = {}): Promise<PtcConfig | ConfigError[]> {
+  const abs = resolve(file);
+  let text: string;
+  try {
+    text = await Deno.readTextFile(abs);
+  } catch (e) {
+    const why = e instanceof Deno.errors.NotFound
+      ? "file not found"
+      : e instanceof Deno.errors.IsADirectory
+      ? "is a directory"
+      : e instanceof Deno.errors.PermissionDenied || (e instanceof Error && e.name === "NotCapable")
+      ? `no permission to read it (grant --allow-read=${abs})`
+      : "cannot be read";
+    return [{ path: abs, message: `upstreams config: ${why}` }];
+  }
+  const result = parseConfigText(text, dirname(abs), { ...options, label: options.label ?? abs });
+  if (!Array.isArray(result)) result.file = abs;
+  return result;
+}
+
+/** `loadConfigFile` that throws ConfigLoadError. */
+export async function loadConfigOrThrow(file: string, options: ConfigOptions = {}): Promise<PtcConfig> {
+  const result = await loadConfigFile(file, options);
+  if (Array.isArray(result)) throw new ConfigLoadError(result);
+  return result;
+}

@@ -1,0 +1,134 @@
+/**
+ * The published JSON Schema of the upstreams config (`ptc docs schema-config`), built from the top-level schema
+ * plus every registered transport's `configSchema`, and the pieces the validator uses one section at a time.
+ * @module
+ */
+import type { JsonSchema, Transport } from "./types.ts";
+import { credentialSchema } from "./credentials.ts";
+
+/** Default per-run limits (ARCHITECTURE.md §2, digest §6.1). */
+export const DEFAULT_LIMITS = {
+  max_tool_calls: 50,
+  max_catalog_ops: 25,
+  call_timeout_ms: 5000,
+  connect_timeout_ms: 5000,
+  max_response_bytes: 2 * 1024 * 1024,
+  max_catalog_result_bytes: 262144,
+} as const;
+
+/** Default catalog settings. */
+export const DEFAULT_CATALOG = {
+  exposure: "auto",
+  snapshot: "frozen",
+  inline_max_chars: 800,
+  inline_max_tools: 8,
+} as const;
+
+const int = (minimum: number, maximum: number, description: string): JsonSchema => ({
+  type: "integer",
+  minimum,
+  maximum,
+  description,
+});
+
+/** Schema of `limits`. */
+export const limitsSchema: JsonSchema = {
+  type: "object",
+  description: "Per-run budgets (each program evaluation gets fresh counters).",
+  properties: {
+    max_tool_calls: int(0, 100000, "tool/call budget per run; the next call returns :cap_exhausted (default 50)."),
+    max_catalog_ops: int(0, 100000, "Discovery operations per run (default 25)."),
+    call_timeout_ms: int(1, 600000, "Timeout of one tool call in ms (default 5000)."),
+    connect_timeout_ms: int(1, 600000, "Connect timeout for HTTP upstreams in ms (default 5000)."),
+    max_response_bytes: int(1, 1073741824, "Largest upstream response per call, in bytes (default 2 MiB)."),
+    max_catalog_result_bytes: int(1, 67108864, "Largest discovery result, in JSON bytes (default 262144)."),
+  },
+  additionalProperties: false,
+};
+
+/** Schema of `catalog`. */
+export const catalogSchema: JsonSchema = {
+  type: "object",
+  description: "How the tool catalog is shown to the model and when it is taken.",
+  properties: {
+    exposure: {
+      enum: ["auto", "inline", "lazy"],
+      description: "inline: every tool with its signature; lazy: servers only; auto: inline when small (default).",
+    },
+    snapshot: {
+      enum: ["frozen", "live"],
+      description: "frozen: catalog taken at start (ptc mcp, catalog); live: upstreams may refresh (REPL).",
+    },
+    inline_max_chars: int(0, 1000000, "auto picks lazy above this many characters of inline text (default 800)."),
+    inline_max_tools: int(0, 100000, "auto picks lazy above this many tools (default 8)."),
+  },
+  additionalProperties: false,
+};
+
+/** Properties every upstream entry has, whatever its transport. */
+export const upstreamCommonSchemaProperties: Record<string, JsonSchema> = {
+  transport: { enum: ["openapi", "mcp_stdio", "mcp_http"], description: "Which transport reaches this upstream." },
+  description: { type: "string", maxLength: 2000, description: "What this upstream is for (shown to the model)." },
+};
+
+/** Upstream names become the `srv` of `srv/tool`. */
+export const UPSTREAM_NAME_PATTERN = "^[A-Za-z][A-Za-z0-9_-]{0,63}$";
+
+/** The top-level schema used for validation (upstream entries are checked per transport, separately). */
+export function topLevelSchema(upstreamEntry: JsonSchema = { type: "object" }): JsonSchema {
+  return {
+    type: "object",
+    properties: {
+      $schema: { type: "string", description: "Editor hint: path or URL of this schema." },
+      credentials: {
+        type: "object",
+        description: "Named secrets referenced by upstream auth emitters.",
+        additionalProperties: credentialSchema,
+      },
+      upstreams: {
+        type: "object",
+        description: "The tool servers, by name (the name is the `srv` in (tool/call 'srv/tool …)).",
+        additionalProperties: upstreamEntry,
+      },
+      read_only: { type: "boolean", description: "Hide and refuse every tool not annotated read-only." },
+      limits: limitsSchema,
+      catalog: catalogSchema,
+    },
+    required: ["upstreams"],
+    additionalProperties: false,
+  };
+}
+
+/** A transport's entry schema with the common upstream keys merged in (transport pinned to its name). */
+export function transportEntrySchema(t: Transport<unknown>): JsonSchema {
+  const own = (t.configSchema.properties ?? {}) as Record<string, JsonSchema>;
+  return {
+    ...t.configSchema,
+    type: "object",
+    properties: { ...upstreamCommonSchemaProperties, ...own, transport: { const: t.name } },
+    required: [...new Set(["transport", ...((t.configSchema.required as string[] | undefined) ?? [])])],
+    additionalProperties: false,
+  };
+}
+
+/** The complete published schema: the top level plus one `$defs` entry per registered transport. */
+export function buildConfigSchema(transports: Transport<unknown>[]): JsonSchema {
+  const defs: Record<string, JsonSchema> = {};
+  for (const t of transports) defs[`upstream_${t.name}`] = transportEntrySchema(t);
+  const entry: JsonSchema = {
+    type: "object",
+    required: ["transport"],
+    properties: { transport: { enum: transports.map((t) => t.name) } },
+    allOf: transports.map((t) => ({
+      if: { properties: { transport: { const: t.name } }, required: ["transport"] },
+      then: { $ref: `#/$defs/upstream_${t.name}` },
+    })),
+  };
+  return {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    title: "ptc upstreams config",
+    description: "JSONC file named by --upstreams-config or PTC_UPSTREAMS.",
+    ...topLevelSchema(entry),
+    $defs: defs,
+  };
+}

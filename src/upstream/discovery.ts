@@ -1,0 +1,165 @@
+/**
+ * The discovery host callback: `servers`, `dir`, `doc`, `meta`, `apropos` over the runtime's catalog snapshot, by
+ * exposed name. Each operation is budgeted (max_catalog_ops; results over max_catalog_result_bytes) — budget
+ * problems are world faults (the form returns nil); bad references and options are programmer faults.
+ * Accepted argument keys (option keys arrive as plain names): dir `{ref|server, limit?, offset?}`, doc/meta
+ * `{ref}` or `{server, tool}`, apropos `{query|q, limit?, load?}`; `ref` may be `"srv"`, `"srv/tool"`.
+ * @module
+ */
+import type { JsonObject, JsonValue, ToolEntry } from "./types.ts";
+import type { DiscoveryOp, DiscoveryOutcome } from "./host_types.ts";
+import type { RunContext } from "./run_context.ts";
+import type { CatalogServer } from "./runtime.ts";
+import { apropos } from "./apropos.ts";
+import { renderDoc } from "./signature.ts";
+import { describeValue, didYouMean, nearest } from "./suggest.ts";
+import { jsonBytes } from "./tool_call.ts";
+
+class Fault extends Error {}
+
+function intOpt(args: JsonObject, key: string, min: number, max: number, dflt: number, op: string): number {
+  const v = args[key];
+  if (v === undefined || v === null) return dflt;
+  if (typeof v !== "number" || !Number.isInteger(v) || v < min || v > max) {
+    throw new Fault(`${op} :${key} must be an integer ${min}..${max === Infinity ? "" : max}, got ${describeValue(v)}`);
+  }
+  return v;
+}
+
+function refOf(args: JsonObject, op: string): string {
+  const v = args.ref ?? args.server ?? args.name;
+  if (typeof v !== "string" || v.trim() === "") throw new Fault(`${op} requires a reference like 'srv/tool'`);
+  if (op !== "dir" && typeof args.tool === "string" && !v.includes("/")) return `${v}/${args.tool}`;
+  return v;
+}
+
+function findServer(catalog: CatalogServer[], name: string): CatalogServer {
+  const s = catalog.find((x) => x.name === name);
+  if (!s) {
+    const names = catalog.map((x) => x.name);
+    throw new Fault(
+      `no upstream '${name}' configured${didYouMean(name, names)}. Configured upstreams: ${
+        names.join(", ") || "(none)"
+      }`,
+    );
+  }
+  return s;
+}
+
+function findTool(catalog: CatalogServer[], ref: string, op: string): [CatalogServer, ToolEntry] {
+  const i = ref.indexOf("/");
+  if (i <= 0 || i === ref.length - 1) throw new Fault(`${op} requires upstream/tool ref, got "${ref}"`);
+  const server = findServer(catalog, ref.slice(0, i));
+  const name = ref.slice(i + 1);
+  const tool = server.tools.find((t) => t.name === name);
+  if (!tool) {
+    const near = nearest(name, server.tools.map((t) => t.name), 1);
+    throw new Fault(
+      `no tool '${name}' in upstream '${server.name}'${near.length ? ` (did you mean '${near[0]}'?)` : ""}`,
+    );
+  }
+  return [server, tool];
+}
+
+function line(server: string, tool: ToolEntry): string {
+  return `${server}/${tool.name} - ${(tool.description ?? "").replace(/\s+/g, " ").trim()}`;
+}
+
+function compute(ctx: RunContext, op: DiscoveryOp, args: JsonObject): { result: JsonValue; keywordKeys?: boolean } {
+  const catalog = ctx.runtime.catalog();
+  switch (op) {
+    case "servers":
+      return {
+        result: catalog.map((s) => ({
+          name: s.name,
+          description: s.description,
+          tool_count: s.tool_count,
+          catalog_loaded: s.catalog_loaded,
+        })),
+        keywordKeys: true,
+      };
+    case "dir": {
+      const limit = intOpt(args, "limit", 1, 200, 50, "dir");
+      const offset = intOpt(args, "offset", 0, Number.MAX_SAFE_INTEGER, 0, "dir");
+      const server = findServer(catalog, refOf(args, "dir").replace(/\/$/, ""));
+      const tools = [...server.tools].sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+      return { result: tools.slice(offset, offset + limit).map((t) => line(server.name, t)) };
+    }
+    case "doc": {
+      const [server, tool] = findTool(catalog, refOf(args, "doc"), "doc");
+      return { result: renderDoc(server.name, tool) };
+    }
+    case "meta": {
+      const [server, tool] = findTool(catalog, refOf(args, "meta"), "meta");
+      return {
+        result: {
+          server: server.name,
+          name: tool.name,
+          description: tool.description ?? "",
+          input_schema: tool.inputSchema as JsonValue,
+          output_schema: (tool.outputSchema ?? null) as JsonValue,
+          annotations: (tool.annotations ?? null) as JsonValue,
+          _ptc: tool._ptc as JsonValue,
+        },
+        keywordKeys: true,
+      };
+    }
+    case "apropos": {
+      const q = args.query ?? args.q;
+      if (typeof q !== "string" || q.trim() === "") throw new Fault("apropos requires a non-blank query string");
+      const limit = intOpt(args, "limit", 1, 50, 8, "apropos");
+      if (args.load !== undefined && typeof args.load !== "boolean") throw new Fault("apropos :load must be a boolean");
+      return { result: apropos(catalog, q, limit).map((h) => `${h.server}/${h.tool} - ${h.description}`) };
+    }
+    default:
+      throw new Fault(`unknown discovery operation "${op}"`);
+  }
+}
+
+/** Perform one discovery operation for a run. Never throws. */
+export async function discover(ctx: RunContext, op: DiscoveryOp, args: JsonObject): Promise<DiscoveryOutcome> {
+  const started = performance.now();
+  const red = ctx.runtime.redactor;
+  const record = (outcome: "ok" | "nil_world_fault" | "raise", reason?: string) =>
+    ctx.recordOp({
+      operation: op,
+      args: red.redactJson(args ?? {}) as JsonValue,
+      outcome,
+      ...(reason ? { reason } : {}),
+      duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
+    });
+  if (ctx.closed) {
+    return { kind: "world_fault", reason: "run_context_closed", message: "the run that asked ended" };
+  }
+  ctx.catalogOpCount++;
+  if (ctx.catalogOpCount > ctx.limits.maxCatalogOps) {
+    record("nil_world_fault", "catalog_cap_exhausted");
+    return {
+      kind: "world_fault",
+      reason: "catalog_cap_exhausted",
+      message: `discovery budget exhausted: at most ${ctx.limits.maxCatalogOps} operations per run`,
+    };
+  }
+  await ctx.runtime.refresh();
+  let out: { result: JsonValue; keywordKeys?: boolean };
+  try {
+    out = compute(ctx, op, args ?? {});
+  } catch (e) {
+    record("raise");
+    const message = e instanceof Fault ? e.message : `discovery ${op} failed`;
+    return { kind: "programmer_fault", message: red.redact(message) };
+  }
+  const result = red.redactJson(out.result);
+  const bytes = jsonBytes(result);
+  if (bytes > ctx.limits.maxCatalogResultBytes) {
+    record("nil_world_fault", "catalog_result_too_large");
+    return {
+      kind: "world_fault",
+      reason: "catalog_result_too_large",
+      message: `${op} result is ${bytes} bytes, over the ${ctx.limits.maxCatalogResultBytes}-byte limit; ` +
+        "narrow it with :limit or apropos",
+    };
+  }
+  record("ok");
+  return out.keywordKeys ? { kind: "ok", result, keywordKeys: true } : { kind: "ok", result };
+}

@@ -1,0 +1,78 @@
+/**
+ * Deno permissions as part of the product: the minimal flags a config needs (hosts with ports, schema and secret
+ * files, the config file itself, env vars including PTC_UPSTREAMS, commands), merged from every transport's
+ * `permissions(config)`, and a start-up check with `Deno.permissions.query` that names what is missing (never prompts).
+ * @module
+ */
+import type { PermissionNeeds } from "./types.ts";
+import { CONFIG_ENV, type PtcConfig } from "./config.ts";
+import { defaultRegistry, type TransportRegistry } from "./registry.ts";
+
+const sortUnique = (xs: Iterable<string>) => [...new Set(xs)].sort();
+
+/** Everything `config` needs, merged and sorted. */
+export function computePermissions(config: PtcConfig, registry: TransportRegistry = defaultRegistry): PermissionNeeds {
+  const net: string[] = [];
+  const read: string[] = [];
+  const env: string[] = [CONFIG_ENV];
+  const run: string[] = [];
+  let anyEnv = false;
+  if (config.file) read.push(config.file);
+  for (const spec of config.credentials.values()) {
+    if (spec.source === "env") env.push(spec.var);
+    if (spec.source === "file") read.push(spec.path);
+  }
+  for (const u of config.upstreams) {
+    const t = registry.get(u.transport);
+    if (!t) continue;
+    const needs = t.permissions(u.config);
+    net.push(...needs.net);
+    read.push(...needs.read);
+    env.push(...needs.env);
+    run.push(...needs.run);
+    anyEnv ||= needs.anyEnv === true;
+  }
+  return { net: sortUnique(net), read: sortUnique(read), env: sortUnique(env), run: sortUnique(run), anyEnv };
+}
+
+/** The flags for `deno run` / `deno compile`, e.g. `--allow-net=api.example.com:443`. */
+export function permissionFlags(needs: PermissionNeeds): string[] {
+  const flags: string[] = [];
+  if (needs.net.length) flags.push(`--allow-net=${needs.net.join(",")}`);
+  if (needs.read.length) flags.push(`--allow-read=${needs.read.join(",")}`);
+  if (needs.anyEnv) flags.push("--allow-env");
+  else if (needs.env.length) flags.push(`--allow-env=${needs.env.join(",")}`);
+  if (needs.run.length) flags.push(`--allow-run=${needs.run.join(",")}`);
+  return flags;
+}
+
+type Query = Deno.PermissionDescriptor;
+
+function granted(desc: Query): boolean {
+  try {
+    return Deno.permissions.querySync(desc).state === "granted";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The subset of `needs` that is not granted to this process, as flags (empty when everything is granted).
+ * Uses `Deno.permissions.query`, which never prompts.
+ */
+export function missingPermissions(needs: PermissionNeeds): PermissionNeeds {
+  return {
+    net: needs.net.filter((host) => !granted({ name: "net", host })),
+    read: needs.read.filter((path) => !granted({ name: "read", path })),
+    env: needs.anyEnv
+      ? (granted({ name: "env" }) ? [] : needs.env)
+      : needs.env.filter((variable) => !granted({ name: "env", variable })),
+    run: needs.run.filter((command) => !granted({ name: "run", command })),
+    anyEnv: needs.anyEnv === true && !granted({ name: "env" }),
+  };
+}
+
+/** Missing flags for `needs` (empty when all granted). */
+export function checkPermissions(needs: PermissionNeeds): string[] {
+  return permissionFlags(missingPermissions(needs));
+}

@@ -1,0 +1,160 @@
+/**
+ * The per-evaluation run context: budgets (tool calls, discovery operations, call timeout, response bytes, catalog
+ * result bytes), the call and discovery records drained after the run, and an AbortController aborted on close.
+ * `pmap` branches of one program share one context; two evaluations never do. `withRunContext` creates, drains and
+ * closes it so teardown cannot be forgotten.
+ * @module
+ */
+import type { JsonObject, JsonValue } from "./types.ts";
+import type { RunLimits } from "./config.ts";
+import type { Runtime } from "./runtime.ts";
+import type { DiscoveryOp, DiscoveryOutcome, HostCallbacks, ToolOutcome, ToolRequest } from "./host_types.ts";
+import { callTool } from "./tool_call.ts";
+import { discover } from "./discovery.ts";
+
+/** One tool call as recorded for the run report (args redacted). */
+export interface CallRecord {
+  server: string;
+  tool: string;
+  args: JsonValue;
+  status: "ok" | "error";
+  reason?: string;
+  message?: string;
+  duration_ms: number;
+  /** UTF-8 bytes of the upstream payload (or of the JSON value), 0 when no request was made. */
+  bytes: number;
+}
+
+/** One discovery operation as recorded for the run report. */
+export interface CatalogOpRecord {
+  operation: string;
+  args: JsonValue;
+  outcome: "ok" | "nil_world_fault" | "raise";
+  reason?: string;
+  duration_ms: number;
+}
+
+/** What a run leaves behind. */
+export interface RunRecords {
+  calls: CallRecord[];
+  catalogOps: CatalogOpRecord[];
+}
+
+/** Options of one run. */
+export interface RunOptions {
+  /** Override the runtime's limits for this run. */
+  limits?: Partial<RunLimits>;
+  /** An outer signal (program timeout): aborting it aborts every in-flight call. */
+  signal?: AbortSignal;
+}
+
+/** The per-run state. Create with `createRunContext` or (preferably) `withRunContext`. */
+export class RunContext {
+  readonly limits: RunLimits;
+  readonly #controller = new AbortController();
+  #calls: CallRecord[] = [];
+  #ops: CatalogOpRecord[] = [];
+  #closed = false;
+  #outer?: AbortSignal;
+  #onOuterAbort = () => this.#controller.abort(this.#outer?.reason);
+  /** Tool calls attempted (bumped before validation, as in the reference). */
+  callCount = 0;
+  /** Discovery operations attempted. */
+  catalogOpCount = 0;
+
+  constructor(readonly runtime: Runtime, options: RunOptions = {}) {
+    this.limits = { ...runtime.limits, ...options.limits };
+    if (options.signal) {
+      this.#outer = options.signal;
+      if (options.signal.aborted) this.#controller.abort(options.signal.reason);
+      else options.signal.addEventListener("abort", this.#onOuterAbort, { once: true });
+    }
+  }
+
+  /** Aborted on close or when the outer signal fires. */
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  /** True after close. Stale callbacks fail closed. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Append a call record. */
+  record(r: CallRecord): void {
+    if (!this.#closed) this.#calls.push(r);
+  }
+
+  /** Append a discovery record. */
+  recordOp(r: CatalogOpRecord): void {
+    if (!this.#closed) this.#ops.push(r);
+  }
+
+  /** Take the records collected so far (completion order). */
+  drain(): RunRecords {
+    const out = { calls: this.#calls, catalogOps: this.#ops };
+    this.#calls = [];
+    this.#ops = [];
+    return out;
+  }
+
+  /** Close: abort in-flight calls; later calls return `run_context_closed`. Idempotent. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#outer?.removeEventListener("abort", this.#onOuterAbort);
+    this.#controller.abort(new DOMException("run context closed", "AbortError"));
+  }
+
+  /** The tool/call host callback for this run. */
+  callTool(request: ToolRequest): Promise<ToolOutcome> {
+    return callTool(this, request);
+  }
+
+  /** The discovery host callback for this run. */
+  discovery(op: DiscoveryOp, args: JsonObject): Promise<DiscoveryOutcome> {
+    return discover(this, op, args);
+  }
+
+  /** Both callbacks, bound, for the sandbox bridge. */
+  callbacks(): HostCallbacks {
+    return {
+      callTool: (request) => this.callTool(request),
+      discovery: (op, args) => this.discovery(op, args),
+    };
+  }
+}
+
+/** Create a run context (the caller must `drain()` and `close()` it; prefer `withRunContext`). */
+export function createRunContext(runtime: Runtime, options?: RunOptions): RunContext {
+  return new RunContext(runtime, options);
+}
+
+/** The value a run produced plus its records. */
+export interface RunReport<T> extends RunRecords {
+  value: T;
+}
+
+/**
+ * Run `fn` with a fresh run context; always drains and closes it, also when `fn` throws (the error is rethrown
+ * with the drained records attached as `records`).
+ */
+export async function withRunContext<T>(
+  runtime: Runtime,
+  fn: (ctx: RunContext) => Promise<T> | T,
+  options?: RunOptions,
+): Promise<RunReport<T>> {
+  const ctx = new RunContext(runtime, options);
+  try {
+    const value = await fn(ctx);
+    const records = ctx.drain();
+    return { value, ...records };
+  } catch (e) {
+    const records = ctx.drain();
+    if (e !== null && typeof e === "object") (e as { records?: RunRecords }).records = records;
+    throw e;
+  } finally {
+    ctx.close();
+  }
+}

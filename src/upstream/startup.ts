@@ -1,0 +1,50 @@
+/**
+ * Start-up sequence every command that loads a config shares: find the file (flag, then PTC_UPSTREAMS), load and
+ * validate it, then check that Deno grants what it needs. Problems come back as one line each (the CLI prints
+ * them and exits 2 before anything starts).
+ * @module
+ */
+import { loadConfigFile, type PtcConfig, resolveConfigPath } from "./config.ts";
+import { checkPermissions, computePermissions } from "./permissions.ts";
+import type { TransportRegistry } from "./registry.ts";
+import { formatConfigError } from "./suggest.ts";
+
+/** Outcome of `prepareConfig`. */
+export type PreparedConfig =
+  | { ok: true; config: PtcConfig | undefined; warnings: string[] }
+  | { ok: false; problems: string[] };
+
+/** Options of `prepareConfig`. */
+export interface PrepareOptions {
+  /** `--upstreams-config` value. */
+  configFlag?: string;
+  /** `--read-only`. */
+  readOnly?: boolean;
+  registry?: TransportRegistry;
+  /** Skip the Deno permission check (`ptc permissions` itself). */
+  skipPermissionCheck?: boolean;
+}
+
+/**
+ * Resolve, load and validate the config, then check permissions. `config` is undefined when neither the flag nor
+ * PTC_UPSTREAMS names a file (zero upstreams).
+ */
+export async function prepareConfig(options: PrepareOptions = {}): Promise<PreparedConfig> {
+  const file = resolveConfigPath(options.configFlag);
+  if (file === undefined) return { ok: true, config: undefined, warnings: [] };
+  const loaded = await loadConfigFile(file, { registry: options.registry, readOnly: options.readOnly });
+  if (Array.isArray(loaded)) return { ok: false, problems: loaded.map(formatConfigError) };
+  if (!options.skipPermissionCheck) {
+    const missing = checkPermissions(computePermissions(loaded, options.registry));
+    if (missing.length > 0) {
+      return {
+        ok: false,
+        problems: [
+          `missing Deno permissions for ${file}: ${missing.join(" ")} ` +
+          `(run \`ptc permissions --upstreams-config ${file}\` for the full set)`,
+        ],
+      };
+    }
+  }
+  return { ok: true, config: loaded, warnings: loaded.warnings };
+}

@@ -1,0 +1,136 @@
+/** `ptc catalog`, `ptc permissions`, `ptc docs schema-config`, run in-process with console captured. */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { parse as parseJsonc } from "jsonc-parser";
+import { Validator } from "@cfworker/json-schema";
+import { run as catalog } from "../../src/cli/catalog.ts";
+import { run as permissions } from "../../src/cli/permissions.ts";
+import { run as docs } from "../../src/cli/docs.ts";
+import { registerTransport } from "../../transports/mod.ts";
+import { fakeTransport } from "../upstream/fake_transport.ts";
+
+registerTransport(fakeTransport);
+
+async function capture(fn: () => Promise<number>): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const log = console.log;
+  const error = console.error;
+  console.log = (...a: unknown[]) => out.push(a.join(" "));
+  console.error = (...a: unknown[]) => err.push(a.join(" "));
+  try {
+    const code = await fn();
+    return { code, out: out.join("\n"), err: err.join("\n") };
+  } finally {
+    console.log = log;
+    console.error = error;
+  }
+}
+
+async function withConfig(doc: unknown, fn: (file: string, dir: string) => Promise<void>) {
+  const dir = await Deno.makeTempDir();
+  try {
+    const file = join(dir, "ptc.jsonc");
+    await Deno.writeTextFile(file, typeof doc === "string" ? doc : JSON.stringify(doc));
+    await fn(file, dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+const GOOD = {
+  upstreams: {
+    obs: {
+      transport: "fake",
+      description: "Observatory",
+      base_url: "https://obs.example.com:8443",
+      tools: [{
+        name: "list-traces",
+        description: "List traces",
+        input_schema: { type: "object", properties: { org_id: { type: "string" } }, required: ["org_id"] },
+      }],
+    },
+  },
+};
+
+Deno.test("ptc docs schema-config prints a schema that accepts upstreams.example.jsonc", async () => {
+  const r = await capture(() => docs(["schema-config"]));
+  assert.equal(r.code, 0);
+  const schema = JSON.parse(r.out);
+  assert.ok(schema.$defs.upstream_openapi && schema.$defs.upstream_mcp_stdio && schema.$defs.upstream_mcp_http);
+  const example = parseJsonc(await Deno.readTextFile(new URL("../../upstreams.example.jsonc", import.meta.url)));
+  const result = new Validator(schema, "2020-12", false).validate(example);
+  assert.ok(result.valid, JSON.stringify(result.errors.slice(-3)));
+  const bad = new Validator(schema, "2020-12", false).validate({
+    upstreams: { x: { transport: "openapi", base_ur: 1 } },
+  });
+  assert.equal(bad.valid, false);
+  assert.equal((await capture(() => docs(["nope"]))).code, 2);
+});
+
+Deno.test("ptc catalog prints text and json; --diff reports changes", async () => {
+  await withConfig(GOOD, async (file, dir) => {
+    const text = await capture(() => catalog(["--upstreams-config", file]));
+    assert.equal(text.code, 0, text.err);
+    assert.equal(
+      text.out,
+      "obs (1 tools) - Observatory [fake]\n  obs/list-traces {:org-id string} -> Result<any>\n      List traces",
+    );
+    const json = await capture(() => catalog(["--upstreams-config", file, "--format", "json"]));
+    assert.equal(JSON.parse(json.out).servers[0].tools[0].name, "list-traces");
+    const old = JSON.parse(json.out);
+    old.servers[0].tools[0].description = "older";
+    old.servers[0].tools.push({ name: "gone", inputSchema: {} });
+    await Deno.writeTextFile(join(dir, "old.json"), JSON.stringify(old));
+    const diff = await capture(() => catalog(["--upstreams-config", file, "--diff", join(dir, "old.json")]));
+    assert.equal(diff.out, "- obs/gone\n~ obs/list-traces (description)");
+    const none = await capture(() => catalog(["--upstreams-config", file, "--diff", join(dir, "nope.json")]));
+    assert.equal(none.code, 2);
+    assert.match(none.err, /--diff .*nope\.json: file not found/);
+  });
+});
+
+Deno.test("ptc catalog: config problems print one line each and exit 2", async () => {
+  await withConfig(
+    {
+      upstreams: { a: { transport: "stdio" }, b: { transport: "fake", base_url: "http://x", tools: [{ name: "t" }] } },
+    },
+    async (file) => {
+      const r = await capture(() => catalog(["--upstreams-config", file]));
+      assert.equal(r.code, 2);
+      assert.deepEqual(r.err.split("\n"), [
+        'ptc catalog: upstreams.a.transport: "stdio" is the old name; write "transport": "mcp_stdio"',
+        "ptc catalog: upstreams.b.base_url: uses http:// without allow_insecure_http (set allow_insecure_http: true to allow it)",
+      ]);
+    },
+  );
+  await withConfig(
+    { upstreams: { b: { transport: "fake", base_url: "https://x", tools: [{ name: "t" }], fail_start: "no route" } } },
+    async (file) => {
+      const r = await capture(() => catalog(["--upstreams-config", file]));
+      assert.equal(r.code, 2);
+      assert.equal(r.err, "ptc catalog: upstream b: no route {} (check it) [connect_failed]");
+    },
+  );
+  const usage = await capture(() => catalog(["--format", "yaml"]));
+  assert.equal(usage.code, 2);
+  assert.match(usage.err, /--format must be text or json/);
+});
+
+Deno.test("ptc permissions prints the minimal flags", async () => {
+  await withConfig(
+    { ...GOOD, credentials: { t: { source: "file", path: "secret.txt" }, e: { source: "env", var: "OBS_TOKEN" } } },
+    async (file, dir) => {
+      const r = await capture(() => permissions(["--upstreams-config", file]));
+      assert.equal(r.code, 0, r.err);
+      assert.equal(
+        r.out,
+        `--allow-net=obs.example.com:8443 --allow-read=${file},${
+          join(dir, "secret.txt")
+        } --allow-env=OBS_TOKEN,PTC_UPSTREAMS`,
+      );
+      const j = await capture(() => permissions(["--upstreams-config", file, "--format", "json"]));
+      assert.deepEqual(JSON.parse(j.out).env, ["OBS_TOKEN", "PTC_UPSTREAMS"]);
+    },
+  );
+});

@@ -1,0 +1,130 @@
+import assert from "node:assert/strict";
+import { withRunContext } from "../../src/upstream/run_context.ts";
+import { start, twoUpstreams } from "./helpers.ts";
+
+Deno.test("discovery: servers lists name, description, tool_count, catalog_loaded (sorted)", async () => {
+  const rt = await start(twoUpstreams());
+  try {
+    const { value, catalogOps } = await withRunContext(rt, (ctx) => ctx.discovery("servers", {}));
+    assert.deepEqual(value, {
+      kind: "ok",
+      keywordKeys: true,
+      result: [
+        { name: "files", description: "", tool_count: 2, catalog_loaded: true },
+        { name: "obs", description: "Observatory traces", tool_count: 9, catalog_loaded: true },
+      ],
+    });
+    assert.deepEqual(catalogOps.map((o) => [o.operation, o.outcome]), [["servers", "ok"]]);
+  } finally {
+    await rt.stop();
+  }
+});
+
+Deno.test("discovery: dir lists srv/tool - description sorted, with limit/offset; bad opts raise", async () => {
+  const rt = await start(twoUpstreams());
+  try {
+    const { value } = await withRunContext(rt, async (ctx) => [
+      await ctx.discovery("dir", { ref: "obs", limit: 2, offset: 1 }),
+      await ctx.discovery("dir", { ref: "files" }),
+      await ctx.discovery("dir", { ref: "obs", limit: 0 }),
+      await ctx.discovery("dir", { ref: "nope" }),
+    ]);
+    assert.deepEqual(value[0], { kind: "ok", result: ["obs/boom - ", "obs/empty - "] });
+    assert.deepEqual(value[1], { kind: "ok", result: ["files/delete-file - Delete a file", "files/read-file - "] });
+    assert.equal(value[2].kind, "programmer_fault");
+    assert.match((value[2] as { message: string }).message, /dir :limit must be an integer 1\.\.200, got 0/);
+    assert.match((value[3] as { message: string }).message, /no upstream 'nope' configured/);
+  } finally {
+    await rt.stop();
+  }
+});
+
+Deno.test("discovery: doc shows typed args (required first, ?, enums, defaults) and the result shape", async () => {
+  const rt = await start(twoUpstreams());
+  try {
+    const { value } = await withRunContext(rt, (ctx) => ctx.discovery("doc", { ref: "obs/list-traces" }));
+    assert.equal(value.kind, "ok");
+    const text = (value as { result: string }).result;
+    assert.equal(
+      text,
+      [
+        "obs/list-traces",
+        "List traces",
+        'Args: {:org-id string :environment "production"|"staging"|"development"? :limit int? :x-trace-filter string?}',
+        "  :org-id string — Organization id",
+        '  :environment "production"|"staging"|"development"?',
+        "  :limit int? — 1..100, default 20",
+        "  :x-trace-filter string?",
+        'Returns: Result<{traces [{id string, status "ok"|"error", cost_usd float}], next_cursor string?}>',
+        `Call: (tool/call 'obs/list-traces {:org-id "…"})`,
+        "Read-only: yes",
+      ].join("\n"),
+    );
+  } finally {
+    await rt.stop();
+  }
+});
+
+Deno.test("discovery: meta carries schemas, annotations and _ptc provenance; bad refs raise", async () => {
+  const rt = await start(twoUpstreams());
+  try {
+    const { value } = await withRunContext(rt, async (ctx) => [
+      await ctx.discovery("meta", { ref: "obs/get-trace" }),
+      await ctx.discovery("meta", { ref: "obs" }),
+      await ctx.discovery("doc", { ref: "obs/get-trac" }),
+    ]);
+    const meta = (value[0] as { result: Record<string, unknown> }).result;
+    assert.equal(meta.server, "obs");
+    assert.equal(meta.name, "get-trace");
+    assert.deepEqual(meta._ptc, { transport: "fake", upstreamName: "get-trace", method: "GET", path: "/get-trace" });
+    assert.deepEqual(meta.annotations, { readOnlyHint: true });
+    assert.match((value[1] as { message: string }).message, /meta requires upstream\/tool ref, got "obs"/);
+    assert.match(
+      (value[2] as { message: string }).message,
+      /no tool 'get-trac' in upstream 'obs' \(did you mean 'get-trace'\?\)/,
+    );
+  } finally {
+    await rt.stop();
+  }
+});
+
+Deno.test("discovery: apropos ranks name matches over description matches and caps the result", async () => {
+  const rt = await start(twoUpstreams());
+  try {
+    const { value } = await withRunContext(rt, async (ctx) => [
+      await ctx.discovery("apropos", { query: "trace" }),
+      await ctx.discovery("apropos", { query: "trace", limit: 1 }),
+      await ctx.discovery("apropos", { query: "  " }),
+      await ctx.discovery("apropos", { query: "zzz" }),
+    ]);
+    assert.deepEqual((value[0] as { result: string[] }).result, [
+      "obs/get-trace - Get one trace by id",
+      "obs/list-traces - List traces",
+    ]);
+    assert.deepEqual((value[1] as { result: string[] }).result, ["obs/get-trace - Get one trace by id"]);
+    assert.equal(value[2].kind, "programmer_fault");
+    assert.deepEqual(value[3], { kind: "ok", result: [] });
+  } finally {
+    await rt.stop();
+  }
+});
+
+Deno.test("discovery: budget and result size are world faults; closed context fails closed", async () => {
+  const rt = await start(twoUpstreams({ limits: { max_catalog_ops: 1, max_catalog_result_bytes: 64 } }));
+  try {
+    const { value, catalogOps } = await withRunContext(rt, async (ctx) => [
+      await ctx.discovery("dir", { ref: "obs" }),
+      await ctx.discovery("servers", {}),
+    ]);
+    assert.equal(value[0].kind === "world_fault" && value[0].reason, "catalog_result_too_large");
+    assert.equal(value[1].kind === "world_fault" && value[1].reason, "catalog_cap_exhausted");
+    assert.deepEqual(catalogOps.map((o) => o.reason), ["catalog_result_too_large", "catalog_cap_exhausted"]);
+    let stale: (() => Promise<unknown>) | undefined;
+    await withRunContext(rt, (ctx) => {
+      stale = () => ctx.discovery("servers", {});
+    });
+    assert.equal(((await stale!()) as { reason: string }).reason, "run_context_closed");
+  } finally {
+    await rt.stop();
+  }
+});

@@ -1,0 +1,104 @@
+/** guardedFetch against a substituted fetch: classification, caps, redirects, no secret or remote text leaks. */
+import assert from "node:assert/strict";
+import { guardedFetch, readCapped } from "../../src/upstream/http_client.ts";
+
+const base = { timeoutMs: 1_000, maxResponseBytes: 100 };
+
+function fakeFetch(handler: (url: string, init: RequestInit) => Response | Promise<Response>): typeof fetch {
+  return ((input: string | URL | Request, init?: RequestInit) =>
+    Promise.resolve(handler(String(input), init ?? {}))) as typeof fetch;
+}
+
+Deno.test("guardedFetch: thrown platform errors are classified without their text", async () => {
+  const cases: [string, string][] = [
+    [
+      "error sending request for url (https://h/?token=SECRET): client error (Connect): tcp connect error: Connection refused (os error 111)",
+      "connect_failed",
+    ],
+    [
+      "error sending request: dns error: failed to lookup address information: Name or service not known SECRET",
+      "dns_failed",
+    ],
+    ["invalid peer certificate: UnknownIssuer SECRET", "tls_failed"],
+    ["connection reset by peer SECRET", "network_error"],
+    ["something odd SECRET", "network_error"],
+  ];
+  for (const [text, kind] of cases) {
+    const r = await guardedFetch("https://h.example/x?token=SECRET", {
+      ...base,
+      fetch: () => Promise.reject(new TypeError(text)),
+    });
+    assert.equal(r.ok, false);
+    if (!r.ok) {
+      assert.equal(r.kind, kind, text);
+      assert.ok(!r.message.includes("SECRET") && !r.message.includes("h.example"), r.message);
+    }
+  }
+});
+
+Deno.test("guardedFetch: Content-Length over the cap fails before reading; non-2xx bodies are truncated", async () => {
+  const big = "x".repeat(500);
+  const over = await guardedFetch("https://h.example/", { ...base, fetch: fakeFetch(() => new Response(big)) });
+  assert.equal(over.ok, false);
+  if (!over.ok) assert.equal(over.kind, "response_too_large");
+  const err = await guardedFetch("https://h.example/", {
+    ...base,
+    errorBodyBytes: 10,
+    fetch: fakeFetch(() => new Response(big, { status: 500 })),
+  });
+  assert.ok(err.ok);
+  if (err.ok) {
+    assert.equal(err.status, 500);
+    assert.equal(err.bodyBytes.byteLength, 10);
+    assert.equal(err.truncated, true);
+  }
+});
+
+Deno.test("guardedFetch: redirects are manual, same-origin followed with 303 → GET, others refused", async () => {
+  const seen: string[] = [];
+  const fetch = fakeFetch((url, init) => {
+    seen.push(`${init.method} ${url} ${init.redirect}`);
+    if (url.endsWith("/a")) return new Response(null, { status: 303, headers: { location: "/b" } });
+    if (url.endsWith("/b")) return new Response("{}", { status: 200 });
+    return new Response(null, { status: 302, headers: { location: "https://evil.example/steal" } });
+  });
+  const ok = await guardedFetch("https://h.example/a", { ...base, method: "POST", body: "x", fetch });
+  assert.ok(ok.ok);
+  assert.deepEqual(seen, ["POST https://h.example/a manual", "GET https://h.example/b manual"]);
+  const bad = await guardedFetch("https://h.example/c", { ...base, fetch });
+  assert.ok(!bad.ok && bad.kind === "redirect_refused");
+  assert.equal(seen.length, 3);
+  const noLocation = await guardedFetch("https://h.example/x", {
+    ...base,
+    fetch: fakeFetch(() => new Response(null, { status: 302 })),
+  });
+  assert.ok(!noLocation.ok && noLocation.kind === "network_error");
+});
+
+Deno.test("guardedFetch: external abort with a TimeoutError reason is a timeout; other aborts are cancellations", async () => {
+  const hang: typeof fetch = (_input, init) =>
+    new Promise((_, reject) =>
+      init?.signal?.addEventListener("abort", () => reject(new DOMException("a", "AbortError")))
+    );
+  const ac = new AbortController();
+  const p = guardedFetch("https://h.example/", { ...base, signal: ac.signal, fetch: hang });
+  ac.abort(new DOMException("t", "TimeoutError"));
+  const r = await p;
+  assert.ok(!r.ok && r.kind === "timeout");
+  const ac2 = new AbortController();
+  const p2 = guardedFetch("https://h.example/", { ...base, signal: ac2.signal, fetch: hang });
+  ac2.abort();
+  const r2 = await p2;
+  assert.ok(!r2.ok && r2.kind === "aborted");
+  const pre = await guardedFetch("https://h.example/", { ...base, signal: AbortSignal.abort(), fetch: hang });
+  assert.ok(!pre.ok && pre.kind === "aborted");
+});
+
+Deno.test("readCapped: stops at the limit and reports it", async () => {
+  const r = await readCapped(new Response("abcdefghij"), 4);
+  assert.equal(new TextDecoder().decode(r.bytes), "abcd");
+  assert.equal(r.over, true);
+  const s = await readCapped(new Response("abc"), 4);
+  assert.equal(s.over, false);
+  assert.equal(new TextDecoder().decode(s.bytes), "abc");
+});
