@@ -1,0 +1,140 @@
+/**
+ * The demo's agent questions, each answered by one PTC-Lisp program against the Observatory. Dates come from the
+ * fixture's fixed data window, so the programs read like an agent's on the day the data ends.
+ * @module
+ */
+import { DATASET_END } from "../../fixtures/observatory/mod.ts";
+
+/** One question and the program an agent would write for it. */
+export interface DemoQuestion {
+  id: string;
+  question: string;
+  program: string;
+}
+
+/** Facts about the running fixture that a question may quote (e.g. an id seen in a log line). */
+export interface DemoFacts {
+  /** An external (OpenTelemetry) trace id of a failed trace, as an application log would show it. */
+  externalTraceId: string;
+}
+
+const DAY = 86_400_000;
+const iso = (ms: number) => new Date(ms).toISOString().replace(".000Z", "Z");
+
+/** The questions, in the order the demo asks them. */
+export function demoQuestions(facts: DemoFacts): DemoQuestion[] {
+  const now = iso(DATASET_END);
+  const weekAgo = iso(DATASET_END - 7 * DAY);
+  const twoWeeksAgo = iso(DATASET_END - 14 * DAY);
+  return [
+    {
+      id: "error-rate-rise",
+      question: "Which org's error rate rose most this week, compared with the week before?",
+      program: `
+(defn error-rate [org since until]
+  (let [total (get-in (tool/call 'observatory/get-cost-analytics
+                        {:org_id org :group_by "environment" :since since :until until})
+                      [:value :total])]
+    (/ (:error_count total) (max 1 (:trace_count total)))))
+
+(->> ["acme" "globex" "initech" "umbrella"]
+     (pmap (fn [org]
+             (let [now    (error-rate org "${weekAgo}" "${now}")
+                   before (error-rate org "${twoWeeksAgo}" "${weekAgo}")]
+               {:org org :this_week (round (* 100 now)) :week_before (round (* 100 before))
+                :rise_pct_points (round (* 100 (- now before)))})))
+     (sort-by :rise_pct_points >)
+     first)`,
+    },
+    {
+      id: "why-failing",
+      question: "What is behind globex's failures this week: which error classes, on which models?",
+      program: `
+(let [errors (get-in (tool/call 'observatory/list-errors
+                       {:org_id "globex" :since "${weekAgo}" :limit 500})
+                     [:value :errors])]
+  {:failures (count errors)
+   :top (->> errors
+             (map (juxt :error_class :model))
+             frequencies
+             (sort-by val >)
+             (take 3)
+             (into []))})`,
+    },
+    {
+      id: "expensive-failures",
+      question: "Top 5 most expensive failing traces across all orgs, and the first failing step of each.",
+      program: `
+(defn failed-traces [org]
+  (loop [cursor nil acc []]
+    (let [page (:value (tool/call 'observatory/list-traces
+                         (cond-> {:org_id org :status "error" :limit 100} cursor (assoc :cursor cursor))))
+          acc  (into acc (:traces page))]
+      (if (:next_cursor page) (recur (:next_cursor page) acc) acc))))
+
+(let [top (->> ["acme" "globex" "initech" "umbrella"]
+               (pmap failed-traces)
+               (apply concat)
+               (sort-by :cost_usd >)
+               (take 5))]
+  (pmap (fn [t]
+          (let [steps (get-in (tool/call 'observatory/get-trace-steps {:trace_id (:id t)}) [:value :steps])
+                bad   (first (filter #(= "error" (:status %)) steps))]
+            {:trace (:id t) :org (:org_id t) :cost_usd (:cost_usd t)
+             :first_failing_step (select-keys bad [:index :kind :name :error_class])}))
+        top))`,
+    },
+    {
+      id: "cost-per-model",
+      question: "Cost per model for acme over the last 30 days.",
+      program: `
+(->> (tool/call 'observatory/get-cost-analytics {:org_id "acme" :group_by "model"})
+     :value :groups
+     (map (juxt :key :cost_usd))
+     (into {}))`,
+    },
+    {
+      id: "tool-error-output",
+      question: "acme's most recent tool failure: which tool, called with what, and what did it return?",
+      program: `
+(let [t    (first (get-in (tool/call 'observatory/list-traces
+                            {:org_id "acme" :error_class "tool_error" :limit 1})
+                          [:value :traces]))
+      bad  (->> (tool/call 'observatory/get-trace-steps {:trace_id (:id t)})
+                :value :steps (filter #(= "error" (:status %))) first)
+      step (:value (tool/call 'observatory/get-trace-step {:trace_id (:id t) :step_id (:step_id bad)}))]
+  {:trace (:id t) :app (:app t) :tool (:name step)
+   :query (get-in step [:input :arguments :query])
+   :error (get-in step [:output :error])})`,
+    },
+    {
+      id: "tokens-per-app",
+      question: "Which of umbrella's apps uses the most tokens per trace this week?",
+      program: `
+(defn traces-since [org since]
+  (loop [cursor nil acc []]
+    (let [page (:value (tool/call 'observatory/list-traces
+                         (cond-> {:org_id org :since since :limit 100} cursor (assoc :cursor cursor))))
+          acc  (into acc (:traces page))]
+      (if (:next_cursor page) (recur (:next_cursor page) acc) acc))))
+
+(->> (traces-since "umbrella" "${weekAgo}")
+     (group-by :app)
+     (map (fn [[app ts]] {:app app :traces (count ts) :avg_tokens (round (avg-by :total_tokens ts))}))
+     (sort-by :avg_tokens >))`,
+    },
+    {
+      id: "log-line-trace",
+      question: `A log line says trace ${facts.externalTraceId} failed. What happened, step by step?`,
+      program: `
+(let [t    (:value (tool/call 'observatory/search-traces {:trace_id "${facts.externalTraceId}"}))
+      full (tool/call 'observatory/get-trace-steps {:trace_id (:id t) :mode "full"})
+      steps (if (:ok full)
+              (get-in full [:value :steps])
+              (get-in (tool/call 'observatory/get-trace-steps {:trace_id (:id t)}) [:value :steps]))]
+  {:trace (:id t) :org (:org_id t) :app (:app t) :error (:error_message t)
+   :full_payloads (if (:ok full) :read (:reason full))
+   :steps (mapv (juxt :kind :name :status :duration_ms) steps)})`,
+    },
+  ];
+}

@@ -1,0 +1,168 @@
+/**
+ * The demo's moving parts in one handle: the Observatory fixture on a free loopback port with a fresh token, a
+ * concrete copy of `upstreams.example.jsonc` pointing at it, ptc's runtime (OpenAPI transport) and a sandbox pool.
+ * `run(program)` evaluates one PTC-Lisp program and measures the payload reduction from the run's call records.
+ * Used by `ptc demo`, the Observatory benchmark and the end-to-end tests.
+ * @module
+ */
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createTokenDir, type RunningObservatory, startObservatory } from "../../fixtures/observatory/mod.ts";
+import type { TokenDir } from "../../fixtures/observatory/mod.ts";
+import { SandboxPool } from "../sandbox/mod.ts";
+import type { SandboxResult } from "../sandbox/mod.ts";
+import { loadConfigOrThrow } from "../upstream/config.ts";
+import { type CallRecord, withRunContext } from "../upstream/run_context.ts";
+import { type Runtime, startRuntime } from "../upstream/runtime.ts";
+import { loadBuiltinTransports } from "../../transports/mod.ts";
+
+/** The example config shipped at the repository root. */
+export const EXAMPLE_CONFIG = join(
+  dirname(dirname(dirname(fileURLToPath(import.meta.url)))),
+  "upstreams.example.jsonc",
+);
+/** The address the example config names; the demo's copy replaces it with the real one. */
+export const EXAMPLE_ORIGIN = "http://127.0.0.1:8765";
+
+/** Options of `startDemoSession`. */
+export interface DemoSessionOptions {
+  seed?: string;
+  traces?: number;
+  /** Port for the fixture (default 0 = any free port). */
+  port?: number;
+  /** Audit log target of the fixture (default "none"). */
+  auditLog?: string;
+  /** Runtime diagnostics (default: dropped, so the demo output stays clean). */
+  log?: (line: string) => void;
+}
+
+/** The measured outcome of one program. */
+export interface ProgramRun {
+  result: SandboxResult;
+  /** Call records (completion order). */
+  calls: CallRecord[];
+  /** UTF-8 bytes the upstream returned, over all calls. */
+  upstreamBytes: number;
+  /** UTF-8 bytes of the answer handed back (the JSON of the program's value; 0 on failure). */
+  answerBytes: number;
+  /** upstreamBytes / answerBytes, or null when either is 0. */
+  ratio: number | null;
+  /** Wall-clock ms of the whole evaluation, tool calls included (the first run also starts the sandbox). */
+  wallMs: number;
+}
+
+/** A running demo session. Always `close()` it. */
+export interface DemoSession {
+  server: RunningObservatory;
+  tokens: TokenDir;
+  /** The temp dir holding the concrete config and the token files. */
+  dir: string;
+  /** The concrete config (the example with the real address). */
+  configPath: string;
+  runtime: Runtime;
+  run(program: string): Promise<ProgramRun>;
+  /** Stop the runtime and the pool; the fixture too unless `keepFixture`; remove the temp dir unless kept. */
+  close(options?: { keepFixture?: boolean }): Promise<void>;
+}
+
+const utf8 = new TextEncoder();
+
+/** Bytes of a value as JSON (UTF-8). */
+export function jsonByteLength(value: unknown): number {
+  return utf8.encode(JSON.stringify(value ?? null)).length;
+}
+
+/** Write the example config with the fixture's real address into `dir`; returns its path. */
+export async function writeConcreteConfig(dir: string, url: string): Promise<string> {
+  const text = await Deno.readTextFile(EXAMPLE_CONFIG);
+  if (!text.includes(EXAMPLE_ORIGIN)) {
+    throw new Error(`${EXAMPLE_CONFIG} no longer mentions ${EXAMPLE_ORIGIN}; update the demo`);
+  }
+  const path = join(dir, "upstreams.jsonc");
+  await Deno.writeTextFile(path, text.replaceAll(EXAMPLE_ORIGIN, url));
+  return path;
+}
+
+/** Start the fixture, the runtime and a sandbox pool. */
+export async function startDemoSession(options: DemoSessionOptions = {}): Promise<DemoSession> {
+  const dir = await Deno.makeTempDir({ prefix: "ptc-demo-" });
+  const cleanups: (() => Promise<void>)[] = [() => Deno.remove(dir, { recursive: true }).catch(() => {})];
+  const undo = async () => {
+    for (const c of cleanups.reverse()) await c();
+  };
+  try {
+    const tokenDir = join(dir, ".observatory");
+    await Deno.mkdir(tokenDir, { mode: 0o700 });
+    const tokens = await createTokenDir(tokenDir);
+    const server = await startObservatory({
+      port: options.port ?? 0,
+      seed: options.seed,
+      traces: options.traces,
+      tokensFile: tokens.tokensFile,
+      auditLog: options.auditLog ?? "none",
+    });
+    cleanups.push(() => server.stop());
+    const configPath = await writeConcreteConfig(dir, server.url);
+    const registry = await loadBuiltinTransports();
+    const config = await loadConfigOrThrow(configPath, { registry });
+    const runtime = await startRuntime(config, { registry, log: options.log ?? (() => {}) });
+    cleanups.push(() => runtime.stop());
+    // The sandbox pool starts on the first program, so runtime-only users (tests) never spawn a worker.
+    let pool: SandboxPool | undefined;
+    const sandbox = async () => {
+      if (!pool) {
+        pool = new SandboxPool({ size: 1 });
+        await pool.warm();
+      }
+      return pool;
+    };
+    cleanups.push(async () => await pool?.close());
+
+    const run = async (program: string): Promise<ProgramRun> => {
+      const workers = await sandbox();
+      const started = performance.now();
+      const report = await withRunContext(runtime, (ctx) =>
+        workers.evaluate(program, {
+          host: {
+            toolNames: ["call"],
+            callTool: (r) => ctx.callTool(r),
+            discovery: (op, args) => ctx.discovery(op, args),
+          },
+        }));
+      const result = report.value;
+      const upstreamBytes = report.calls.reduce((s, c) => s + c.bytes, 0);
+      const answerBytes = result.ok ? jsonByteLength(result.json) : 0;
+      return {
+        result,
+        calls: report.calls,
+        upstreamBytes,
+        answerBytes,
+        ratio: upstreamBytes > 0 && answerBytes > 0 ? upstreamBytes / answerBytes : null,
+        wallMs: performance.now() - started,
+      };
+    };
+
+    let closed = false;
+    return {
+      server,
+      tokens,
+      dir,
+      configPath,
+      runtime,
+      run,
+      async close(opts = {}) {
+        if (closed) return;
+        closed = true;
+        await pool?.close();
+        await runtime.stop();
+        if (!opts.keepFixture) {
+          await server.stop();
+          await Deno.remove(dir, { recursive: true }).catch(() => {});
+        }
+      },
+    };
+  } catch (e) {
+    await undo();
+    throw e;
+  }
+}
