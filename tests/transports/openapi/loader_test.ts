@@ -1,0 +1,49 @@
+import assert from "node:assert/strict";
+import { stringify } from "yaml";
+import { loadSchemaFile, parseDocument, SchemaLoadError } from "../../../transports/openapi/loader.ts";
+import { sampleDoc } from "./helpers.ts";
+
+async function withFile(name: string, text: string, fn: (path: string) => Promise<void>) {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/${name}`, text);
+    await fn(`${dir}/${name}`);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("loader: JSON and YAML files give the same document", async () => {
+  const doc = sampleDoc();
+  await withFile("a.json", JSON.stringify(doc), async (p) => {
+    const loaded = await loadSchemaFile(p, 1 << 20);
+    assert.equal(loaded.version, "3.0");
+    assert.deepEqual(loaded.doc, doc);
+  });
+  await withFile("a.yaml", stringify(doc), async (p) => {
+    const loaded = await loadSchemaFile(p, 1 << 20);
+    assert.deepEqual(loaded.doc, doc);
+  });
+});
+
+Deno.test("loader: the byte cap is checked before reading", async () => {
+  await withFile("big.json", JSON.stringify(sampleDoc()), async (p) => {
+    await assert.rejects(loadSchemaFile(p, 100), (e: Error) => {
+      assert.ok(e instanceof SchemaLoadError);
+      assert.equal(e.code, "schema_too_large");
+      assert.match(e.message, /exceeds schema_max_bytes \(100\)/);
+      return true;
+    });
+  });
+});
+
+Deno.test("loader: missing file, bad JSON, bad YAML, Swagger 2 and unknown versions are one-line errors", async () => {
+  await assert.rejects(loadSchemaFile("/nonexistent/x.json", 100), /schema_file \/nonexistent\/x\.json: no such file/);
+  assert.throws(() => parseDocument('{\n "openapi": "3.0.0",\n oops }', "src", "auto"), /src: invalid JSON \(line 3/);
+  assert.throws(() => parseDocument("openapi: 3.1.0\npaths: [unclosed", "src", "auto"), /src: invalid YAML \(.+line/);
+  assert.throws(() => parseDocument('{"swagger": "2.0"}', "src", "auto"), /Swagger 2\.0 documents are not supported/);
+  assert.throws(() => parseDocument('{"openapi": "4.0.0"}', "src", "auto"), /version "4\.0\.0" is not supported/);
+  assert.throws(() => parseDocument('{"info": {}}', "src", "auto"), /no "openapi" version field/);
+  assert.throws(() => parseDocument("[1, 2]", "src", "auto"), /not an object/);
+  assert.equal(parseDocument('{"openapi": "3.1.0", "paths": {}}', "src", "auto").version, "3.1");
+});

@@ -1,0 +1,62 @@
+// deno-lint-ignore-file no-explicit-any -- tests poke at nested JSON Schema objects
+import assert from "node:assert/strict";
+import { RefError, RefResolver } from "../../../transports/openapi/refs.ts";
+import { openapi30Transform } from "../../../transports/openapi/schema.ts";
+
+const doc = {
+  components: {
+    schemas: {
+      Node: { type: "object", properties: { child: { $ref: "#/components/schemas/Node" }, name: { type: "string" } } },
+      A: { $ref: "#/components/schemas/B" },
+      B: { type: "string", nullable: true, example: "x" },
+      "We/ird~Name": { type: "integer" },
+      Loop1: { $ref: "#/components/schemas/Loop2" },
+      Loop2: { $ref: "#/components/schemas/Loop1" },
+      WithProps: { type: "object", properties: { example: { type: "string" }, "x-custom": { type: "number" } } },
+    },
+    parameters: { P: { $ref: "#/components/parameters/Q" }, Q: { name: "q", in: "query" } },
+  },
+};
+
+Deno.test("refs: deref follows chains of component refs", () => {
+  const r = new RefResolver(doc);
+  assert.deepEqual(r.deref({ $ref: "#/components/parameters/P" }, "here"), { name: "q", in: "query" });
+});
+
+Deno.test("refs: external, dangling and circular refs are clear errors", () => {
+  const r = new RefResolver(doc);
+  assert.throws(() => r.deref({ $ref: "other.yaml#/X" }, "paths./x"), (e: Error) => {
+    assert.ok(e instanceof RefError);
+    assert.match(e.message, /paths\.\/x: external \$ref "other\.yaml#\/X" is not supported/);
+    return true;
+  });
+  assert.throws(() => r.deref({ $ref: "#/components/schemas/Nope" }, "w"), /points to nothing/);
+  assert.throws(() => r.deref({ $ref: "#/components/schemas/Loop1" }, "w"), /circular/);
+});
+
+Deno.test("refs: recursive schemas stay finite; escapes decoded; acyclic results memoized", () => {
+  const r = new RefResolver(doc);
+  const node = r.inlineSchema({ $ref: "#/components/schemas/Node" }, "w") as Record<string, any>;
+  assert.equal(node.properties.name.type, "string");
+  assert.match(node.properties.child.description, /recursive: Node/);
+  assert.equal(JSON.stringify(node).length < 500, true);
+  assert.deepEqual(r.inlineSchema({ $ref: "#/components/schemas/We~1ird~0Name" }, "w"), { type: "integer" });
+  const a1 = r.inlineSchema({ $ref: "#/components/schemas/B" }, "w");
+  const a2 = r.inlineSchema({ $ref: "#/components/schemas/B" }, "w");
+  assert.equal(a1, a2);
+});
+
+Deno.test("refs: examples and x- keys are dropped from schemas but kept as property names", () => {
+  const r = new RefResolver(doc, { transform: openapi30Transform });
+  assert.deepEqual(r.inlineSchema({ $ref: "#/components/schemas/A" }, "w"), { type: ["string", "null"] });
+  const props = (r.inlineSchema({ $ref: "#/components/schemas/WithProps" }, "w") as any).properties;
+  assert.deepEqual(Object.keys(props), ["example", "x-custom"]);
+});
+
+Deno.test("refs: 3.1 sibling keywords beside $ref are merged", () => {
+  const r = new RefResolver(doc);
+  assert.deepEqual(r.inlineSchema({ $ref: "#/components/schemas/We~1ird~0Name", description: "d" }, "w"), {
+    type: "integer",
+    description: "d",
+  });
+});

@@ -1,0 +1,298 @@
+/**
+ * Compiles the included operations of an OpenAPI document into tool entries plus what the executor needs.
+ * Every problem of every included operation is collected (one line each) so an operator fixes them in one pass.
+ * @module
+ */
+import { Validator } from "@cfworker/json-schema";
+import type { JsonObject, JsonValue, ToolEntry } from "../../src/upstream/types.ts";
+import { nearest } from "../../src/upstream/suggest.ts";
+import type { OpenApiConfig, OperationOverride } from "./config.ts";
+import { describeOperation, indexOperations, type OperationRef } from "./operations.ts";
+import { compileParams } from "./params.ts";
+import { RefError, RefResolver } from "./refs.ts";
+import { buildInputSchema, chooseOutput, type CompiledParam, openapi30Transform } from "./schema.ts";
+import { kebabCase, toolName } from "./names.ts";
+import { findParam } from "./args.ts";
+import { parseResultPath, type ResultPath } from "./result_path.ts";
+
+/** Longest tool description kept. */
+export const MAX_DESCRIPTION = 800;
+
+/** A compiled operation: the tool entry and what execution needs. */
+export interface CompiledOperation {
+  entry: ToolEntry;
+  id: string;
+  method: string;
+  path: string;
+  params: CompiledParam[];
+  defaultArgs: JsonObject;
+  /** The operation's own byte cap (min of config, override and x-ptc-max-response-bytes). */
+  maxResponseBytes: number;
+  resultPath?: ResultPath;
+  /** True when the response has no body by contract (only empty 2xx). */
+  emptyResponse: boolean;
+}
+
+/** The result of compiling a document. */
+export interface CompileResult {
+  operations: CompiledOperation[];
+  warnings: string[];
+}
+
+/** Compilation failed: one line per problem. */
+export class CompileError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join("\n"));
+    this.name = "CompileError";
+  }
+}
+
+/** What the compiler needs from the config. */
+export type CompileConfig =
+  & Pick<
+    OpenApiConfig,
+    "upstreamName" | "path" | "baseUrl" | "includeOperations" | "operationOverrides" | "maxResponseBytes" | "readOnly"
+  >
+  & {
+    /** Lowercase names of the headers the config sends (static headers, auth emitters). */
+    suppliedHeaders?: ReadonlySet<string>;
+  };
+
+/** Compile `config.includeOperations` of `doc` (in include order). Throws CompileError listing every problem. */
+export function compileDocument(doc: Record<string, unknown>, version: "3.0" | "3.1", config: CompileConfig) {
+  const resolver = new RefResolver(doc, { transform: version === "3.0" ? openapi30Transform : undefined });
+  const index = indexOperations(doc, resolver);
+  const problems: string[] = [];
+  const warnings: string[] = [];
+  const operations: CompiledOperation[] = [];
+  const includePath = `${config.path}.include_operations`;
+  config.includeOperations.forEach((id, i) => {
+    const refs = index.byId.get(id);
+    if (!refs) {
+      const candidates = [...index.byId.entries()].filter(([, r]) => r.some((op) => !op.deprecated)).map(([k]) => k);
+      const near = nearest(id, candidates, 3);
+      const hint = near.length ? `; nearest: ${near.join(", ")}` : `; the document has ${candidates.length} operations`;
+      problems.push(`${includePath}[${i}]: operation "${id}" is not in the document${hint}`);
+      return;
+    }
+    if (refs.length > 1) {
+      problems.push(
+        `${includePath}[${i}]: operationId "${id}" is used by ${refs.length} operations (` +
+          `${refs.map(describeOperation).join(", ")}); the document is ambiguous`,
+      );
+      return;
+    }
+    const override = config.operationOverrides[id] ?? {};
+    try {
+      const result = compileOperation(refs[0], override, resolver, config);
+      warnings.push(...result.warnings);
+      if (result.errors.length) problems.push(...result.errors);
+      else if (result.compiled) operations.push(result.compiled);
+    } catch (error) {
+      if (error instanceof RefError) problems.push(`${describeOperation(refs[0])} (${id}): ${error.message}`);
+      else throw error;
+    }
+  });
+  problems.push(...collisions(operations, config.path));
+  if (problems.length) throw new CompileError(problems);
+  return { operations, warnings } satisfies CompileResult;
+}
+
+interface OperationOutcome {
+  compiled?: CompiledOperation;
+  errors: string[];
+  warnings: string[];
+}
+
+function compileOperation(
+  ref: OperationRef,
+  override: OperationOverride,
+  resolver: RefResolver,
+  config: CompileConfig,
+): OperationOutcome {
+  const where = `${describeOperation(ref)} (${ref.id})`;
+  const errors: string[] = [];
+  const op = ref.operation;
+  if (ref.method !== "GET") {
+    return {
+      errors: [`${where}: only GET operations are supported (ptc exposes read-only calls); not ${ref.method}`],
+      warnings: [],
+    };
+  }
+  if (op.requestBody !== undefined) {
+    errors.push(`${where}: has a requestBody; GET operations with a body are not supported`);
+  }
+  const serversProblem = checkServers(op.servers ?? ref.pathItem.servers, config.baseUrl);
+  if (serversProblem) errors.push(`${where}: ${serversProblem}`);
+  const params = compileParams(ref.pathItem, op, ref.path, resolver, where, config.suppliedHeaders);
+  errors.push(...params.errors);
+  const names = new Set<string>();
+  for (const p of params.params) {
+    if (names.has(p.name)) errors.push(`${where}: parameter "${p.name}" is declared both in path and query`);
+    names.add(p.name);
+  }
+  const output = chooseOutput(op.responses, resolver, where);
+  if (output.kind === "unsupported") errors.push(`${where}: ${output.reason}`);
+
+  const readOnlyExt = op["x-ptc-read-only"];
+  const readOnly = !(readOnlyExt === false || override.read_only === false);
+  if (!readOnly && config.readOnly) {
+    errors.push(`${where}: is marked read_only: false (has side effects) and ptc runs in read-only mode`);
+  }
+  const overridePath = `${config.path}.operation_overrides.${ref.id}`;
+  const defaultArgs = compileDefaults(override, op, params.params, where, overridePath, errors);
+  const maxResponseBytes = narrowest(
+    config.maxResponseBytes,
+    override.max_response_bytes,
+    op["x-ptc-max-response-bytes"],
+  );
+  let resultPath: ResultPath | undefined;
+  const rawResultPath = override.result_path ?? op["x-ptc-result-path"];
+  if (rawResultPath !== undefined) {
+    const parsed = parseResultPath(rawResultPath);
+    if (typeof parsed === "string") {
+      const src = override.result_path !== undefined ? `${overridePath}.result_path` : `${where}: x-ptc-result-path`;
+      errors.push(`${src}: ${parsed}`);
+    } else resultPath = parsed;
+  }
+  const rawName = override.name ?? (typeof op["x-ptc-name"] === "string" ? op["x-ptc-name"] : ref.id);
+  const name = toolName(rawName);
+  if (name === "" || kebabCase(rawName) === "") {
+    const src = override.name !== undefined ? `${overridePath}.name` : where;
+    errors.push(`${src}: name "${rawName}" has no letters or digits to build a tool name from`);
+  }
+  if (errors.length) return { errors, warnings: params.warnings };
+
+  const inputSchema = buildInputSchema(params.params, defaultArgs);
+  const notes = override.notes ?? (typeof op["x-ptc-notes"] === "string" ? op["x-ptc-notes"] : undefined);
+  const pagination = op["x-ptc-pagination"];
+  const entry: ToolEntry = {
+    name,
+    description: describe(override, op),
+    inputSchema,
+    annotations: { readOnlyHint: readOnly, ...(readOnly ? { destructiveHint: false } : {}), openWorldHint: true },
+    _ptc: {
+      transport: "openapi",
+      upstreamName: ref.id,
+      ...(ref.derived ? {} : { operationId: ref.id }),
+      method: ref.method,
+      path: ref.path,
+      ...(notes ? { notes } : {}),
+      defaultArgs,
+      ...(pagination !== undefined ? { pagination: pagination as JsonValue } : {}),
+      ...(resultPath ? { resultPath: resultPath.source } : {}),
+    },
+  };
+  if (output.kind === "json" && output.schema !== undefined) entry.outputSchema = output.schema;
+  if (output.kind === "none") entry.outputSchema = { type: "null" };
+  return {
+    compiled: {
+      entry,
+      id: ref.id,
+      method: ref.method,
+      path: ref.path,
+      params: params.params,
+      defaultArgs,
+      maxResponseBytes,
+      resultPath,
+      emptyResponse: output.kind === "none",
+    },
+    errors: [],
+    warnings: params.warnings,
+  };
+}
+
+/** Default arguments: operator `default_args` replace `x-ptc-default-args`; keys must name parameters. */
+function compileDefaults(
+  override: OperationOverride,
+  op: Record<string, unknown>,
+  params: CompiledParam[],
+  where: string,
+  overridePath: string,
+  errors: string[],
+): JsonObject {
+  const fromOverride = override.default_args !== undefined;
+  const raw = override.default_args ?? op["x-ptc-default-args"];
+  if (raw === undefined || raw === null) return {};
+  const src = fromOverride ? `${overridePath}.default_args` : `${where}: x-ptc-default-args`;
+  if (typeof raw !== "object" || Array.isArray(raw)) {
+    errors.push(`${src}: must be an object of argument → value`);
+    return {};
+  }
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
+    const param = findParam(params, key);
+    if (!param) {
+      errors.push(
+        `${src}.${key}: not a parameter of this operation (parameters: ${
+          params.map((p) => p.name).join(", ") || "none"
+        })`,
+      );
+      continue;
+    }
+    const check = new Validator(param.schema as never, "2020-12", false).validate(value);
+    if (!check.valid) {
+      errors.push(`${src}.${key}: ${check.errors.at(-1)?.error ?? "does not match the parameter's schema"}`);
+      continue;
+    }
+    out[param.name] = value as JsonValue;
+  }
+  return out;
+}
+
+function describe(override: OperationOverride, op: Record<string, unknown>): string {
+  if (override.description !== undefined) return clip(override.description.trim(), MAX_DESCRIPTION);
+  const summary = typeof op.summary === "string" ? op.summary.trim() : "";
+  const description = typeof op.description === "string" ? op.description.trim() : "";
+  const text = summary && description && !description.startsWith(summary)
+    ? `${summary}\n\n${description}`
+    : description || summary;
+  return clip(text, MAX_DESCRIPTION);
+}
+
+/** Operation-level servers must all be same-origin with base_url (relative URLs are). Undefined = fine. */
+function checkServers(servers: unknown, baseUrl: string): string | undefined {
+  if (servers === undefined || servers === null) return undefined;
+  if (!Array.isArray(servers)) return '"servers" is not a list';
+  const base = new URL(baseUrl);
+  for (const s of servers) {
+    const rawUrl = s && typeof s === "object" ? (s as { url?: unknown }).url : undefined;
+    if (typeof rawUrl !== "string") return "has a server without a url";
+    const vars = ((s as { variables?: Record<string, { default?: unknown }> }).variables) ?? {};
+    const expanded = rawUrl.replace(/\{([^}]+)\}/g, (_, v) => String(vars[v]?.default ?? `{${v}}`));
+    let url: URL;
+    try {
+      url = new URL(expanded, base);
+    } catch {
+      return `has a malformed server url "${rawUrl}"`;
+    }
+    if (url.origin !== base.origin) {
+      return `declares servers on another origin (${url.origin}); requests only go to base_url (${base.origin})`;
+    }
+  }
+  return undefined;
+}
+
+function collisions(operations: CompiledOperation[], path: string): string[] {
+  const byName = new Map<string, CompiledOperation[]>();
+  for (const op of operations) byName.set(op.entry.name, [...(byName.get(op.entry.name) ?? []), op]);
+  const out: string[] = [];
+  for (const [name, ops] of byName) {
+    if (ops.length < 2) continue;
+    const who = ops.map((o) => `${o.id} (${describeOperation(o)})`).join(" and ");
+    out.push(
+      `${path}: tool name "${name}" is produced by both ${who}; set operation_overrides.<id>.name on one of them`,
+    );
+  }
+  return out;
+}
+
+function narrowest(base: number, ...caps: unknown[]): number {
+  let out = base;
+  for (const c of caps) if (typeof c === "number" && Number.isInteger(c) && c > 0) out = Math.min(out, c);
+  return out;
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

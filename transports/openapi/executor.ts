@@ -1,0 +1,135 @@
+/**
+ * Executes one compiled OpenAPI operation: validate and map the arguments, build the URL, send only
+ * config-owned headers through the guarded client, retry once on 401 with re-read credentials, and map the
+ * outcome to the result contract. World faults are returned, never thrown; every message is redacted.
+ * @module
+ */
+import { Validator } from "@cfworker/json-schema";
+import { guardedFetch, type HttpFailure, type HttpResponse } from "../../src/upstream/http_client.ts";
+import type { CallContext, JsonObject, ToolResult, TransportDeps } from "../../src/upstream/types.ts";
+import { mapArgs } from "./args.ts";
+import type { CompiledOperation } from "./compiler.ts";
+import type { OpenApiConfig } from "./config.ts";
+import { buildUrl } from "./request.ts";
+import { failureResult, responseResult } from "./responses.ts";
+
+/** Executes calls of one upstream. */
+export class OperationExecutor {
+  readonly #config: OpenApiConfig;
+  readonly #deps: TransportDeps;
+  readonly #validators = new Map<string, Validator>();
+
+  constructor(config: OpenApiConfig, deps: TransportDeps) {
+    this.#config = config;
+    this.#deps = deps;
+  }
+
+  /** Run one call. */
+  async call(op: CompiledOperation, args: JsonObject, ctx: CallContext): Promise<ToolResult> {
+    const where = `${op.method} ${op.path}`;
+    const redact = (r: ToolResult): ToolResult => r.ok ? r : { ...r, message: this.#deps.redactor.redact(r.message) };
+    const mapped = mapArgs(op.params, op.defaultArgs, args);
+    if (!mapped.ok) return redact(argumentProblem(op, mapped.problems));
+    const invalid = this.#validate(op, mapped.values);
+    if (invalid.length) return redact(argumentProblem(op, invalid));
+    const built = buildUrl(this.#config.baseUrl, op.path, op.params, mapped.values);
+    if (!built.ok) return redact(argumentProblem(op, built.problems));
+
+    const auth = this.#config.http.auth;
+    let response = await this.#send(built.url, ctx, op);
+    if (!("status" in response) || response.status !== 401) return redact(this.#finish(response, where, op));
+    if (auth.length === 0) {
+      return redact(withHint(this.#finish(response, where, op), "this upstream sends no credentials (configure auth)"));
+    }
+    // 401: file credentials may have been rotated — re-materialize (the materializer re-reads) and retry once.
+    this.#deps.log(`${this.#config.upstreamName}: HTTP 401 from ${where}; re-reading credentials and retrying once`);
+    response = await this.#send(built.url, ctx, op);
+    const final = this.#finish(response, where, op);
+    return redact(
+      !final.ok && final.reason === "auth_failed"
+        ? withHint(final, "credentials were re-read and the retry also failed")
+        : final,
+    );
+  }
+
+  async #send(
+    url: string,
+    ctx: CallContext,
+    op: CompiledOperation,
+  ): Promise<HttpResponse | HttpFailure | ToolResult> {
+    const headers: Record<string, string> = { accept: "application/json" };
+    for (const [name, value] of this.#config.http.staticHeaders) headers[name] = value;
+    try {
+      Object.assign(headers, await this.#deps.credentials.authHeaders(this.#config.http.auth));
+    } catch (error) {
+      const why = error instanceof Error ? error.message : "cannot be resolved";
+      return { ok: false, reason: "upstream_unavailable", message: `credential problem: ${why}` };
+    }
+    return await guardedFetch(url, {
+      method: "GET",
+      headers,
+      timeoutMs: Math.min(ctx.timeoutMs, this.#config.requestTimeoutMs),
+      connectTimeoutMs: this.#config.connectTimeoutMs,
+      maxResponseBytes: Math.min(ctx.maxResponseBytes, op.maxResponseBytes),
+      signal: ctx.signal,
+      fetch: this.#deps.fetch,
+      allowedOrigin: this.#config.http.origin,
+    });
+  }
+
+  #finish(response: HttpResponse | HttpFailure | ToolResult, where: string, op: CompiledOperation): ToolResult {
+    if ("status" in response) return responseResult(response, where, op.resultPath);
+    if ("kind" in response) return failureResult(response, where);
+    return response;
+  }
+
+  #validate(op: CompiledOperation, values: Record<string, unknown>): string[] {
+    let validator = this.#validators.get(op.entry.name);
+    if (!validator) {
+      validator = new Validator(op.entry.inputSchema as never, "2020-12", false);
+      this.#validators.set(op.entry.name, validator);
+    }
+    const result = validator.validate(values);
+    if (result.valid) return [];
+    return describeErrors(result.errors);
+  }
+}
+
+function withHint(result: ToolResult, hint: string): ToolResult {
+  return result.ok ? result : { ...result, message: `${result.message}; ${hint}` };
+}
+
+/** Argument problems are programmer faults; as a backstop behind the runtime's own check they become data. */
+function argumentProblem(op: CompiledOperation, problems: string[]): ToolResult {
+  return {
+    ok: false,
+    reason: "upstream_error",
+    message: `invalid arguments for ${op.entry.name}: ${problems.join("; ")}`,
+  };
+}
+
+interface OutputUnit {
+  keyword: string;
+  keywordLocation: string;
+  instanceLocation: string;
+  error: string;
+}
+
+/** One line per failing argument, innermost error first. */
+function describeErrors(errors: OutputUnit[]): string[] {
+  const byArg = new Map<string, string>();
+  for (const e of errors) {
+    if (e.keyword === "properties" || e.keyword === "allOf" || e.keyword === "$ref") continue;
+    if (e.keyword === "required") {
+      const m = /"([^"]+)"/.exec(e.error);
+      const name = m ? m[1] : "?";
+      byArg.set(name, `missing required argument "${name}"`);
+      continue;
+    }
+    const pointer = e.instanceLocation.replace(/^#\/?/, "");
+    if (pointer === "") continue;
+    const arg = decodeURIComponent(pointer.split("/")[0]).replace(/~1/g, "/").replace(/~0/g, "~");
+    if (!byArg.has(arg)) byArg.set(arg, `argument "${pointer}": ${e.error}`);
+  }
+  return byArg.size ? [...byArg.values()] : ["the arguments do not match the tool's input schema"];
+}

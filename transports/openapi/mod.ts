@@ -1,0 +1,167 @@
+/**
+ * The `openapi` transport: a curated, read-only JSON adapter for services described by OpenAPI 3.0/3.1. The
+ * document is loaded and compiled once at start; each included GET operation becomes one tool.
+ * @module
+ */
+import { hostPortOf } from "../../src/upstream/http_common.ts";
+import {
+  type ConfigContext,
+  type ConfigError,
+  type JsonObject,
+  type PermissionNeeds,
+  type ToolEntry,
+  type Transport,
+  type TransportDeps,
+  type Upstream,
+  UpstreamStartError,
+} from "../../src/upstream/types.ts";
+import { compileDocument, type CompiledOperation, CompileError } from "./compiler.ts";
+import { type OpenApiConfig, openapiConfigSchema, parseOpenApiConfig } from "./config.ts";
+import { OperationExecutor } from "./executor.ts";
+import { type LoadedDocument, loadSchemaFile, loadSchemaUrl, safeUrl, SchemaLoadError } from "./loader.ts";
+
+export type { OpenApiConfig } from "./config.ts";
+
+/** Load the document of a config (file or URL). Throws UpstreamStartError with a one-line message. */
+export async function loadDocument(config: OpenApiConfig, deps: TransportDeps): Promise<LoadedDocument> {
+  const prefix = `upstream ${config.upstreamName}`;
+  try {
+    if (config.schemaFile) return await loadSchemaFile(config.schemaFile, config.schemaMaxBytes);
+    const url = config.schemaUrl!;
+    // Credentials go to the schema URL only when it is on base_url's origin.
+    const sameOrigin = new URL(url).origin === config.http.origin;
+    const headers: Record<string, string> = {};
+    if (sameOrigin) {
+      for (const [name, value] of config.http.staticHeaders) headers[name] = value;
+      Object.assign(headers, await deps.credentials.authHeaders(config.http.auth));
+    }
+    return await loadSchemaUrl(url, {
+      maxBytes: config.schemaMaxBytes,
+      timeoutMs: Math.min(config.requestTimeoutMs, deps.limits.callTimeoutMs || config.requestTimeoutMs),
+      connectTimeoutMs: config.connectTimeoutMs,
+      headers,
+      fetch: deps.fetch,
+    });
+  } catch (error) {
+    if (error instanceof SchemaLoadError) {
+      throw new UpstreamStartError(error.code, deps.redactor.redact(`${prefix}: ${error.message}`), loadHint(error));
+    }
+    const why = error instanceof Error ? error.message : String(error);
+    throw new UpstreamStartError("schema_load_failed", deps.redactor.redact(`${prefix}: ${why}`));
+  }
+}
+
+/** Start an upstream from a parsed config: load, compile, and return the live upstream. */
+export async function startOpenApi(config: OpenApiConfig, deps: TransportDeps): Promise<Upstream> {
+  const started = performance.now();
+  const loaded = await loadDocument(config, deps);
+  let operations: CompiledOperation[];
+  let warnings: string[];
+  try {
+    ({ operations, warnings } = compileDocument(loaded.doc, loaded.version, {
+      ...config,
+      suppliedHeaders: suppliedHeaders(config),
+    }));
+  } catch (error) {
+    if (error instanceof CompileError) {
+      const lines = error.problems.map((p) => `upstream ${config.upstreamName}: ${p}`);
+      throw new UpstreamStartError("openapi_compile_failed", deps.redactor.redact(lines.join("\n")));
+    }
+    throw error;
+  }
+  for (const w of warnings) deps.log(`upstream ${config.upstreamName}: ${w}`);
+  const compileMs = Math.round(performance.now() - started);
+  return createUpstream(config, deps, operations, { loaded, warnings: warnings.length, compileMs });
+}
+
+function createUpstream(
+  config: OpenApiConfig,
+  deps: TransportDeps,
+  operations: CompiledOperation[],
+  facts: { loaded: LoadedDocument; warnings: number; compileMs: number },
+): Upstream {
+  const byName = new Map(operations.map((op) => [op.entry.name, op]));
+  const entries: ToolEntry[] = operations.map((op) => op.entry);
+  const executor = new OperationExecutor(config, deps);
+  let stopped = false;
+  return {
+    listTools: () => entries,
+    call(toolName, args, ctx) {
+      if (stopped) {
+        return Promise.resolve({ ok: false, reason: "upstream_unavailable", message: "the upstream is stopped" });
+      }
+      const op = byName.get(toolName);
+      if (!op) {
+        const known = [...byName.keys()].join(", ");
+        return Promise.resolve({
+          ok: false,
+          reason: "upstream_error",
+          message: `unknown tool "${toolName}" in upstream ${config.upstreamName} (tools: ${known})`,
+        });
+      }
+      return executor.call(op, args, ctx);
+    },
+    diagnostics(): JsonObject {
+      return {
+        transport: "openapi",
+        base_url: safeUrl(config.baseUrl),
+        schema: config.schemaFile ? { file: config.schemaFile } : { url: safeUrl(config.schemaUrl!) },
+        openapi_version: facts.loaded.version,
+        document_bytes: facts.loaded.bytes,
+        tools: entries.length,
+        operations: operations.map((op) => op.id),
+        compile_warnings: facts.warnings,
+        compile_ms: facts.compileMs,
+        request_timeout_ms: config.requestTimeoutMs,
+        connect_timeout_ms: config.connectTimeoutMs,
+        max_response_bytes: config.maxResponseBytes,
+        stopped,
+      };
+    },
+    stop() {
+      stopped = true;
+      return Promise.resolve();
+    },
+  };
+}
+
+/** Lowercase names of the headers the config sends on every request. */
+export function suppliedHeaders(config: OpenApiConfig): Set<string> {
+  const names = new Set(config.http.staticHeaders.map(([name]) => name));
+  for (const e of config.http.auth) names.add(e.header ? e.header.toLowerCase() : "authorization");
+  return names;
+}
+
+/** Deno permissions: the base URL's host:port, the schema file or the schema URL's host:port. */
+export function openapiPermissions(config: OpenApiConfig): PermissionNeeds {
+  const net = new Set([config.http.hostPort]);
+  const read: string[] = [];
+  if (config.schemaFile) read.push(config.schemaFile);
+  if (config.schemaUrl) net.add(hostPortOf(new URL(config.schemaUrl)));
+  return { net: [...net], read, env: [], run: [] };
+}
+
+function loadHint(error: SchemaLoadError): string | undefined {
+  switch (error.code) {
+    case "schema_too_large":
+    case "schema_response_too_large":
+      return "raise schema_max_bytes for this upstream";
+    case "schema_unsupported_version":
+      return "convert the document to OpenAPI 3.0 or 3.1";
+    case "schema_unreadable":
+      return "check schema_file (relative paths resolve against the config file's folder) and --allow-read";
+    default:
+      return undefined;
+  }
+}
+
+/** The `openapi` transport. */
+const openapiTransport: Transport<OpenApiConfig> = {
+  name: "openapi",
+  configSchema: openapiConfigSchema,
+  parseConfig: (raw: JsonObject, ctx: ConfigContext): OpenApiConfig | ConfigError[] => parseOpenApiConfig(raw, ctx),
+  permissions: openapiPermissions,
+  start: startOpenApi,
+};
+
+export default openapiTransport;

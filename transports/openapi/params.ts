@@ -1,0 +1,164 @@
+/**
+ * Parameters of one OpenAPI operation: path-item and operation parameters merged, refs followed, and each one
+ * either compiled (path, simple query) or refused. A refused *required* parameter makes the operation unusable
+ * (an error); a refused *optional* one is left out with a warning, since the operation works without it.
+ *
+ * Header parameters are never program arguments (headers are config-owned). A required one is fine when the
+ * config supplies it (static_headers or an auth emitter), when ptc sets it itself (Accept, …), or when it names
+ * a credential (Authorization, X-Api-Key, …: like a security scheme, the operator configures auth; a warning
+ * says so). Any other required header is an error that says how to supply it.
+ * @module
+ */
+import type { JsonSchema } from "../../src/upstream/types.ts";
+import { secretNamePart } from "../../src/upstream/headers.ts";
+import type { RefResolver } from "./refs.ts";
+import { type CompiledParam, MAX_PARAM_DESCRIPTION, paramShape } from "./schema.ts";
+
+/** The parameters of an operation, or why not. */
+export interface ParamsResult {
+  params: CompiledParam[];
+  errors: string[];
+  warnings: string[];
+}
+
+const QUERY_STYLES = new Set(["form", "spaceDelimited", "pipeDelimited"]);
+/** Headers ptc sets itself (or that mean nothing on a bodiless GET). */
+const TRANSPORT_HEADERS = new Set(["accept", "accept-encoding", "content-type", "user-agent", "content-length"]);
+
+/** Compile the parameters of an operation. `where` prefixes messages (`GET /pets`). */
+export function compileParams(
+  pathItem: Record<string, unknown>,
+  operation: Record<string, unknown>,
+  path: string,
+  resolver: RefResolver,
+  where: string,
+  suppliedHeaders: ReadonlySet<string> = new Set(),
+): ParamsResult {
+  const out: ParamsResult = { params: [], errors: [], warnings: [] };
+  const merged = new Map<string, Record<string, unknown>>();
+  for (const [source, list] of [["path item", pathItem.parameters], ["operation", operation.parameters]] as const) {
+    if (list === undefined || list === null) continue;
+    if (!Array.isArray(list)) {
+      out.errors.push(`${where}: ${source} "parameters" is not a list`);
+      continue;
+    }
+    list.forEach((raw, i) => {
+      const p = resolver.deref(raw, `${where} parameters[${i}]`);
+      if (p === null || typeof p !== "object" || Array.isArray(p)) {
+        out.errors.push(`${where}: parameter ${i} is not an object`);
+        return;
+      }
+      const param = p as Record<string, unknown>;
+      merged.set(`${param.in}:${param.name}`, param);
+    });
+  }
+  for (const param of merged.values()) compileOne(param, where, resolver, out, suppliedHeaders);
+  const declared = new Set(out.params.filter((p) => p.in === "path").map((p) => p.name));
+  const templateNames = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+  const missing = templateNames.filter((n) => !declared.has(n));
+  if (missing.length) {
+    out.errors.push(`${where}: the path template uses undeclared path parameter(s): ${missing.join(", ")}`);
+  }
+  for (const name of declared) {
+    if (!templateNames.includes(name)) {
+      out.warnings.push(`${where}: path parameter "${name}" is not in the path template; ignored`);
+      out.params = out.params.filter((p) => !(p.in === "path" && p.name === name));
+    }
+  }
+  return out;
+}
+
+function compileOne(
+  param: Record<string, unknown>,
+  where: string,
+  resolver: RefResolver,
+  out: ParamsResult,
+  suppliedHeaders: ReadonlySet<string>,
+): void {
+  const name = param.name;
+  const location = param.in;
+  if (typeof name !== "string" || name === "") {
+    out.errors.push(`${where}: a parameter has no name`);
+    return;
+  }
+  const required = param.required === true || location === "path";
+  const refuse = (why: string) => {
+    if (required) out.errors.push(`${where}: required ${location} parameter "${name}" ${why}`);
+    else out.warnings.push(`${where}: optional ${location} parameter "${name}" ${why}; it is not exposed`);
+  };
+  if (location === "header") {
+    const lower = name.toLowerCase();
+    if (suppliedHeaders.has(lower) || TRANSPORT_HEADERS.has(lower)) return;
+    if (required && (lower === "authorization" || secretNamePart(name))) {
+      out.warnings.push(`${where}: expects credential header "${name}"; configure it as an auth emitter`);
+      return;
+    }
+    refuse(
+      required
+        ? "is not supplied by the config; headers are config-owned: add it to static_headers (or as a " +
+          "custom_header auth emitter if it is secret)"
+        : "is a header parameter; headers are config-owned (static_headers / auth), never program arguments",
+    );
+    return;
+  }
+  if (location === "cookie") {
+    refuse("is a cookie parameter; cookies are not supported");
+    return;
+  }
+  if (location !== "path" && location !== "query") {
+    refuse(`has unsupported location "${String(location)}"`);
+    return;
+  }
+  if (param.schema === undefined) {
+    if (param.content !== undefined) {
+      refuse("uses `content` (serialized media); only `schema` parameters are supported");
+    } else {
+      out.params.push(base(name, location, required, { type: "string" }, param));
+    }
+    return;
+  }
+  const schema = resolver.inlineSchema(param.schema, `${where} parameter "${name}"`) as JsonSchema;
+  if (schema === null || typeof schema !== "object" || Array.isArray(schema)) {
+    refuse("has a schema that is not an object");
+    return;
+  }
+  const shape = paramShape(schema);
+  const style = typeof param.style === "string" ? param.style : location === "path" ? "simple" : "form";
+  if (shape === "object" || style === "deepObject") {
+    refuse("is an object (deepObject/form object); only scalar and list-of-scalar parameters are supported");
+    return;
+  }
+  if (location === "path") {
+    if (shape === "array") {
+      refuse("is a list; path parameters must be scalars");
+      return;
+    }
+    if (style !== "simple") {
+      refuse(`uses style "${style}"; path parameters must use the simple style`);
+      return;
+    }
+  } else if (!QUERY_STYLES.has(style)) {
+    refuse(`uses style "${style}"; query parameters must use form, spaceDelimited or pipeDelimited`);
+    return;
+  }
+  out.params.push(base(name, location, required, schema, param, style));
+}
+
+function base(
+  name: string,
+  location: "path" | "query",
+  required: boolean,
+  schema: JsonSchema,
+  param: Record<string, unknown>,
+  style = location === "path" ? "simple" : "form",
+): CompiledParam {
+  const description = typeof param.description === "string" && param.description.trim() !== ""
+    ? clip(param.description.trim(), MAX_PARAM_DESCRIPTION)
+    : undefined;
+  const explode = typeof param.explode === "boolean" ? param.explode : style === "form";
+  return { name, in: location, required, schema, description, style, explode };
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

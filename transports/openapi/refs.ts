@@ -1,0 +1,186 @@
+/**
+ * Internal `$ref` resolution for an OpenAPI document already in memory. Only `#/…` JSON pointers are followed;
+ * external references are refused with a clear error. No network or file access ever happens here.
+ *
+ * Two kinds of resolution:
+ * - {@link RefResolver.deref}: follow a chain of refs for a component object (parameter, response, path item,
+ *   request body) and return the target;
+ * - {@link RefResolver.inlineSchema}: return a self-contained copy of a schema with every ref inlined. A ref that is
+ *   already being inlined higher up (a recursive schema) is cut to a finite stub, and nesting deeper than
+ *   `maxDepth` refs is cut the same way, so the result is always finite. Acyclic results are memoized and shared.
+ * @module
+ */
+
+/** A problem resolving a reference; `message` names the ref and where it was met. */
+export class RefError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "RefError";
+  }
+}
+
+type Json = unknown;
+
+const MAX_CHAIN = 32;
+
+/** Schema keywords whose value maps names to schemas (the names are data, not keywords). */
+const MAP_KEYWORDS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
+
+/** Schema keywords whose value is data (never searched for refs). */
+const DATA_KEYWORDS = new Set(["enum", "const", "default"]);
+
+/** Rewrites one schema object (children already inlined). Must not mutate its input. */
+export type SchemaTransform = (node: Record<string, unknown>) => Record<string, unknown>;
+
+/** Resolves internal references of one document. Create one per document (it memoizes). */
+export class RefResolver {
+  readonly #doc: Json;
+  readonly #maxDepth: number;
+  readonly #memo = new Map<string, Json>();
+  readonly #transform: SchemaTransform;
+  readonly #budget: number;
+  #spent = 0;
+
+  /**
+   * `maxDepth` bounds nested refs while inlining; `transform` rewrites each schema object after its children are
+   * inlined (e.g. OpenAPI 3.0 `nullable` → JSON Schema); it must return a new object, never mutate its input.
+   */
+  constructor(doc: Json, options: { maxDepth?: number; budget?: number; transform?: SchemaTransform } = {}) {
+    this.#doc = doc;
+    this.#maxDepth = options.maxDepth ?? 16;
+    this.#budget = options.budget ?? 20_000;
+    this.#transform = options.transform ?? ((node) => node);
+  }
+
+  /** Look up a `#/…` pointer. Throws RefError for external, malformed or dangling refs. */
+  lookup(ref: string, where: string): Json {
+    if (typeof ref !== "string") throw new RefError(`${where}: $ref must be a string`);
+    if (!ref.startsWith("#")) {
+      throw new RefError(
+        `${where}: external $ref "${clip(ref)}" is not supported (only refs inside the document, "#/…"); ` +
+          "bundle the document into one file first",
+      );
+    }
+    const pointer = ref.slice(1);
+    if (pointer !== "" && !pointer.startsWith("/")) {
+      throw new RefError(`${where}: $ref "${clip(ref)}" is not a JSON pointer ("#/components/…")`);
+    }
+    let node: Json = this.#doc;
+    if (pointer === "") return node;
+    for (const raw of pointer.slice(1).split("/")) {
+      let token: string;
+      try {
+        token = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+      } catch {
+        throw new RefError(`${where}: $ref "${clip(ref)}" has a malformed escape`);
+      }
+      if (node === null || typeof node !== "object" || !Object.hasOwn(node as object, token)) {
+        throw new RefError(`${where}: $ref "${clip(ref)}" points to nothing in the document`);
+      }
+      node = (node as Record<string, Json>)[token];
+    }
+    return node;
+  }
+
+  /** Follow a chain of `$ref`s (component objects). Returns the first non-ref object. */
+  deref(node: Json, where: string): Json {
+    const seen = new Set<string>();
+    while (isRef(node)) {
+      const ref = (node as { $ref: string }).$ref;
+      if (seen.has(ref) || seen.size >= MAX_CHAIN) throw new RefError(`${where}: $ref "${clip(ref)}" is circular`);
+      seen.add(ref);
+      node = this.lookup(ref, where);
+    }
+    return node;
+  }
+
+  /**
+   * A self-contained copy of `schema` with every ref inlined. Recursion, nesting deeper than `maxDepth` refs and
+   * expansions past `budget` new objects (per call) are cut to finite stubs, so even documents whose schemas refer
+   * to each other densely (cycles through anyOf everywhere) inline in bounded time and size.
+   */
+  inlineSchema(schema: Json, where: string): Json {
+    this.#spent = 0;
+    return this.#inline(schema, where, [], 0).value;
+  }
+
+  #inline(node: Json, where: string, stack: string[], depth: number, isMap = false): { value: Json; cut: boolean } {
+    if (node === null || typeof node !== "object") return { value: node, cut: false };
+    if (Array.isArray(node)) {
+      let cut = false;
+      const out = node.map((item) => {
+        const r = this.#inline(item, where, stack, depth);
+        cut ||= r.cut;
+        return r.value;
+      });
+      return { value: out, cut };
+    }
+    const obj = node as Record<string, Json>;
+    if (!isMap && typeof obj.$ref === "string") return this.#inlineRef(obj, where, stack, depth);
+    let cut = false;
+    const out: Record<string, Json> = {};
+    this.#spent++;
+    for (const [k, v] of Object.entries(obj)) {
+      // In a schema (not a name → schema map), `example(s)` and vendor extensions can be huge and say nothing
+      // about types: drop them from tool schemas.
+      if (
+        !isMap && (k === "example" || k === "examples" || k === "xml" || k === "externalDocs" || k.startsWith("x-"))
+      ) {
+        continue;
+      }
+      if (!isMap && DATA_KEYWORDS.has(k)) {
+        out[k] = v;
+        continue;
+      }
+      const r = this.#inline(v, where, stack, depth, !isMap && MAP_KEYWORDS.has(k));
+      cut ||= r.cut;
+      out[k] = r.value;
+    }
+    return { value: isMap ? out : this.#transform(out), cut };
+  }
+
+  #inlineRef(obj: Record<string, Json>, where: string, stack: string[], depth: number): { value: Json; cut: boolean } {
+    const ref = obj.$ref as string;
+    const siblings = Object.keys(obj).filter((k) => k !== "$ref" && !k.startsWith("x-"));
+    if (stack.includes(ref) || depth >= this.#maxDepth || this.#spent >= this.#budget) {
+      const why = stack.includes(ref) ? "recursive" : depth >= this.#maxDepth ? "nested too deep" : "schema too large";
+      return { value: stub(ref, why), cut: true };
+    }
+    let resolved: { value: Json; cut: boolean };
+    const memo = this.#memo.get(ref);
+    if (memo !== undefined) {
+      resolved = { value: memo, cut: false };
+    } else {
+      const target = this.lookup(ref, where);
+      resolved = this.#inline(target, where, [...stack, ref], depth + 1);
+      if (!resolved.cut) this.#memo.set(ref, resolved.value);
+    }
+    if (siblings.length === 0) return resolved;
+    // OpenAPI 3.1 allows keywords beside $ref (e.g. a description): merge them over a copy of the target.
+    const rest: Record<string, Json> = {};
+    for (const k of siblings) rest[k] = obj[k];
+    const inlinedRest = this.#inline(rest, where, stack, depth);
+    const base = resolved.value !== null && typeof resolved.value === "object" && !Array.isArray(resolved.value)
+      ? resolved.value as Record<string, Json>
+      : {};
+    return {
+      value: { ...base, ...(inlinedRest.value as Record<string, Json>) },
+      cut: resolved.cut || inlinedRest.cut,
+    };
+  }
+}
+
+/** True for a JSON object whose own `$ref` is a string. */
+export function isRef(node: Json): boolean {
+  return node !== null && typeof node === "object" && !Array.isArray(node) &&
+    typeof (node as { $ref?: unknown }).$ref === "string";
+}
+
+function stub(ref: string, why: string): Json {
+  const name = ref.split("/").at(-1) ?? ref;
+  return { description: `(${why}: ${name})` };
+}
+
+function clip(text: string): string {
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}

@@ -1,0 +1,92 @@
+/**
+ * Builds the request URL of one call with `openapi-fetch`'s serializers: path parameters percent-encoded inside
+ * their segment (`org/42` → `org%2F42`, `../admin` → `..%2Fadmin`), query parameters form-encoded with their
+ * declared style (arrays exploded by default, booleans as `true`/`false`), keys in sorted order. A value that
+ * would let URL normalization escape its segment (`.`, `..`, empty) is refused, and the built URL is re-parsed to
+ * prove its path was not rewritten and stays under base_url.
+ * @module
+ */
+import { createFinalURL, defaultPathSerializer, serializeArrayParam, serializePrimitiveParam } from "openapi-fetch";
+import type { JsonValue } from "../../src/upstream/types.ts";
+import type { CompiledParam } from "./schema.ts";
+
+/** The URL, or the argument problems that prevent building it. */
+export type BuiltUrl = { ok: true; url: string } | { ok: false; problems: string[] };
+
+type Scalar = string | number | boolean;
+
+/** Build the URL for `path` under `baseUrl` (no trailing slash) from argument values keyed by parameter name. */
+export function buildUrl(
+  baseUrl: string,
+  path: string,
+  params: readonly CompiledParam[],
+  values: Record<string, JsonValue>,
+): BuiltUrl {
+  const problems: string[] = [];
+  const pathValues: Record<string, Scalar> = {};
+  const queryValues: [string, CompiledParam, Scalar | Scalar[]][] = [];
+  for (const p of params) {
+    const v = values[p.name];
+    if (v === undefined || v === null) {
+      if (p.in === "path") problems.push(`missing path argument "${p.name}"`);
+      continue;
+    }
+    if (p.in === "path") {
+      if (!isScalar(v)) {
+        problems.push(`path argument "${p.name}" must be a string, number or boolean`);
+        continue;
+      }
+      const text = String(v);
+      if (text === "" || text === "." || text === "..") {
+        problems.push(`path argument "${p.name}" must not be empty, "." or ".."`);
+        continue;
+      }
+      pathValues[p.name] = text;
+    } else if (Array.isArray(v)) {
+      if (!v.every(isScalar)) {
+        problems.push(`query argument "${p.name}" must be a list of strings, numbers or booleans`);
+        continue;
+      }
+      if (v.length > 0) queryValues.push([p.name, p, v as Scalar[]]);
+    } else if (isScalar(v)) {
+      queryValues.push([p.name, p, v]);
+    } else {
+      problems.push(`query argument "${p.name}" must be a string, number, boolean or a list of them`);
+    }
+  }
+  if (problems.length) return { ok: false, problems };
+  queryValues.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const querySerializer = () =>
+    queryValues.map(([name, p, v]) => {
+      const key = encodeURIComponent(name);
+      if (!Array.isArray(v)) return serializePrimitiveParam(key, String(v));
+      return serializeArrayParam(key, v.map(String), { style: p.style as never, explode: p.explode });
+    }).join("&");
+  const url = createFinalURL(path.startsWith("/") ? path : `/${path}`, {
+    baseUrl,
+    params: { path: pathValues, query: {} },
+    querySerializer,
+    pathSerializer: defaultPathSerializer,
+  } as never);
+  return checkUrl(url, baseUrl);
+}
+
+function checkUrl(url: string, baseUrl: string): BuiltUrl {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { ok: false, problems: ["the arguments produce a malformed URL"] };
+  }
+  const base = new URL(baseUrl);
+  const rawPath = url.slice(base.origin.length).split("?")[0];
+  const basePath = base.pathname.replace(/\/+$/, "");
+  if (parsed.origin !== base.origin || parsed.pathname !== rawPath || !parsed.pathname.startsWith(`${basePath}/`)) {
+    return { ok: false, problems: ["the arguments would change the request path outside its segment; refused"] };
+  }
+  return { ok: true, url: parsed.href };
+}
+
+function isScalar(v: unknown): v is Scalar {
+  return typeof v === "string" || typeof v === "number" || typeof v === "boolean";
+}

@@ -1,0 +1,158 @@
+/**
+ * Maps one HTTP exchange (or its failure) to the result contract. Messages name the operation by its path
+ * template — never the filled-in URL — and include remote text only as a sanitized, capped problem detail.
+ * The caller passes every message through the redactor.
+ * @module
+ */
+import type { HttpFailure, HttpResponse } from "../../src/upstream/http_client.ts";
+import type { JsonValue, ToolResult } from "../../src/upstream/types.ts";
+import { type ResultPath, selectPath } from "./result_path.ts";
+
+/** Longest problem detail quoted from an error response. */
+export const MAX_DETAIL = 500;
+
+/** Map a guarded-fetch failure to a result. */
+export function failureResult(failure: HttpFailure, where: string): ToolResult {
+  const message = `${where}: ${failure.message}`;
+  const bytes = failure.bytes;
+  switch (failure.kind) {
+    case "timeout":
+    case "aborted":
+      return { ok: false, reason: "timeout", message, bytes };
+    case "response_too_large":
+      return { ok: false, reason: "response_too_large", message, bytes };
+    case "redirect_refused":
+    case "too_many_redirects":
+      return { ok: false, reason: "upstream_error", message, bytes };
+    default:
+      return { ok: false, reason: "upstream_unavailable", message, bytes };
+  }
+}
+
+/** Map a received response (any status) to a result. `resultPath` selects a sub-value of a 2xx JSON body. */
+export function responseResult(response: HttpResponse, where: string, resultPath?: ResultPath): ToolResult {
+  const status = response.status;
+  const bytes = response.bodyBytes.byteLength;
+  if (status >= 200 && status < 300) return successResult(response, where, resultPath);
+  const detail = problemDetail(response);
+  const suffix = detail ? `: ${detail}` : "";
+  const fail = (reason: Exclude<ToolResult, { ok: true }>["reason"], text: string): ToolResult => ({
+    ok: false,
+    reason,
+    message: `${where}: ${text}`,
+    bytes,
+  });
+  if (status === 400 || status === 422) return fail("upstream_error", `HTTP ${status} (bad request)${suffix}`);
+  if (status === 401) return fail("auth_failed", "HTTP 401: authentication failed");
+  if (status === 403) return fail("forbidden", `HTTP 403: forbidden${suffix}`);
+  if (status === 404) return fail("not_found", `HTTP 404: not found${suffix}`);
+  if (status === 429) {
+    const retry = retryAfter(response.headers.get("retry-after"));
+    return fail("rate_limited", `HTTP 429: rate limited${retry ? `; Retry-After: ${retry}` : ""}${suffix}`);
+  }
+  if (status >= 500) return fail("upstream_unavailable", `HTTP ${status}: the service failed or is unavailable`);
+  return fail("upstream_error", `HTTP ${status}${suffix}`);
+}
+
+function successResult(response: HttpResponse, where: string, resultPath?: ResultPath): ToolResult {
+  const bytes = response.bodyBytes.byteLength;
+  if (response.status === 204 || bytes === 0 || (bytes <= 64 && /^\s*$/.test(peek(response.bodyBytes)))) {
+    return { ok: true, value: null, valueKind: "none", bytes };
+  }
+  const type = response.headers.get("content-type");
+  if (type !== null && !/json/i.test(type)) {
+    return {
+      ok: false,
+      reason: "invalid_response",
+      message: `${where}: expected a JSON response, got content type ${mediaType(type)}`,
+      bytes,
+    };
+  }
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(response.bodyBytes);
+  } catch {
+    return { ok: false, reason: "invalid_response", message: `${where}: the response is not valid UTF-8`, bytes };
+  }
+  let value: JsonValue;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return {
+      ok: false,
+      reason: "invalid_response",
+      message: `${where}: malformed JSON response (${bytes} bytes)`,
+      bytes,
+    };
+  }
+  if (resultPath) {
+    const selected = selectPath(value, resultPath);
+    if (selected === undefined) {
+      return {
+        ok: false,
+        reason: "invalid_response",
+        message: `${where}: result path "${resultPath.source}" is not in the response`,
+        bytes,
+      };
+    }
+    value = selected as JsonValue;
+  }
+  return { ok: true, value, valueKind: "json", bytes };
+}
+
+/**
+ * A short, single-line problem detail from an error body: RFC 9457 `detail`/`title`, or `message`/`error`
+ * fields, or the text itself; control characters removed, whitespace collapsed, capped at {@link MAX_DETAIL}.
+ */
+export function problemDetail(response: HttpResponse): string {
+  if (response.bodyBytes.byteLength === 0) return "";
+  const text = new TextDecoder().decode(response.bodyBytes);
+  let detail = text;
+  try {
+    const body = JSON.parse(text);
+    detail = pickDetail(body) ?? text;
+  } catch {
+    // Not JSON: quote the text (HTML is reduced to its text).
+    detail = text.replace(/<[^>]*>/g, " ");
+  }
+  // deno-lint-ignore no-control-regex -- control characters from the remote are exactly what must go
+  return clip(detail.replace(/[\u0000-\u001f\u007f]+/g, " ").replace(/\s+/g, " ").trim(), MAX_DETAIL);
+}
+
+function pickDetail(body: unknown): string | undefined {
+  if (typeof body === "string") return body;
+  if (body === null || typeof body !== "object" || Array.isArray(body)) return undefined;
+  const o = body as Record<string, unknown>;
+  const parts: string[] = [];
+  for (const key of ["title", "detail", "message", "error_description"]) {
+    if (typeof o[key] === "string" && !parts.includes(o[key] as string)) parts.push(o[key] as string);
+  }
+  if (typeof o.error === "string") parts.push(o.error);
+  else if (o.error && typeof o.error === "object") {
+    const inner = pickDetail(o.error);
+    if (inner) parts.push(inner);
+  }
+  if (Array.isArray(o.errors) && o.errors.length) parts.push(JSON.stringify(o.errors.slice(0, 3)));
+  return parts.length ? parts.join(" — ") : JSON.stringify(body);
+}
+
+function retryAfter(value: string | null): string | undefined {
+  if (value === null) return undefined;
+  const v = value.trim();
+  if (/^\d{1,9}$/.test(v)) return `${v}s`;
+  const date = Date.parse(v);
+  return Number.isNaN(date) ? undefined : new Date(date).toISOString();
+}
+
+function mediaType(value: string): string {
+  const m = value.split(";")[0].trim().toLowerCase().replace(/[^a-z0-9!#$&^_.+\-\/*]/g, "");
+  return m ? clip(m, 80) : "(empty)";
+}
+
+function peek(bytes: Uint8Array): string {
+  return new TextDecoder().decode(bytes.subarray(0, Math.min(bytes.byteLength, 64)));
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
