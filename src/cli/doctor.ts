@@ -1,10 +1,290 @@
 /**
- * `ptc doctor` (not implemented yet: the owning issue replaces this module).
+ * `ptc doctor --upstreams-config F [--connect] [--format text|json] [--read-only]`
+ *
+ * Without `--connect`: validates the config, resolves stdio commands on PATH, checks every credential is present and
+ * readable (never printing it) and that the Deno permissions the config needs are granted. With `--connect`: also
+ * starts each upstream, lists its tools and reports `ready` (tool count, protocol era) or a closed diagnostic code
+ * with a fix hint. Exit codes: 0 all good, 1 a problem was found, 2 usage or config error.
  * @module
  */
+import { parseFlags, UsageError, usageError } from "./usage.ts";
+import { loadConfigFile, type PtcConfig, resolveConfigPath } from "../upstream/config.ts";
+import { createMaterializer } from "../upstream/credentials.ts";
+import { createRedactor, type SecretRedactor } from "../upstream/redact.ts";
+import { formatConfigError } from "../upstream/suggest.ts";
+import type { JsonObject, TransportDeps, Upstream } from "../upstream/types.ts";
+import { checkPermissions, computePermissions } from "../upstream/permissions.ts";
+import { UpstreamStartError } from "../upstream/types.ts";
+import { loadBuiltinTransports } from "../../transports/mod.ts";
+import { resolveCommand } from "../../transports/mcp_stdio/mod.ts";
+
+const USAGE = `Usage: ptc doctor [--upstreams-config FILE] [--connect] [--format text|json] [--read-only]
+
+Checks a config without running a program: the config itself, stdio commands on PATH, every credential
+(present and readable; values are never printed) and the Deno permissions the config needs.
+  --connect          also start every upstream and list its tools (ready, tool count, protocol era)
+  --format F         text (default) or json (one JSON document)
+  --read-only        apply read-only mode (only tools annotated read-only count)
+The config file defaults to $PTC_UPSTREAMS.`;
+
+/** One check result. */
+interface Check {
+  check: string;
+  ok: boolean;
+  detail: string;
+  hint?: string;
+}
+
+/** The doctor's report for one upstream. */
+interface UpstreamReport {
+  name: string;
+  transport: string;
+  checks: Check[];
+  status: "ok" | "problem" | "ready" | "failed" | "skipped";
+  code?: string;
+  message?: string;
+  hint?: string;
+  tools?: number;
+  era?: string;
+  protocolVersion?: string;
+}
+
+/** The complete report. */
+interface DoctorReport {
+  ok: boolean;
+  config: { file: string; upstreams: number; credentials: number; readOnly: boolean; warnings: string[] };
+  credentials: Check[];
+  /** Everything the config needs (config file, credential sources, every upstream). */
+  permissions: Check;
+  upstreams: UpstreamReport[];
+}
 
 /** Entry point of `ptc doctor`. */
-export function run(_args: string[]): Promise<number> {
-  console.error("ptc doctor: not implemented yet");
-  return Promise.resolve(2);
+export async function run(args: string[]): Promise<number> {
+  let flags;
+  try {
+    flags = parseFlags(args, {
+      "upstreams-config": { type: "string" },
+      connect: { type: "boolean" },
+      format: { type: "string" },
+      "read-only": { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    }, false);
+  } catch (e) {
+    return usageError(e instanceof UsageError ? e.message : String(e), USAGE);
+  }
+  const v = flags.values;
+  if (v.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const format = v.format ?? "text";
+  if (format !== "text" && format !== "json") {
+    return usageError(`--format must be text or json, got '${format}'`, USAGE);
+  }
+  const file = resolveConfigPath(v["upstreams-config"]);
+  if (!file) return usageError("no config: pass --upstreams-config FILE or set PTC_UPSTREAMS", USAGE);
+  await loadBuiltinTransports();
+  const loaded = await loadConfigFile(file, { readOnly: v["read-only"] === true });
+  if (Array.isArray(loaded)) {
+    if (format === "json") {
+      console.log(JSON.stringify({ ok: false, config: { file, errors: loaded } }, null, 2));
+    } else {
+      console.log(`config ${file}: ${loaded.length} problem(s)`);
+      for (const e of loaded) console.log(`  ✗ ${formatConfigError(e)}`);
+    }
+    return 2;
+  }
+  const report = await diagnose(loaded, file, v.connect === true);
+  console.log(format === "json" ? JSON.stringify(report, null, 2) : renderText(report, v.connect === true));
+  return report.ok ? 0 : 1;
+}
+
+/** Credential names an upstream's parsed config references (`auth[].binding`, `env.X.binding`). */
+function bindingsOf(config: unknown): string[] {
+  const out = new Set<string>();
+  const c = config as { auth?: unknown; env?: unknown };
+  if (Array.isArray(c?.auth)) {
+    for (const a of c.auth) if (typeof a?.binding === "string") out.add(a.binding);
+  }
+  if (c?.env && typeof c.env === "object") {
+    for (const v of Object.values(c.env as Record<string, unknown>)) {
+      const b = (v as { binding?: unknown })?.binding;
+      if (typeof b === "string") out.add(b);
+    }
+  }
+  return [...out];
+}
+
+function stdioCommandCheck(config: unknown): Check | undefined {
+  const c = config as { command?: unknown; cwd?: unknown; env?: Record<string, { literal?: string }> };
+  if (typeof c?.command !== "string" || typeof c.cwd !== "string") return undefined;
+  let pathEnv: string | undefined = c.env?.PATH?.literal;
+  if (pathEnv === undefined) {
+    try {
+      pathEnv = Deno.env.get("PATH");
+    } catch {
+      pathEnv = undefined;
+    }
+  }
+  const found = resolveCommand(c.command, c.cwd, pathEnv);
+  return found ? { check: "command", ok: true, detail: found } : {
+    check: "command",
+    ok: false,
+    detail: `command_not_found: "${c.command}" is not an executable ${c.command.includes("/") ? "file" : "on PATH"}`,
+    hint: "install it or give an absolute path in `command`",
+  };
+}
+
+function depsFor(config: PtcConfig, name: string, redactor: SecretRedactor, readOnly: boolean): TransportDeps {
+  return {
+    upstreamName: name,
+    credentials: createMaterializer(config.credentials, redactor),
+    redactor,
+    limits: {
+      callTimeoutMs: config.limits.callTimeoutMs,
+      maxResponseBytes: config.limits.maxResponseBytes,
+      connectTimeoutMs: config.limits.connectTimeoutMs,
+    },
+    fetch: globalThis.fetch.bind(globalThis),
+    log: () => {},
+    readOnly,
+  };
+}
+
+/** Run every check (and, with `connect`, start every upstream). */
+async function diagnose(config: PtcConfig, file: string, connect: boolean): Promise<DoctorReport> {
+  const registry = await loadBuiltinTransports();
+  const redactor = createRedactor();
+  const materializer = createMaterializer(config.credentials, redactor);
+  const credentials: Check[] = [];
+  const badCredentials = new Set<string>();
+  for (const spec of config.credentials.values()) {
+    const where = spec.source === "env" ? `env ${spec.var}` : spec.source === "file" ? `file ${spec.path}` : "literal";
+    const problems = await materializer.check([spec.name]);
+    if (problems.length > 0) badCredentials.add(spec.name);
+    credentials.push(
+      problems.length === 0
+        ? { check: spec.name, ok: true, detail: `present and readable (${where})` }
+        : { check: spec.name, ok: false, detail: redactor.redact(problems.join("; ")) },
+    );
+  }
+  const upstreams: UpstreamReport[] = [];
+  for (const spec of config.upstreams) {
+    const transport = registry.get(spec.transport)!;
+    const report: UpstreamReport = { name: spec.name, transport: spec.transport, checks: [], status: "ok" };
+    const command = spec.transport === "mcp_stdio" ? stdioCommandCheck(spec.config) : undefined;
+    if (command) report.checks.push(command);
+    for (const b of bindingsOf(spec.config)) {
+      report.checks.push({
+        check: `credential ${b}`,
+        ok: !badCredentials.has(b),
+        detail: badCredentials.has(b) ? "unavailable (see credentials)" : "ok",
+      });
+    }
+    const missing = checkPermissions(transport.permissions(spec.config));
+    report.checks.push(
+      missing.length === 0 ? { check: "permissions", ok: true, detail: "granted" } : {
+        check: "permissions",
+        ok: false,
+        detail: `missing ${missing.join(" ")}`,
+        hint: "`ptc permissions` prints the exact flags",
+      },
+    );
+    const blocked = report.checks.some((c) => !c.ok);
+    report.status = blocked ? "problem" : "ok";
+    if (connect) {
+      if (blocked) report.status = "skipped";
+      else {await connectOne(
+          report,
+          spec.config,
+          transport.start.bind(transport),
+          depsFor(config, spec.name, redactor, config.readOnly),
+        );}
+    }
+    upstreams.push(report);
+  }
+  const missingAll = checkPermissions(computePermissions(config, registry));
+  const permissions: Check = missingAll.length === 0
+    ? { check: "permissions", ok: true, detail: "every permission the config needs is granted" }
+    : {
+      check: "permissions",
+      ok: false,
+      detail: `missing ${missingAll.join(" ")}`,
+      hint: "`ptc permissions` prints the exact flags",
+    };
+  const ok = credentials.every((c) => c.ok) && permissions.ok &&
+    upstreams.every((u) => u.status === "ok" || u.status === "ready");
+  return {
+    ok,
+    config: {
+      file,
+      upstreams: config.upstreams.length,
+      credentials: config.credentials.size,
+      readOnly: config.readOnly,
+      warnings: config.warnings.map((w) => redactor.redact(w)),
+    },
+    credentials,
+    permissions,
+    upstreams: redactor.redactJson(upstreams),
+  };
+}
+
+async function connectOne(
+  report: UpstreamReport,
+  config: unknown,
+  start: (config: unknown, deps: TransportDeps) => Promise<Upstream>,
+  deps: TransportDeps,
+): Promise<void> {
+  try {
+    const upstream = await start(config, deps);
+    try {
+      const d: JsonObject = upstream.diagnostics();
+      report.status = "ready";
+      report.tools = upstream.listTools().length;
+      if (typeof d.era === "string") report.era = d.era;
+      if (typeof d.protocolVersion === "string" && d.protocolVersion) report.protocolVersion = d.protocolVersion;
+    } finally {
+      await upstream.stop();
+    }
+  } catch (e) {
+    report.status = "failed";
+    if (e instanceof UpstreamStartError) {
+      report.code = e.code;
+      report.message = deps.redactor.redact(e.message);
+      if (e.hint) report.hint = e.hint;
+    } else {
+      report.code = e instanceof Error && e.name === "CredentialError" ? "credential_unavailable" : "start_failed";
+      report.message = deps.redactor.redact(e instanceof Error ? e.message.split("\n")[0] : String(e));
+    }
+  }
+}
+
+function renderText(r: DoctorReport, connect: boolean): string {
+  const mark = (ok: boolean) => ok ? "✓" : "✗";
+  const lines = [
+    `ptc doctor: ${r.config.file}`,
+    `config: ok (${r.config.upstreams} upstream(s), ${r.config.credentials} credential(s)` +
+    `${r.config.readOnly ? ", read-only" : ""})`,
+  ];
+  for (const w of r.config.warnings) lines.push(`  ! ${w}`);
+  if (r.credentials.length > 0) lines.push("credentials:");
+  for (const c of r.credentials) lines.push(`  ${mark(c.ok)} ${c.check}: ${c.detail}`);
+  lines.push(`${mark(r.permissions.ok)} permissions: ${r.permissions.detail}`);
+  lines.push("upstreams:");
+  for (const u of r.upstreams) {
+    let head = `  ${u.name} (${u.transport}): `;
+    if (u.status === "ready") {
+      head += `ready, ${u.tools} tool(s)${u.era ? `, ${u.era} era (${u.protocolVersion})` : ""}`;
+    } else if (u.status === "failed") head += `FAILED [${u.code}] ${u.message}`;
+    else if (u.status === "skipped") head += "not started (fix the problems below first)";
+    else head += u.status === "ok" ? (connect ? "ok" : "checks ok (use --connect to start it)") : "problem";
+    lines.push(head);
+    if (u.hint) lines.push(`      hint: ${u.hint}`);
+    for (const c of u.checks) {
+      lines.push(`    ${mark(c.ok)} ${c.check}: ${c.detail}${c.hint ? ` (hint: ${c.hint})` : ""}`);
+    }
+  }
+  lines.push(r.ok ? "all checks passed" : "problems found");
+  return lines.join("\n");
 }

@@ -1,0 +1,92 @@
+import assert from "node:assert/strict";
+import { startMcpHttpFixture } from "../../fixtures/mcp/http.ts";
+import { ROOT, STDIO_FIXTURE } from "../transports/mcp_common/helpers.ts";
+
+async function doctor(configText: string, flags: string[], env: Record<string, string> = {}) {
+  const dir = await Deno.makeTempDir({ prefix: "ptc-doctor-" });
+  try {
+    await Deno.writeTextFile(`${dir}/secret.txt`, "file-secret-value-42\n");
+    const file = `${dir}/upstreams.jsonc`;
+    await Deno.writeTextFile(file, configText.replaceAll("$DIR", dir));
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--no-lock", "-A", `${ROOT}/main.ts`, "doctor", "--upstreams-config", file, ...flags],
+      env: { DENO_NO_PACKAGE_JSON: "1", ...env },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    return {
+      code: out.code,
+      stdout: new TextDecoder().decode(out.stdout),
+      stderr: new TextDecoder().decode(out.stderr),
+    };
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("doctor: config errors exit 2 and name the key path", async () => {
+  const r = await doctor(`{"upstreams": {"x": {"transport": "mcp_stdio", "command": "", "protocol": "2025"}}}`, []);
+  assert.equal(r.code, 2);
+  assert.match(r.stdout, /upstreams\.x\.command/);
+  assert.match(r.stdout, /upstreams\.x\.protocol/);
+});
+
+Deno.test("doctor: credentials, commands and permissions without --connect; secrets never printed", async () => {
+  const config = `{
+    "credentials": {
+      "from_file": {"source": "file", "path": "$DIR/secret.txt"},
+      "from_env": {"source": "env", "var": "PTC_DOCTOR_MISSING_VAR"}
+    },
+    "upstreams": {
+      "fx": {"transport": "mcp_stdio", "command": "${Deno.execPath()}", "args": ["run", "${STDIO_FIXTURE}"],
+             "env": {"A": {"binding": "from_file"}, "B": {"binding": "from_env"}}},
+      "gone": {"transport": "mcp_stdio", "command": "no-such-mcp-server-xyz"}
+    }
+  }`;
+  for (const format of ["text", "json"]) {
+    const r = await doctor(config, ["--format", format]);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.ok(!r.stdout.includes("file-secret-value-42"), "secret never printed");
+    assert.match(r.stdout, /PTC_DOCTOR_MISSING_VAR/);
+    assert.match(r.stdout, /command_not_found/);
+    if (format === "json") {
+      const doc = JSON.parse(r.stdout);
+      assert.equal(doc.ok, false);
+      const creds = Object.fromEntries(doc.credentials.map((c: { check: string; ok: boolean }) => [c.check, c.ok]));
+      assert.deepEqual(creds, { from_file: true, from_env: false });
+      const fx = doc.upstreams.find((u: { name: string }) => u.name === "fx");
+      assert.equal(fx.status, "problem");
+    }
+  }
+});
+
+Deno.test("doctor --connect --format json: ready with tool count and era, or a closed code with a hint", async () => {
+  const fx = await startMcpHttpFixture({ era: "both" });
+  try {
+    const config = `{
+      "upstreams": {
+        "stdio_fx": {"transport": "mcp_stdio", "command": "${Deno.execPath()}",
+                     "args": ["run", "--no-lock", "--allow-env", "${STDIO_FIXTURE}", "--era", "legacy"],
+                     "env": {"DENO_NO_PACKAGE_JSON": "1"}},
+        "http_fx": {"transport": "mcp_http", "url": "${fx.url}", "allow_insecure_loopback": true},
+        "pinned": {"transport": "mcp_stdio", "command": "${Deno.execPath()}",
+                   "args": ["run", "--no-lock", "--allow-env", "${STDIO_FIXTURE}", "--era", "legacy"],
+                   "env": {"DENO_NO_PACKAGE_JSON": "1"}, "protocol": "2026-07-28"}
+      }
+    }`;
+    const r = await doctor(config, ["--connect", "--format", "json"]);
+    const doc = JSON.parse(r.stdout);
+    const by = Object.fromEntries(doc.upstreams.map((u: { name: string }) => [u.name, u]));
+    assert.equal(by.stdio_fx.status, "ready");
+    assert.equal(by.stdio_fx.tools, 11);
+    assert.equal(by.stdio_fx.era, "legacy");
+    assert.equal(by.http_fx.status, "ready");
+    assert.equal(by.http_fx.era, "modern");
+    assert.equal(by.pinned.status, "failed");
+    assert.equal(by.pinned.code, "protocol_method_not_found");
+    assert.match(by.pinned.hint, /protocol/);
+    assert.equal(r.code, 1);
+  } finally {
+    await fx.close();
+  }
+});

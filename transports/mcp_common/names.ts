@@ -1,0 +1,168 @@
+/**
+ * From an MCP server's `tools/list` to the tool entries ptc exposes: kebab-case names (the server's spelling stays in
+ * `_ptc.upstreamName`), collisions reported, annotations carried, read-only filtering.
+ *
+ * Shared by the `mcp_stdio` and `mcp_http` transports (this folder is a library, not a transport).
+ * @module
+ */
+import type { JsonSchema, ToolAnnotations, ToolEntry } from "../../src/upstream/types.ts";
+
+/** Longest exposed tool name. */
+export const MAX_TOOL_NAME = 64;
+
+/** A tool as an MCP server lists it (the fields ptc reads). */
+export interface McpTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema?: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+}
+
+/** Tools that share one exposed name. The first in server order is exposed; the others are hidden. */
+export interface NameCollision {
+  name: string;
+  exposed: string;
+  hidden: string[];
+}
+
+/** The exposure of one server's tool list. */
+export interface ExposedTools {
+  entries: ToolEntry[];
+  /** Exposed name → the server's tool (with its spelling and schemas). */
+  byName: Map<string, McpTool>;
+  collisions: NameCollision[];
+  /** Server names hidden by read-only mode. */
+  hiddenReadOnly: string[];
+  /** Server names that yield no usable exposed name (e.g. only punctuation). */
+  unnamed: string[];
+}
+
+function isUpper(c: string) {
+  return c >= "A" && c <= "Z";
+}
+function isLower(c: string) {
+  return c >= "a" && c <= "z";
+}
+function isDigit(c: string) {
+  return c >= "0" && c <= "9";
+}
+
+/**
+ * Kebab-case an MCP tool name: `get_user` → `get-user`, `listItems` → `list-items`, `HTTPStatus` → `http-status`,
+ * `fs.read` → `fs-read`. Any character other than ASCII letters and digits separates words. The result matches
+ * `^[a-z0-9]+(-[a-z0-9]+)*$`, or is empty when the name has no letters or digits. Long names are shortened with a
+ * stable hash suffix.
+ */
+export function kebabName(name: string): string {
+  let out = "";
+  for (let i = 0; i < name.length; i++) {
+    const c = name[i];
+    const prev = i > 0 ? name[i - 1] : "";
+    const next = i + 1 < name.length ? name[i + 1] : "";
+    if (isUpper(c)) {
+      if ((prev && (isLower(prev) || isDigit(prev))) || (prev && isUpper(prev) && next && isLower(next))) out += "-";
+      out += c.toLowerCase();
+    } else if (isLower(c) || isDigit(c)) {
+      out += c;
+    } else {
+      out += "-";
+    }
+  }
+  const kebab = out.replace(/-+/g, "-").replace(/^-|-$/g, "");
+  if (kebab.length <= MAX_TOOL_NAME) return kebab;
+  const suffix = fnv1a(name);
+  return `${kebab.slice(0, MAX_TOOL_NAME - suffix.length - 1).replace(/-+$/, "")}-${suffix}`;
+}
+
+/** FNV-1a 32-bit hash as 8 hex digits. */
+function fnv1a(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(16).padStart(8, "0");
+}
+
+function annotationsOf(tool: McpTool): ToolAnnotations {
+  const a = tool.annotations ?? {};
+  const out: ToolAnnotations = {};
+  const title = typeof a.title === "string" ? a.title : tool.title;
+  if (typeof title === "string") out.title = title;
+  for (const key of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const) {
+    if (typeof a[key] === "boolean") out[key] = a[key] as boolean;
+  }
+  return out;
+}
+
+/**
+ * Expose a server's tools. Names are kebab-cased; when two server names map to the same exposed name the first in
+ * the server's order keeps it and the rest are hidden and reported (renaming them silently would make names depend
+ * on list order in a way a program cannot see). In read-only mode only tools annotated `readOnlyHint: true` are
+ * exposed.
+ */
+export function exposeTools(tools: readonly McpTool[], transport: string, readOnly: boolean): ExposedTools {
+  const entries: ToolEntry[] = [];
+  const byName = new Map<string, McpTool>();
+  const collisions = new Map<string, NameCollision>();
+  const hiddenReadOnly: string[] = [];
+  const unnamed: string[] = [];
+  for (const tool of tools) {
+    if (typeof tool?.name !== "string") continue;
+    const name = kebabName(tool.name);
+    if (name === "") {
+      unnamed.push(tool.name);
+      continue;
+    }
+    const annotations = annotationsOf(tool);
+    if (readOnly && annotations.readOnlyHint !== true) {
+      hiddenReadOnly.push(tool.name);
+      continue;
+    }
+    const existing = byName.get(name);
+    if (existing) {
+      const c = collisions.get(name) ?? { name, exposed: existing.name, hidden: [] };
+      c.hidden.push(tool.name);
+      collisions.set(name, c);
+      continue;
+    }
+    byName.set(name, tool);
+    const entry: ToolEntry = {
+      name,
+      description: tool.description ?? "",
+      inputSchema: (tool.inputSchema ?? { type: "object" }) as JsonSchema,
+      annotations,
+      _ptc: { transport, upstreamName: tool.name },
+    };
+    if (tool.outputSchema) entry.outputSchema = tool.outputSchema as JsonSchema;
+    entries.push(entry);
+  }
+  return { entries, byName, collisions: [...collisions.values()], hiddenReadOnly, unnamed };
+}
+
+/**
+ * Map the argument keys a program wrote to the tool's declared property names: the exact key first, then the
+ * `-`/`_` variant (so `:user-id` reaches `user_id`). Keys the schema does not declare pass through unchanged.
+ */
+export function mapArgumentKeys(
+  args: Record<string, unknown>,
+  inputSchema: Record<string, unknown> | undefined,
+): Record<string, unknown> {
+  const props = inputSchema?.properties;
+  if (!props || typeof props !== "object") return args;
+  const declared = new Set(Object.keys(props));
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(args)) {
+    if (declared.has(key)) {
+      out[key] = value;
+      continue;
+    }
+    const underscored = key.replaceAll("-", "_");
+    const dashed = key.replaceAll("_", "-");
+    const target = declared.has(underscored) ? underscored : declared.has(dashed) ? dashed : key;
+    out[target] = value;
+  }
+  return out;
+}

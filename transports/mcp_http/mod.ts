@@ -1,0 +1,55 @@
+/**
+ * The `mcp_http` transport: an MCP server over Streamable HTTP, spoken to with the official SDK v2 client through
+ * ptc's guarded fetch (auth/static headers, timeouts, byte caps, closed connection diagnostics).
+ * @module
+ */
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { PermissionNeeds, Transport, TransportDeps, Upstream } from "../../src/upstream/types.ts";
+import { connectClient, ProbeTap } from "../mcp_common/session.ts";
+import { startMcpUpstream } from "../mcp_common/upstream.ts";
+import { type McpHttpConfig, mcpHttpSchema, parseHttpConfig } from "./config.ts";
+import { makeMcpFetch } from "./fetch.ts";
+
+export type { McpHttpConfig } from "./config.ts";
+
+async function start(config: McpHttpConfig, deps: TransportDeps): Promise<Upstream> {
+  const url = new URL(config.url);
+  const connect = () =>
+    connectClient({
+      upstreamName: config.upstreamName,
+      protocol: config.protocol,
+      startTimeoutMs: config.startTimeoutMs,
+      maxListPages: config.maxListPages,
+      cacheKey: JSON.stringify(["mcp_http", config.url]),
+      makeTransport: () => {
+        const tap = new ProbeTap();
+        const transport = new StreamableHTTPClientTransport(url, { fetch: makeMcpFetch(config, deps, tap) });
+        return { transport, tap };
+      },
+    });
+  return await startMcpUpstream({
+    transportName: "mcp_http",
+    deps,
+    connect,
+    listTimeoutMs: config.startTimeoutMs,
+    maxTools: config.maxTools,
+    protocol: config.protocol,
+    requestTimeoutMs: config.requestTimeoutMs,
+    extraDiagnostics: () => ({ origin: config.insecure ? "http (insecure)" : "https" }),
+  });
+}
+
+/** Permissions: `--allow-net=<host:port>` of the endpoint. */
+function permissions(config: McpHttpConfig): PermissionNeeds {
+  return { net: [config.hostPort], read: [], env: [], run: [] };
+}
+
+const transport: Transport<McpHttpConfig> = {
+  name: "mcp_http",
+  configSchema: mcpHttpSchema,
+  parseConfig: parseHttpConfig,
+  permissions,
+  start,
+};
+
+export default transport;
