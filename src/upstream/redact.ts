@@ -12,6 +12,12 @@ export const REDACTED = "[REDACTED]";
 /** Secrets longer than this are not registered (they would make every scan slow and are never echoed whole). */
 const MAX_SECRET_CHARS = 64 * 1024;
 
+/**
+ * Secrets shorter than this are scrubbed only where they stand alone (not inside a longer word): a one-letter test
+ * secret must not turn every "s" of ordinary text into [REDACTED]. Real credentials are far longer.
+ */
+export const SHORT_SECRET_CHARS = 8;
+
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
@@ -63,7 +69,10 @@ export class SecretRedactor implements Redactor {
     if (this.#secrets.size === 0 || typeof text !== "string" || text.length === 0) return text;
     if (this.#pattern === null) {
       const sorted = [...this.#secrets].sort((a, b) => b.length - a.length);
-      this.#pattern = new RegExp(sorted.map(escapeRegExp).join("|"), "g");
+      const alternatives = sorted.map((s) =>
+        s.length >= SHORT_SECRET_CHARS ? escapeRegExp(s) : `(?<![\\p{L}\\p{N}_])${escapeRegExp(s)}(?![\\p{L}\\p{N}_])`
+      );
+      this.#pattern = new RegExp(alternatives.join("|"), "gu");
     }
     return text.replace(this.#pattern, REDACTED);
   }
