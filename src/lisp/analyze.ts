@@ -1,0 +1,303 @@
+/**
+ * The analyzer core: turns reader forms into a tree of JS closures ("nodes") once, resolving every symbol at
+ * analysis time — locals to frame slots, def'd names to namespace cells (late-bound), builtins to direct
+ * references. Special forms live in `special_*.ts` and register into `SPECIALS`.
+ * @module
+ */
+import { type Form, formText, isSym, lineCol, symbolText } from "./forms.ts";
+import { LispError } from "./errors.ts";
+import type { LexScope } from "./scope.ts";
+import { SPECIALS } from "./specials.ts";
+import { RUN } from "./runtime.ts";
+import { EMPTY_VEC, flexGet, kw, makeRegex, mapFromKvs, mkFloat, setFromItems, type Value, vecFrom } from "./vals.ts";
+import type { JsonObject } from "./api.ts";
+import { builtinCall, callNode, staticBuiltin } from "./calls.ts";
+import { analyzeSymbol, qualifiedHooks } from "./symbols.ts";
+
+/** A frame: slot 0 holds the captured values of the running closure, other slots hold locals. */
+// deno-lint-ignore no-explicit-any
+export type Frame = any[];
+/** A compiled expression. */
+export type Node = (f: Frame) => Value;
+
+/** Marker returned by a `recur` node (it has already written the new bindings into their slots). */
+export const RECUR = { recur: true } as unknown as Value;
+
+/** Sentinel of a namespace cell that holds no value. */
+export const UNBOUND: unique symbol = Symbol("unbound");
+
+/** One user-namespace entry. Nodes hold the cell, so redefinition is seen by already compiled code. */
+export interface Cell {
+  name: string;
+  value: Value | typeof UNBOUND;
+  doc?: string;
+}
+
+/** State shared by the whole analysis of one program. */
+export interface ProgramCtx {
+  source: string;
+  /** The session namespace (created on demand). */
+  cells: Map<string, Cell>;
+  /** Names usable as user vars at this point of the program (session defs + defs seen earlier). */
+  defined: Set<string>;
+  /** `options.globals` names → converted values. */
+  globals: Map<string, Value>;
+  /** Host tool names (`tool/<name>`), null when the host passed no tools. */
+  toolNames: Set<string> | null;
+  /** Undefined symbols → offset of first use (reported together after analysis). */
+  undefinedSyms: Map<string, number>;
+  /** Local names visible where each undefined symbol was first used (for suggestions). */
+  undefinedLocals?: Map<string, string[]>;
+  /** Unknown tools → offset of first use. */
+  unknownTools: Map<string, number>;
+  /** `options.context` (for `data/…`). */
+  context: JsonObject | undefined;
+  /** The session's `*1 *2 *3` history, newest last. */
+  history: () => Value[];
+}
+
+/** Where `recur` jumps to: the slots it rewrites (loop bindings or fn params). */
+export interface RecurTarget {
+  slots: number[];
+  /** What `recur` is called in messages. */
+  what: string;
+}
+
+/** Placeholder state of the `#(…)` being analyzed. */
+export interface FnLitState {
+  /** Highest `%n` used. */
+  max: number;
+  rest: boolean;
+  /** Slots of `%1..%n` and `%&` in the fn literal's frame (allocated on demand). */
+  slots: Map<string, number>;
+  scope: LexScope;
+}
+
+/** Per-form analysis context. */
+export interface Ana {
+  p: ProgramCtx;
+  scope: LexScope;
+  /** In tail position of the innermost loop/fn. */
+  tail: boolean;
+  recur: RecurTarget | null;
+  fnlit: FnLitState | null;
+  /** Inside a conditional branch or a fn body: defs here do not count for later static resolution. */
+  cond: boolean;
+}
+
+/** Marks constant nodes (a symbol-keyed property: cheaper than a WeakMap for huge literals). */
+const CONST: unique symbol = Symbol("const");
+type ConstNode = Node & { [CONST]?: Value };
+
+/** A node that always yields `v`. */
+export function constNode(v: Value): Node {
+  const n: ConstNode = () => v;
+  n[CONST] = v;
+  return n;
+}
+
+/** The constant of a node, or undefined when the node is not constant. */
+export function constOf(n: Node): { v: Value } | undefined {
+  return CONST in n ? { v: (n as ConstNode)[CONST]! } : undefined;
+}
+
+function isConst(n: Node): boolean {
+  return CONST in n;
+}
+
+function constValue(n: Node): Value {
+  return (n as ConstNode)[CONST]!;
+}
+
+/** An analysis error with the form's position. */
+export function formError(a: Ana | ProgramCtx, reason: string, message: string, form: Form): LispError {
+  const src = "p" in a ? a.p.source : a.source;
+  const { line, column } = lineCol(src, form.at);
+  return new LispError(reason, `${message} (line ${line}, column ${column})`, { line, column });
+}
+
+/** Same context, not in tail position. */
+export function nonTail(a: Ana): Ana {
+  return a.tail ? { ...a, tail: false } : a;
+}
+
+/** Analyze in a conditional position (defs inside do not count statically). */
+export function conditional(a: Ana): Ana {
+  return a.cond ? a : { ...a, cond: true };
+}
+
+/** Analyze one form. */
+export function analyze(form: Form, a: Ana): Node {
+  switch (form.type) {
+    case "nil":
+      return constNode(null);
+    case "bool":
+      return constNode(form.value);
+    case "int":
+      return constNode(form.value);
+    case "float":
+      return constNode(mkFloat(form.value));
+    case "string":
+      return constNode(form.value);
+    case "keyword":
+      return constNode(kw(form.name));
+    case "regex":
+      try {
+        return constNode(makeRegex(form.source));
+      } catch (e) {
+        const msg = e instanceof Error ? e.message : String(e);
+        throw formError(a, "invalid_form", `Invalid regex literal #"${form.source}": ${msg}`, form);
+      }
+    case "symbol":
+      return analyzeSymbol(form, a);
+    case "vector":
+      return analyzeVector(form.items, nonTail(a));
+    case "map":
+      return analyzeMap(form, nonTail(a));
+    case "set":
+      return analyzeSet(form, nonTail(a));
+    case "fnlit": {
+      const h = SPECIALS.get("#()");
+      return h!.handler(form.items, form, a);
+    }
+    case "list":
+      return analyzeList(form, a);
+  }
+}
+
+/** Analyze forms as an implicit `do`: the last one inherits tail position. */
+export function analyzeBody(forms: Form[], a: Ana): Node {
+  if (forms.length === 0) return constNode(null);
+  if (forms.length === 1) return analyze(forms[0], a);
+  const nt = nonTail(a);
+  const nodes = forms.map((f, i) => analyze(f, i === forms.length - 1 ? a : nt));
+  if (nodes.length === 2) {
+    const [x, y] = nodes;
+    return (f) => {
+      x(f);
+      return y(f);
+    };
+  }
+  const last = nodes.length - 1;
+  return (f) => {
+    for (let i = 0; i < last; i++) nodes[i](f);
+    return nodes[last](f);
+  };
+}
+
+function analyzeVector(items: Form[], a: Ana): Node {
+  if (items.length === 0) return constNode(EMPTY_VEC);
+  const nodes = items.map((x) => analyze(x, a));
+  if (nodes.every(isConst)) return constNode(vecFrom(nodes.map(constValue)));
+  const n = nodes.length;
+  return (f) => {
+    const arr = new Array(n);
+    for (let i = 0; i < n; i++) arr[i] = nodes[i](f);
+    RUN.alloc(16 + 8 * n);
+    return vecFrom(arr);
+  };
+}
+
+/** Canonical text of a literal key form for the duplicate-key check (null: never a duplicate). */
+function dupKey(f: Form): string | null {
+  if (f.type === "regex" || f.type === "fnlit") return null;
+  if (f.type === "float") return "f:" + (f.value === 0 ? 0 : f.value);
+  return formText(f, 100000);
+}
+
+function checkDuplicates(a: Ana, items: Form[], stride: number, what: string, form: Form): void {
+  const seen = new Set<string>();
+  for (let i = 0; i < items.length; i += stride) {
+    const k = dupKey(items[i]);
+    if (k === null) continue;
+    if (seen.has(k)) {
+      throw formError(a, "duplicate_key", `Duplicate ${what} ${formText(items[i])} in literal`, items[i]);
+    }
+    seen.add(k);
+  }
+  void form;
+}
+
+function analyzeMap(form: Form & { type: "map" }, a: Ana): Node {
+  checkDuplicates(a, form.items, 2, "key", form);
+  const nodes = form.items.map((x) => analyze(x, a));
+  if (nodes.every(isConst)) return constNode(mapFromKvs(nodes.map(constValue)));
+  const n = nodes.length;
+  return (f) => {
+    const arr = new Array(n);
+    for (let i = 0; i < n; i++) arr[i] = nodes[i](f);
+    RUN.alloc(32 + 24 * n);
+    return mapFromKvs(arr);
+  };
+}
+
+function analyzeSet(form: Form & { type: "set" }, a: Ana): Node {
+  checkDuplicates(a, form.items, 1, "set member", form);
+  const nodes = form.items.map((x) => analyze(x, a));
+  if (nodes.every(isConst)) return constNode(setFromItems(nodes.map(constValue)));
+  const n = nodes.length;
+  return (f) => {
+    const arr = new Array(n);
+    for (let i = 0; i < n; i++) arr[i] = nodes[i](f);
+    RUN.alloc(32 + 16 * n);
+    return setFromItems(arr);
+  };
+}
+
+/** Analyze arguments (never in tail position). */
+export function analyzeArgs(forms: Form[], a: Ana): Node[] {
+  const nt = nonTail(a);
+  return forms.map((x) => analyze(x, nt));
+}
+
+/** Analyze a list form: special form, or call. */
+function analyzeList(form: Form & { type: "list" }, a: Ana): Node {
+  const items = form.items;
+  if (items.length === 0) {
+    throw formError(a, "invalid_form", "Empty list () is not a valid expression; use [] for an empty vector", form);
+  }
+  const head = items[0];
+  if (isSym(head)) {
+    const sp = SPECIALS.get(head.name);
+    if (sp !== undefined && (sp.core || !a.scope.has(head.name))) return sp.handler(items, form, a);
+    if (head.name === ".") {
+      throw formError(a, "invalid_form", "(. obj method) is not supported; write (.method obj args...)", form);
+    }
+  }
+  if (head.type === "symbol" && head.ns !== null) {
+    const q = SPECIALS.get(symbolText(head));
+    if (q !== undefined) return q.handler(items, form, a);
+    for (const hook of qualifiedHooks.call) {
+      const n = hook(head, items, form, a);
+      if (n !== null) return n;
+    }
+  }
+  if (head.type === "symbol") {
+    const b = staticBuiltin(head, a);
+    if (b !== undefined) return builtinCall(b, analyzeArgs(items.slice(1), a), form, a);
+  }
+  if (head.type === "keyword") {
+    const k = kw(head.name);
+    const args = analyzeArgs(items.slice(1), a);
+    if (args.length < 1 || args.length > 2) {
+      throw formError(
+        a,
+        "invalid_keyword_call",
+        `Keyword :${head.name} called with ${args.length} arguments; use (:${head.name} map) or (:${head.name} map default)`,
+        form,
+      );
+    }
+    const [m, d] = args;
+    if (d === undefined) return (f) => flexGet(m(f), k, null);
+    return (f) => flexGet(m(f), k, d(f));
+  }
+  if (
+    head.type === "int" || head.type === "float" || head.type === "string" || head.type === "nil" ||
+    head.type === "bool"
+  ) {
+    throw formError(a, "not_callable", `${formText(head)} is not a function and cannot be called`, form);
+  }
+  const h = analyze(head, nonTail(a));
+  const args = analyzeArgs(items.slice(1), a);
+  return callNode(h, args);
+}

@@ -1,0 +1,406 @@
+/**
+ * Builtins: building and regrouping collections (vector, concat, conj, into, partition, range, set, …).
+ * @module
+ */
+
+import { LispError } from "../errors.ts";
+import type { Value } from "../values/types.ts";
+import { EMPTY_VEC, PVec, vecFrom } from "../values/vector.ts";
+import { MapBuilder, PMap, PSet, SetBuilder } from "../values/hashmap.ts";
+import { equals, keyEquals } from "../values/equality.ts";
+import { describe } from "../values/kinds.ts";
+import { mapEntries, seqView } from "../values/seq.ts";
+import { flexGet, flexHas } from "../values/flex.ts";
+import { add, type Num, numCompare, toNumber } from "../values/numbers.ts";
+import { define } from "./table.ts";
+import { argError, intArg, numArg, slots } from "./util.ts";
+import { countArg, positional } from "./colls.ts";
+
+/** conj one item onto a collection. */
+export function conj1(fn: string, c: Value, x: Value): Value {
+  if (c instanceof PVec) return c.conj(x);
+  if (c === null) return vecFrom([x]);
+  if (c instanceof PSet) return c.add(x);
+  if (c instanceof PMap) {
+    if (x instanceof PVec && x.n === 2) return c.assoc(x.arr[0], x.arr[1]);
+    if (x instanceof PMap) {
+      let m = c;
+      x.forEach((k, v) => {
+        m = m.assoc(k, v);
+      });
+      return m;
+    }
+    if (x === null) return c;
+    throw new LispError("type_error", `${fn}: a map can only take [k v] pairs or maps, got ${describe(x)}`);
+  }
+  return argError(fn, 1, "a vector, map, set or nil", c);
+}
+
+/** `(into to from)`: bulk insert with transient builders. */
+export function intoImpl(to: Value, from: Value, alloc: (n: number) => void): Value {
+  const xs = seqView(from, "into", 2);
+  const n = xs.length;
+  alloc(slots(n));
+  if (to instanceof PVec) return n === 0 ? to : to.conjAll(xs, n);
+  if (to === null) return vecFrom(xs.slice());
+  if (to instanceof PSet) {
+    const b = new SetBuilder(to);
+    for (let i = 0; i < n; i++) b.add(xs[i]);
+    return b.build();
+  }
+  if (to instanceof PMap) {
+    if (n === 0) return to;
+    const b = MapBuilder.from(to);
+    for (let i = 0; i < n; i++) {
+      const x = xs[i];
+      if (x instanceof PVec && x.n === 2) b.set(x.arr[0], x.arr[1]);
+      else if (x instanceof PMap) x.forEach((k, v) => b.set(k, v));
+      else if (x !== null) {
+        throw new LispError("type_error", `into: a map target needs [k v] pairs, got ${describe(x)} at index ${i}`);
+      }
+    }
+    return b.build();
+  }
+  return argError("into", 1, "a vector, map, set or nil", to);
+}
+
+function flattenInto(v: PVec, out: Value[]): void {
+  for (let i = 0; i < v.n; i++) {
+    const x = v.arr[i];
+    if (x instanceof PVec) flattenInto(x, out);
+    else out.push(x);
+  }
+}
+
+function partitionImpl(fn: string, a: Value[], all: boolean): Value {
+  const n = intArg(fn, a, 0);
+  const xs = seqView(a[a.length - 1], fn, a.length);
+  let step = n;
+  let pad: Value[] | null = null;
+  if (a.length >= 3) step = intArg(fn, a, 1);
+  if (a.length === 4) pad = seqView(a[2], fn, 3);
+  if (n <= 0) return argError(fn, 1, "a positive integer", a[0]);
+  if (step <= 0) return argError(fn, 2, "a positive integer step", a[1]);
+  const out: Value[] = [];
+  for (let i = 0; i < xs.length; i += step) {
+    const chunk = xs.slice(i, i + n);
+    if (chunk.length < n) {
+      if (all) out.push(vecFrom(chunk));
+      else if (pad !== null) {
+        for (let j = 0; chunk.length < n && j < pad.length; j++) chunk.push(pad[j]);
+        out.push(vecFrom(chunk));
+      }
+      break;
+    }
+    out.push(vecFrom(chunk));
+  }
+  return vecFrom(out);
+}
+
+function rangeImpl(a: Value[], alloc: (n: number) => void): Value {
+  const nums = a.map((_, i) => numArg("range", a, i));
+  let start: Num = 0, end: Num, step: Num = 1;
+  if (a.length === 1) end = nums[0];
+  else {
+    start = nums[0];
+    end = nums[1];
+    if (a.length === 3) step = nums[2];
+  }
+  const s = numCompare(step, 0);
+  if (s === 0) {
+    throw new LispError("type_error", "range: step must not be zero (a zero step would never reach the end)");
+  }
+  if (
+    typeof start === "number" && typeof end === "number" && typeof step === "number" && Number.isInteger(start) &&
+    Number.isInteger(step)
+  ) {
+    const count = Math.max(0, Math.ceil((end - start) / step));
+    alloc(slots(count));
+    const out = new Array<Value>(count);
+    for (let i = 0; i < count; i++) out[i] = start + i * step;
+    return vecFrom(out);
+  }
+  const out: Value[] = [];
+  let x: Num = start;
+  const total = Math.max(0, Math.ceil((toNumber(end) - toNumber(start)) / toNumber(step)));
+  alloc(slots(total));
+  for (let i = 0; i < total; i++) {
+    out.push(x);
+    x = add(x, step);
+  }
+  return vecFrom(out);
+}
+
+function combos(xs: Value[], k: number): Value {
+  const out: Value[] = [];
+  const cur: Value[] = [];
+  const rec = (start: number) => {
+    if (cur.length === k) {
+      out.push(vecFrom(cur.slice()));
+      return;
+    }
+    for (let i = start; i <= xs.length - (k - cur.length); i++) {
+      cur.push(xs[i]);
+      rec(i + 1);
+      cur.pop();
+    }
+  };
+  if (k <= xs.length) rec(0);
+  return vecFrom(out);
+}
+
+define("sequences", {
+  "vector": {
+    arity: [0, Infinity],
+    args: ["[& items]"],
+    doc: "A vector of the arguments.",
+    fn: (a) => vecFrom(a.slice()),
+  },
+  "list": {
+    arity: [0, Infinity],
+    args: ["[& items]"],
+    doc: "A vector of the arguments (there is no list type).",
+    fn: (a) => vecFrom(a.slice()),
+  },
+  "concat": {
+    arity: [0, Infinity],
+    args: ["[& colls]"],
+    doc: "One vector of all items of the collections (nil ignored; strings raise).",
+    fn: (a, ctx) => {
+      const out: Value[] = [];
+      for (let i = 0; i < a.length; i++) {
+        const c = a[i];
+        if (typeof c === "string") return argError("concat", i + 1, "a collection", c, "; use str to join strings");
+        const xs = seqView(c, "concat", i + 1);
+        for (let j = 0; j < xs.length; j++) out.push(xs[j]);
+      }
+      ctx.alloc(slots(out.length));
+      return vecFrom(out);
+    },
+  },
+  "cons": {
+    arity: [2, 2],
+    args: ["[x coll]"],
+    doc: "A vector with x before the items of coll.",
+    fn: (a) => {
+      const xs = seqView(a[1], "cons", 2);
+      const out = new Array<Value>(xs.length + 1);
+      out[0] = a[0];
+      for (let i = 0; i < xs.length; i++) out[i + 1] = xs[i];
+      return vecFrom(out);
+    },
+  },
+  "conj": {
+    arity: [1, Infinity],
+    args: ["[coll x]", "[coll x & xs]"],
+    doc: "Add items: vectors append, sets add, maps take [k v] pairs; nil becomes a vector.",
+    fn: (a, ctx) => {
+      let c = a[0];
+      if (a.length === 1) return c;
+      for (let i = 1; i < a.length; i++) c = conj1("conj", c, a[i]);
+      ctx.alloc(slots(a.length - 1));
+      return c;
+    },
+  },
+  "into": {
+    arity: [2, 2],
+    args: ["[to from]"],
+    doc: "Pour the items of from into to (vector, set or map; a map target takes [k v] pairs).",
+    fn: (a, ctx) => intoImpl(a[0], a[1], (n) => ctx.alloc(n)),
+  },
+  "flatten": {
+    arity: [1, 1],
+    args: ["[coll]"],
+    doc: "Recursively flatten nested vectors into one vector (maps, sets and strings stay whole).",
+    fn: (a) => {
+      const v = a[0];
+      if (v === null) return EMPTY_VEC;
+      if (!(v instanceof PVec)) return EMPTY_VEC;
+      const out: Value[] = [];
+      flattenInto(v, out);
+      return vecFrom(out);
+    },
+  },
+  "interleave": {
+    arity: [0, Infinity],
+    args: ["[& colls]"],
+    doc: "First items of each coll, then second items, … until the shortest runs out.",
+    fn: (a) => {
+      if (a.length === 0) return EMPTY_VEC;
+      const cs = a.map((c, i) => positional("interleave", c, i + 1));
+      const n = Math.min(...cs.map((c) => c.length));
+      const out: Value[] = [];
+      for (let i = 0; i < n; i++) for (const c of cs) out.push(c[i]);
+      return vecFrom(out);
+    },
+  },
+  "interpose": {
+    arity: [2, 2],
+    args: ["[sep coll]"],
+    doc: "The items with sep between each pair.",
+    fn: (a) => {
+      const xs = positional("interpose", a[1], 2);
+      const out: Value[] = [];
+      for (let i = 0; i < xs.length; i++) {
+        if (i > 0) out.push(a[0]);
+        out.push(xs[i]);
+      }
+      return vecFrom(out);
+    },
+  },
+  "partition": {
+    arity: [2, 4],
+    args: ["[n coll]", "[n step coll]", "[n step pad coll]"],
+    doc: "Chunks of n items every step items; an incomplete tail is dropped unless pad is given.",
+    fn: (a) => partitionImpl("partition", a, false),
+  },
+  "partition-all": {
+    arity: [2, 3],
+    args: ["[n coll]", "[n step coll]"],
+    doc: "Chunks of n items (every step items), keeping an incomplete tail.",
+    fn: (a) => partitionImpl("partition-all", a, true),
+  },
+  "split-at": {
+    arity: [2, 2],
+    args: ["[n coll]"],
+    doc: "[(take n coll) (drop n coll)] (negative n counts as 0).",
+    fn: (a) => {
+      const n = Math.max(0, countArg("split-at", a, 0));
+      const xs = seqView(a[1], "split-at", 2);
+      return vecFrom([vecFrom(xs.slice(0, n)), vecFrom(xs.slice(n))]);
+    },
+  },
+  "peek": {
+    arity: [1, 1],
+    args: ["[v]"],
+    doc: "Last item of a vector, nil when empty.",
+    fn: (a) => {
+      const v = a[0];
+      if (v === null) return null;
+      if (!(v instanceof PVec)) return argError("peek", 1, "a vector", v);
+      return v.n > 0 ? v.arr[v.n - 1] : null;
+    },
+  },
+  "pop": {
+    arity: [1, 1],
+    args: ["[v]"],
+    doc: "A vector without its last item; (pop []) is nil.",
+    fn: (a) => {
+      const v = a[0];
+      if (v === null) return null;
+      if (!(v instanceof PVec)) return argError("pop", 1, "a vector", v);
+      return v.n === 0 ? null : v.slice(0, v.n - 1);
+    },
+  },
+  "subvec": {
+    arity: [2, 3],
+    args: ["[v start]", "[v start end]"],
+    doc: "Slice of a vector from start to end (indices are clamped).",
+    fn: (a) => {
+      const v = a[0];
+      const xs = v instanceof PVec ? v : v === null ? EMPTY_VEC : argError("subvec", 1, "a vector", v);
+      const s = Math.min(Math.max(0, intArg("subvec", a, 1)), xs.n);
+      const e = a.length === 3 ? Math.min(Math.max(s, intArg("subvec", a, 2)), xs.n) : xs.n;
+      return xs.slice(s, e);
+    },
+  },
+  "range": {
+    arity: [1, 3],
+    args: ["[end]", "[start end]", "[start end step]"],
+    doc: "Vector of numbers from start (default 0) below end by step (default 1).",
+    fn: (a, ctx) => rangeImpl(a, (n) => ctx.alloc(n)),
+  },
+  "combinations": {
+    arity: [2, 2],
+    args: ["[coll n]"],
+    doc: "All n-item combinations in order ([[]] for n = 0, [] when n > count).",
+    fn: (a, ctx) => {
+      const xs = seqView(a[0], "combinations", 1);
+      const k = intArg("combinations", a, 1);
+      if (k < 0) return argError("combinations", 2, "a non-negative integer", a[1]);
+      ctx.step(xs.length * Math.max(1, k));
+      return combos(xs, k);
+    },
+  },
+  "zip": {
+    arity: [2, 2],
+    args: ["[c1 c2]"],
+    doc: "Vector of [a b] pairs up to the shorter collection.",
+    fn: (a) => {
+      const xs = seqView(a[0], "zip", 1);
+      const ys = seqView(a[1], "zip", 2);
+      const n = Math.min(xs.length, ys.length);
+      const out = new Array<Value>(n);
+      for (let i = 0; i < n; i++) out[i] = vecFrom([xs[i], ys[i]]);
+      return vecFrom(out);
+    },
+  },
+  "contains?": {
+    arity: [2, 2],
+    args: ["[coll key]"],
+    doc: "Map: key present (flexible); set: member; vector: element present; nil → false.",
+    fn: (a) => {
+      const c = a[0];
+      if (c instanceof PMap) return flexHas(c, a[1]);
+      if (c instanceof PSet) return c.has(a[1]);
+      if (c instanceof PVec) {
+        for (let i = 0; i < c.n; i++) if (keyEquals(c.arr[i], a[1])) return true;
+        return false;
+      }
+      if (c === null) return false;
+      return argError("contains?", 1, "a map, set or vector", c);
+    },
+  },
+  "find": {
+    arity: [2, 2],
+    args: ["[coll key]"],
+    doc: "[key value] entry of a map key or vector index, nil when absent.",
+    fn: (a) => {
+      const c = a[0];
+      const k = a[1];
+      if (c instanceof PMap) {
+        if (!flexHas(c, k)) return null;
+        return vecFrom([k, flexGet(c, k, null)]);
+      }
+      if (c instanceof PVec) {
+        return typeof k === "number" && Number.isInteger(k) && k >= 0 && k < c.n ? vecFrom([k, c.arr[k]]) : null;
+      }
+      if (c === null) return null;
+      return argError("find", 1, "a map or vector", c);
+    },
+  },
+  "distinct?": {
+    arity: [1, Infinity],
+    args: ["[x & more]"],
+    doc: "True when no two arguments are equal.",
+    fn: (a) => {
+      for (let i = 0; i < a.length; i++) for (let j = i + 1; j < a.length; j++) if (equals(a[i], a[j])) return false;
+      return true;
+    },
+  },
+  "hash-set": {
+    arity: [0, Infinity],
+    args: ["[& items]"],
+    doc: "A set of the arguments.",
+    fn: (a) => {
+      const b = new SetBuilder();
+      for (const x of a) b.add(x);
+      return b.build();
+    },
+  },
+  "set": {
+    arity: [1, 1],
+    args: ["[coll]"],
+    doc: "A set of the items of a vector or set (maps give entries).",
+    fn: (a, ctx) => {
+      const v = a[0];
+      if (v instanceof PSet) return v;
+      if (v === null || typeof v === "string") return argError("set", 1, "a vector or set", v);
+      const xs = v instanceof PMap ? mapEntries(v) : seqView(v, "set", 1);
+      ctx.alloc(slots(xs.length));
+      const b = new SetBuilder();
+      for (let i = 0; i < xs.length; i++) b.add(xs[i]);
+      return b.build();
+    },
+  },
+});

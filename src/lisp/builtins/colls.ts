@@ -1,0 +1,294 @@
+/**
+ * Builtins: positional access and slicing (first, nth, rest, take, drop, reverse, count, seq, vec, …).
+ * @module
+ */
+
+import { LispError } from "../errors.ts";
+import { LFloat, type Value } from "../values/types.ts";
+import { EMPTY_VEC, PVec, vecFrom } from "../values/vector.ts";
+import { EMPTY_MAP, EMPTY_SET, PMap, PSet } from "../values/hashmap.ts";
+import { seqView } from "../values/seq.ts";
+import { gAt, gCount } from "../values/strings.ts";
+import { define } from "./table.ts";
+import { argError } from "./util.ts";
+import { noMap } from "./seq.ts";
+
+function noSet(fn: string, v: Value, pos: number): void {
+  if (v instanceof PSet) {
+    throw new LispError(
+      "type_error",
+      `${fn}: sets have no order, so ${fn} cannot be used on a set (argument ${pos}); use (sort s) or (vec s) first`,
+    );
+  }
+}
+
+/** Functions that have no meaning on an unordered set (digest §2.8). */
+const SET_POSITIONAL = new Set(["first", "second", "last", "nth", "ffirst", "fnext", "take"]);
+
+/** Seq view for positional ops: maps raise; sets raise for the element-picking functions. */
+export function positional(fn: string, v: Value, pos: number): Value[] {
+  if (v instanceof PVec) return v.view();
+  noMap(fn, v, pos);
+  if (SET_POSITIONAL.has(fn)) noSet(fn, v, pos);
+  return seqView(v, fn, pos);
+}
+
+function nthOf(fn: string, v: Value, i: number): Value | undefined {
+  if (v instanceof PVec) return i >= 0 && i < v.n ? v.arr[i] : undefined;
+  if (v === null) return undefined;
+  if (typeof v === "string") return gAt(v, i);
+  noMap(fn, v, 1);
+  noSet(fn, v, 1);
+  return argError(fn, 1, "a vector or string", v);
+}
+
+function firstOf(v: Value): Value {
+  return nthOf("first", v, 0) ?? null;
+}
+
+function nextOf(fn: string, v: Value): PVec | null {
+  const xs = positional(fn, v, 1);
+  return xs.length <= 1 ? null : vecFrom(xs.slice(1));
+}
+
+function countOf(v: Value, fn = "count"): number {
+  if (v instanceof PVec) return v.n;
+  if (v === null) return 0;
+  if (typeof v === "string") return gCount(v);
+  if (v instanceof PMap || v instanceof PSet) return v.size;
+  return argError(fn, 1, "a collection or string", v);
+}
+
+/** Number of items of a collection (nil → 0, strings in graphemes). */
+export { countOf };
+
+/** n from a count argument (integers; integral floats accepted). */
+export function countArg(fn: string, a: Value[], i: number): number {
+  const v = a[i];
+  if (typeof v === "number" && Number.isFinite(v)) return Math.trunc(v);
+  if (v instanceof LFloat) return v.v;
+  if (typeof v === "bigint") return v > 0n ? Number.MAX_SAFE_INTEGER : -Number.MAX_SAFE_INTEGER;
+  return argError(
+    fn,
+    i + 1,
+    "a number",
+    v,
+    v !== null && typeof v === "object" ? `; did you swap the arguments? Usage: (${fn} n coll)` : "",
+  );
+}
+
+function takeImpl(n: number, xs: Value[]): PVec {
+  if (n >= 0) return n >= xs.length ? vecFrom(xs.slice()) : vecFrom(xs.slice(0, n));
+  return vecFrom(xs.slice(Math.max(0, xs.length + n)));
+}
+
+function dropImpl(n: number, xs: Value[]): PVec {
+  if (n >= 0) return vecFrom(xs.slice(n));
+  return vecFrom(xs.slice(0, Math.max(0, xs.length + n)));
+}
+
+define("sequences", {
+  "first": {
+    arity: [1, 1],
+    args: ["[coll]"],
+    doc: "First item or nil (strings give a 1-character string; maps and sets raise).",
+    fn: (a) => firstOf(a[0]),
+  },
+  "second": {
+    arity: [1, 1],
+    args: ["[coll]"],
+    doc: "Second item or nil.",
+    fn: (a) => nthOf("second", a[0], 1) ?? null,
+  },
+  "last": {
+    arity: [1, 1],
+    args: ["[coll]"],
+    doc: "Last item or nil.",
+    fn: (a) => {
+      const v = a[0];
+      if (v instanceof PVec) return v.n > 0 ? v.arr[v.n - 1] : null;
+      const xs = positional("last", v, 1);
+      return xs.length > 0 ? xs[xs.length - 1] : null;
+    },
+  },
+  "ffirst": {
+    arity: [1, 1],
+    args: ["[coll]"],
+    doc: "(first (first coll)).",
+    fn: (a) => firstOf(firstOf(a[0])),
+  },
+  "fnext": {
+    arity: [1, 1],
+    args: ["[coll]"],
+    doc: "(first (next coll)).",
+    fn: (a) => nthOf("fnext", a[0], 1) ?? null,
+  },
+  "nfirst": {
+    arity: [1, 1],
+    args: ["[coll]"],
+    doc: "(next (first coll)).",
+    fn: (a) => nextOf("nfirst", firstOf(a[0])),
+  },
+  "nnext": {
+    arity: [1, 1],
+    args: ["[coll]"],
+    doc: "(next (next coll)).",
+    fn: (a) => {
+      const n = nextOf("nnext", a[0]);
+      return n === null ? null : nextOf("nnext", n);
+    },
+  },
+  "nth": {
+    arity: [2, 3],
+    args: ["[coll index]", "[coll index not-found]"],
+    doc: "Item at index of a vector or string; out of range or negative → nil (or not-found).",
+    fn: (a) => {
+      const i = a[1];
+      if (typeof i !== "number" || !Number.isInteger(i)) {
+        return argError(
+          "nth",
+          2,
+          "an integer index",
+          i,
+          i instanceof PVec ? "; did you swap the arguments? Usage: (nth coll index)" : "",
+        );
+      }
+      return nthOf("nth", a[0], i) ?? (a.length === 3 ? a[2] : null);
+    },
+  },
+  "rest": {
+    arity: [1, 1],
+    args: ["[coll]"],
+    doc: "All but the first item, as a vector ([] when none).",
+    fn: (a) => {
+      const xs = positional("rest", a[0], 1);
+      return xs.length <= 1 ? EMPTY_VEC : vecFrom(xs.slice(1));
+    },
+  },
+  "next": {
+    arity: [1, 1],
+    args: ["[coll]"],
+    doc: "All but the first item, or nil when that is empty.",
+    fn: (a) => nextOf("next", a[0]),
+  },
+  "butlast": {
+    arity: [1, 1],
+    args: ["[coll]"],
+    doc: "All but the last item, or nil when that is empty.",
+    fn: (a) => {
+      const xs = positional("butlast", a[0], 1);
+      return xs.length <= 1 ? null : vecFrom(xs.slice(0, -1));
+    },
+  },
+  "take": {
+    arity: [2, 2],
+    args: ["[n coll]"],
+    doc: "First n items as a vector (negative n takes from the end; maps give entries; sets raise).",
+    fn: (a) => {
+      noSet("take", a[1], 2);
+      return takeImpl(countArg("take", a, 0), seqView(a[1], "take", 2));
+    },
+  },
+  "drop": {
+    arity: [2, 2],
+    args: ["[n coll]"],
+    doc: "All but the first n items (negative n drops from the end).",
+    fn: (a) => dropImpl(countArg("drop", a, 0), seqView(a[1], "drop", 2)),
+  },
+  "take-last": {
+    arity: [2, 2],
+    args: ["[n coll]"],
+    doc: "Last n items; nil when the result would be empty.",
+    fn: (a) => {
+      const n = countArg("take-last", a, 0);
+      const xs = seqView(a[1], "take-last", 2);
+      if (n <= 0) return EMPTY_VEC;
+      if (xs.length === 0) return null;
+      return vecFrom(xs.slice(Math.max(0, xs.length - n)));
+    },
+  },
+  "drop-last": {
+    arity: [1, 2],
+    args: ["[coll]", "[n coll]"],
+    doc: "All but the last n items (default 1).",
+    fn: (a) => {
+      const n = a.length === 2 ? countArg("drop-last", a, 0) : 1;
+      const xs = seqView(a[a.length - 1], "drop-last", a.length);
+      return vecFrom(n <= 0 ? xs.slice() : xs.slice(0, Math.max(0, xs.length - n)));
+    },
+  },
+  "nthrest": {
+    arity: [2, 2],
+    args: ["[coll n]"],
+    doc: "(drop n coll) as a vector.",
+    fn: (a) => dropImpl(Math.max(0, countArg("nthrest", a, 1)), seqView(a[0], "nthrest", 1)),
+  },
+  "nthnext": {
+    arity: [2, 2],
+    args: ["[coll n]"],
+    doc: "(drop n coll), or nil when empty.",
+    fn: (a) => {
+      const v = dropImpl(Math.max(0, countArg("nthnext", a, 1)), seqView(a[0], "nthnext", 1));
+      return v.n === 0 ? null : v;
+    },
+  },
+  "reverse": {
+    arity: [1, 1],
+    args: ["[coll]"],
+    doc: "Items in reverse order as a vector (strings give characters).",
+    fn: (a) => vecFrom(positional("reverse", a[0], 1).slice().reverse()),
+  },
+  "count": {
+    arity: [1, 1],
+    args: ["[coll]"],
+    doc: "Number of items (nil → 0; strings count characters).",
+    fn: (a) => countOf(a[0]),
+  },
+  "empty?": {
+    arity: [1, 1],
+    args: ["[coll]"],
+    doc: "True for nil or an empty collection/string.",
+    fn: (a) => countOf(a[0], "empty?") === 0,
+  },
+  "not-empty": {
+    arity: [1, 1],
+    args: ["[coll]"],
+    doc: "coll, or nil when it is empty.",
+    fn: (a) => (countOf(a[0], "not-empty") === 0 ? null : a[0]),
+  },
+  "seq": {
+    arity: [1, 1],
+    args: ["[coll]"],
+    doc: "The items as a vector (maps give sorted [k v] entries, strings characters), or nil when empty.",
+    fn: (a) => {
+      const v = a[0];
+      if (v instanceof PVec) return v.n === 0 ? null : v;
+      const xs = seqView(v, "seq", 1);
+      return xs.length === 0 ? null : vecFrom(xs.slice());
+    },
+  },
+  "empty": {
+    arity: [1, 1],
+    args: ["[coll]"],
+    doc: 'An empty collection of the same type ("" for strings, nil for nil).',
+    fn: (a) => {
+      const v = a[0];
+      if (v instanceof PVec) return EMPTY_VEC;
+      if (v instanceof PMap) return EMPTY_MAP;
+      if (v instanceof PSet) return EMPTY_SET;
+      if (typeof v === "string") return "";
+      return null;
+    },
+  },
+  "vec": {
+    arity: [1, 1],
+    args: ["[coll]"],
+    doc: "The items as a vector ((vec nil) is nil).",
+    fn: (a) => {
+      const v = a[0];
+      if (v instanceof PVec) return v;
+      if (v === null) return null;
+      return vecFrom(seqView(v, "vec", 1).slice());
+    },
+  },
+});

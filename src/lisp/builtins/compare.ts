@@ -1,0 +1,73 @@
+/**
+ * Builtins: equality, ordering and logic (=, not=, ==, <, >, <=, >=, compare, not, boolean).
+ * @module
+ */
+
+import { LispError } from "../errors.ts";
+import type { Value } from "../values/types.ts";
+import { equals } from "../values/equality.ts";
+import { compare, ordered } from "../values/compare.ts";
+import { truthy } from "../values/kinds.ts";
+import { define } from "./table.ts";
+
+function eqAll(a: Value[]): boolean {
+  for (let i = 1; i < a.length; i++) if (!equals(a[i - 1], a[i])) return false;
+  return true;
+}
+
+function chain(op: -2 | -1 | 1 | 2) {
+  return (a: Value[]): Value => {
+    for (let i = 1; i < a.length; i++) if (!ordered(a[i - 1], a[i], op)) return false;
+    return true;
+  };
+}
+
+define("comparison", {
+  "=": { arity: [1, Infinity], args: ["[x & ys]"], doc: "True when all arguments are equal (1 = 1.0).", fn: eqAll },
+  "==": { arity: [1, Infinity], args: ["[x & ys]"], doc: "Same as =.", fn: eqAll },
+  "not=": {
+    arity: [1, Infinity],
+    args: ["[x & ys]"],
+    doc: "True when not all arguments are equal.",
+    fn: (a) => !eqAll(a),
+  },
+  "<": {
+    arity: [1, Infinity],
+    args: ["[x & ys]"],
+    doc: "True when the arguments strictly increase (total order across types; NaN → false).",
+    fn: chain(-2),
+  },
+  ">": {
+    arity: [1, Infinity],
+    args: ["[x & ys]"],
+    doc: "True when the arguments strictly decrease.",
+    fn: chain(2),
+  },
+  "<=": {
+    arity: [1, Infinity],
+    args: ["[x & ys]"],
+    doc: "True when the arguments never decrease.",
+    fn: chain(-1),
+  },
+  ">=": {
+    arity: [1, Infinity],
+    args: ["[x & ys]"],
+    doc: "True when the arguments never increase.",
+    fn: chain(1),
+  },
+  "compare": {
+    arity: [2, 2],
+    args: ["[x y]"],
+    doc: "-1, 0 or 1 under the total order (raises on ##NaN).",
+    fn: (a) => {
+      try {
+        return compare(a[0], a[1]);
+      } catch (e) {
+        if (e instanceof LispError) throw new LispError("type_error", "compare: cannot compare ##NaN");
+        throw e;
+      }
+    },
+  },
+  "not": { arity: [1, 1], args: ["[x]"], doc: "True for nil and false, else false.", fn: (a) => !truthy(a[0]) },
+  "boolean": { arity: [1, 1], args: ["[x]"], doc: "Truthiness of x as a boolean.", fn: (a) => truthy(a[0]) },
+});

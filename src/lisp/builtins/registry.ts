@@ -1,0 +1,253 @@
+/**
+ * The builtin registry: name → builtin, namespace aliases resolved at analysis time, docs and search.
+ *
+ * - `resolveBuiltin(ns, name)` → `{ ok: true, builtin }` or `{ ok: false, reason, message }` (message lists valid
+ *   members / "did you mean …").
+ * - `builtinNames()`, `builtinDoc(name)`, `searchBuiltins(query)` (ranked, for `apropos`), `namespaceMembers(ns)`,
+ *   `knownNamespaces()`.
+ * - The evaluator calls `b.fn(args, ctx)` directly (after `checkArity`) and installs its context with
+ *   `setActiveContext` so builtin function values (`(map inc …)`) use the same budgets.
+ * @module
+ */
+
+import type { BuiltinDoc } from "../api.ts";
+import { type Builtin, type NsGroup, TABLE } from "./table.ts";
+import "./seq.ts";
+import "./sort.ts";
+import "./colls.ts";
+import "./build.ts";
+import "./maps.ts";
+import "./sets.ts";
+import "./agg.ts";
+import "./fns.ts";
+import "./walk.ts";
+import "./math.ts";
+import "./compare.ts";
+import "./preds.ts";
+import "./strings.ts";
+import "./text.ts";
+import "./regex.ts";
+import "./json.ts";
+import "./interop.ts";
+
+export { activeContext, type Builtin, type BuiltinContext, BuiltinFn, checkArity, setActiveContext } from "./table.ts";
+
+/** Namespace spellings → group. */
+const NAMESPACES: Record<string, NsGroup> = {
+  "clojure.core": "core",
+  "core": "core",
+  "clojure.string": "string",
+  "str": "string",
+  "string": "string",
+  "clojure.set": "set",
+  "set": "set",
+  "clojure.walk": "walk",
+  "walk": "walk",
+  "regex": "regex",
+  "json": "json",
+  "Math": "math",
+  "Double": "Double",
+  "Float": "Float",
+  "Integer": "Integer",
+  "Long": "Long",
+  "Boolean": "Boolean",
+  "System": "System",
+  "LocalDate": "LocalDate",
+  "java.time.LocalDate": "LocalDate",
+  "Instant": "Instant",
+  "java.time.Instant": "Instant",
+  "Duration": "Duration",
+  "java.time.Duration": "Duration",
+};
+
+/** Outcome of resolving a (possibly qualified) builtin name. */
+export type ResolveResult =
+  | { ok: true; builtin: Builtin }
+  | { ok: false; reason: "unknown_namespace" | "unknown_member" | "unknown_builtin"; message: string };
+
+let groupIndex: Map<NsGroup, Map<string, Builtin>> | null = null;
+
+function member(b: Builtin): string {
+  const i = b.name.indexOf("/");
+  return i > 0 ? b.name.slice(i + 1) : b.name;
+}
+
+function index(): Map<NsGroup, Map<string, Builtin>> {
+  if (groupIndex) return groupIndex;
+  const idx = new Map<NsGroup, Map<string, Builtin>>();
+  const add = (g: NsGroup, name: string, b: Builtin) => {
+    let m = idx.get(g);
+    if (!m) idx.set(g, m = new Map());
+    m.set(name, b);
+  };
+  for (const b of TABLE.values()) {
+    if (!b.qualifiedOnly && !b.name.startsWith(".")) add("core", b.name, b);
+    for (const g of b.groups) add(g, member(b), b);
+  }
+  groupIndex = idx;
+  return idx;
+}
+
+/** Edit distance (for suggestions). */
+function distance(a: string, b: string): number {
+  const m = a.length;
+  const n = b.length;
+  let prev = Array.from({ length: n + 1 }, (_, j) => j);
+  for (let i = 1; i <= m; i++) {
+    const cur = [i];
+    for (let j = 1; j <= n; j++) {
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[n];
+}
+
+/** Up to `max` names from `candidates` close to `name`. */
+export function suggest(name: string, candidates: Iterable<string>, max = 3): string[] {
+  const scored: [number, string][] = [];
+  const lower = name.toLowerCase();
+  for (const c of candidates) {
+    const cl = c.toLowerCase();
+    let d = distance(lower, cl);
+    if (cl.startsWith(lower) || lower.startsWith(cl)) d = Math.min(d, 1);
+    else if (cl.includes(lower) && lower.length >= 3) d = Math.min(d, 2);
+    if (d <= Math.max(1, Math.floor(name.length / 3))) scored.push([d, c]);
+  }
+  scored.sort((x, y) => x[0] - y[0] || (x[1] < y[1] ? -1 : 1));
+  return scored.slice(0, max).map((x) => x[1]);
+}
+
+/** Resolve `ns/name` (or bare `name` when ns is null) to a builtin, or a structured error naming valid choices. */
+export function resolveBuiltin(ns: string | null, name: string): ResolveResult {
+  const idx = index();
+  if (ns === null) {
+    const b = idx.get("core")!.get(name) ?? (name.startsWith(".") ? TABLE.get(name) : undefined) ??
+      TABLE.get(name + ".");
+    if (b && (!b.qualifiedOnly || b.name === name)) return { ok: true, builtin: b };
+    if (name.endsWith(".")) {
+      const ctor = TABLE.get(name);
+      if (ctor) return { ok: true, builtin: ctor };
+    }
+    const near = suggest(name, idx.get("core")!.keys());
+    return {
+      ok: false,
+      reason: "unknown_builtin",
+      message: `unknown function '${name}'${near.length ? `; did you mean ${near.join(", ")}?` : ""}`,
+    };
+  }
+  const g = NAMESPACES[ns];
+  if (g === undefined) {
+    const near = suggest(ns, Object.keys(NAMESPACES));
+    return {
+      ok: false,
+      reason: "unknown_namespace",
+      message:
+        `unknown namespace '${ns}' in ${ns}/${name}${near.length ? `; did you mean ${near.join(", ")}?` : ""}. ` +
+        `Known namespaces: ${Object.keys(NAMESPACES).join(", ")}`,
+    };
+  }
+  const members = idx.get(g) ?? new Map<string, Builtin>();
+  const b = members.get(name);
+  if (b) return { ok: true, builtin: b };
+  const near = suggest(name, members.keys());
+  const all = [...members.keys()].sort();
+  return {
+    ok: false,
+    reason: "unknown_member",
+    message:
+      `${ns}/${name} does not exist${
+        near.length ? `; did you mean ${near.map((n) => `${ns}/${n}`).join(", ")}?` : ""
+      }. ` +
+      `Members of ${ns}: ${all.join(", ")}`,
+  };
+}
+
+/** Every canonical builtin name (including qualified-only ones like `json/parse-string`), sorted. */
+export function builtinNames(): string[] {
+  return [...TABLE.keys()].sort();
+}
+
+/** The builtin registered under exactly `name` (canonical or alias), if any. */
+export function getBuiltin(name: string): Builtin | undefined {
+  return TABLE.get(name);
+}
+
+/** Documentation of a builtin; accepts bare or qualified spellings (`str/join`, `Math/abs`). */
+export function builtinDoc(name: string): BuiltinDoc | undefined {
+  const direct = TABLE.get(name);
+  if (direct) return direct.doc;
+  const i = name.lastIndexOf("/");
+  if (i > 0) {
+    const r = resolveBuiltin(name.slice(0, i), name.slice(i + 1));
+    if (r.ok) return r.builtin.doc;
+  }
+  return undefined;
+}
+
+/** Known namespace spellings, sorted. */
+export function knownNamespaces(): string[] {
+  return Object.keys(NAMESPACES).sort();
+}
+
+/** Member names reachable as `ns/<member>`, sorted; undefined for an unknown namespace. */
+export function namespaceMembers(ns: string): string[] | undefined {
+  const g = NAMESPACES[ns];
+  if (g === undefined) return undefined;
+  return [...(index().get(g)?.keys() ?? [])].sort();
+}
+
+/** Supported `.method` interop names, sorted. */
+export function supportedMethods(): string[] {
+  return [...TABLE.keys()].filter((n) => n.startsWith(".")).sort();
+}
+
+function tokens(s: string): string[] {
+  return s.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[\s_\-./(),:?!*<>=+'[\]]+/).filter((t) =>
+    t.length > 0
+  );
+}
+
+/** One search hit. */
+export interface SearchHit {
+  name: string;
+  doc: BuiltinDoc;
+  score: number;
+}
+
+/**
+ * Rank builtins for a query (apropos): per query token the best of exact 10 / prefix 5 / substring 2 over the name
+ * and doc tokens, +2 when it hit a name token. Zero-score builtins are dropped; ties put plain names before
+ * interop/qualified ones, then sort by name.
+ */
+export function searchBuiltins(query: string, limit = 20): SearchHit[] {
+  const q = tokens(query);
+  if (q.length === 0) return [];
+  const hits: SearchHit[] = [];
+  for (const b of TABLE.values()) {
+    const nameToks = tokens(b.name);
+    const docToks = tokens(b.doc.doc);
+    let score = 0;
+    for (const t of q) {
+      let best = 0;
+      let onName = false;
+      for (const [toks, isName] of [[nameToks, true], [docToks, false]] as const) {
+        for (const w of toks) {
+          const s = w === t ? 10 : w.startsWith(t) ? 5 : w.includes(t) ? 2 : 0;
+          if (s > best || (s === best && s > 0 && isName)) {
+            best = s;
+            onName = isName;
+          }
+        }
+      }
+      score += best + (best > 0 && onName ? 2 : 0);
+    }
+    if (b.name.toLowerCase() === query.toLowerCase()) score += 20;
+    if (score > 0) hits.push({ name: b.name, doc: b.doc, score });
+  }
+  const plain = (n: string) => (n.startsWith(".") || n.includes("/") ? 1 : 0);
+  hits.sort((a, b) =>
+    b.score - a.score || plain(a.name) - plain(b.name) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
+  );
+  return hits.slice(0, limit);
+}

@@ -1,0 +1,121 @@
+/**
+ * Builtins: ordering and de-duplication (sort, sort-by, distinct, dedupe).
+ * @module
+ */
+
+import { LispError } from "../errors.ts";
+import { Keyword, type Value } from "../values/types.ts";
+import { vecFrom } from "../values/vector.ts";
+import { PSet, SetBuilder } from "../values/hashmap.ts";
+import { equals } from "../values/equality.ts";
+import { compare } from "../values/compare.ts";
+import { truthy } from "../values/kinds.ts";
+import { seqView } from "../values/seq.ts";
+import { fn2, keyFn } from "../values/fn.ts";
+import { BuiltinFn, define } from "./table.ts";
+import { argError, slots, swapHint } from "./util.ts";
+import { collArg as coll, noMap } from "./seq.ts";
+
+function isNaNValue(v: Value): boolean {
+  return typeof v === "number" && v !== v;
+}
+
+/** Comparator from a sort comparator argument: `:asc`, `:desc` or a 2-arg fn (number sign, or boolean a-first). */
+export function comparator(fn: string, c: Value, pos: number): (a: Value, b: Value) => number {
+  if (c instanceof Keyword) {
+    if (c.name === "asc") return compare;
+    if (c.name === "desc") return (a, b) => compare(b, a);
+    return argError(fn, pos, "a comparator (:asc, :desc or a 2-argument function)", c);
+  }
+  if (c instanceof BuiltinFn) {
+    // The usual comparators, without a call per comparison (same results as calling them).
+    const n = c.b.name;
+    if (n === "compare") return compare;
+    if (n === "<" || n === "<=") return (a, b) => (isNaNValue(a) || isNaNValue(b) ? 0 : compare(a, b));
+    if (n === ">" || n === ">=") return (a, b) => (isNaNValue(a) || isNaNValue(b) ? 0 : compare(b, a));
+  }
+  const f = fn2(c, fn, pos);
+  return (a, b) => {
+    const r = f(a, b);
+    if (r === true) return -1;
+    if (r === false || r === null) return truthy(f(b, a)) ? 1 : 0;
+    if (typeof r === "number") return r < 0 ? -1 : r > 0 ? 1 : 0;
+    if (typeof r === "bigint") return r < 0n ? -1 : r > 0n ? 1 : 0;
+    return argError(fn, pos, "a comparator returning a number or boolean", r);
+  };
+}
+
+function sortImpl(args: Value[], ctx: { step(n: number): void; alloc(n: number): void }): Value {
+  const src = args[args.length - 1];
+  if (src instanceof PSet) {
+    throw new LispError("type_error", "sort: cannot sort a set directly; use (sort (vec s)) or sort-by");
+  }
+  const xs = seqView(src, "sort", args.length).slice();
+  ctx.step(xs.length);
+  ctx.alloc(slots(xs.length));
+  xs.sort(args.length === 2 ? comparator("sort", args[0], 1) : compare);
+  return vecFrom(xs);
+}
+
+function sortByImpl(args: Value[], ctx: { step(n: number): void; alloc(n: number): void }): Value {
+  const kf = keyFn(args[0], "sort-by", 1, swapHint("sort-by", args));
+  const xs = coll("sort-by", args, args.length - 1);
+  const cmp = args.length === 3 ? comparator("sort-by", args[1], 2) : compare;
+  const n = xs.length;
+  ctx.step(n);
+  ctx.alloc(slots(3 * n));
+  const keys = new Array<Value>(n);
+  const idx = new Array<number>(n);
+  for (let i = 0; i < n; i++) {
+    keys[i] = kf(xs[i]);
+    idx[i] = i;
+  }
+  idx.sort((i, j) => cmp(keys[i], keys[j]));
+  const out = new Array<Value>(n);
+  for (let i = 0; i < n; i++) out[i] = xs[idx[i]];
+  return vecFrom(out);
+}
+
+define("sequences", {
+  "sort": {
+    arity: [1, 2],
+    args: ["[coll]", "[comp coll]"],
+    doc: "Stable sort by the total order, or by comp (:asc, :desc, or a 2-argument function).",
+    fn: sortImpl,
+  },
+  "sort-by": {
+    arity: [2, 3],
+    args: ["[kf coll]", "[kf comp coll]"],
+    doc: "Stable sort by (kf x); kf may be a keyword, string key, vector path or function; optional comp.",
+    fn: sortByImpl,
+  },
+  "distinct": {
+    arity: [1, 1],
+    args: ["[coll]"],
+    doc: "Vector without duplicates, keeping the first occurrence.",
+    fn: (a) => {
+      noMap("distinct", a[0], 1);
+      const xs = seqView(a[0], "distinct", 1);
+      const seen = new SetBuilder();
+      const out: Value[] = [];
+      for (let i = 0; i < xs.length; i++) {
+        const x = xs[i];
+        const before = seen.size;
+        seen.add(x);
+        if (seen.size !== before) out.push(x);
+      }
+      return vecFrom(out);
+    },
+  },
+  "dedupe": {
+    arity: [1, 1],
+    args: ["[coll]"],
+    doc: "Vector without consecutive duplicates.",
+    fn: (a) => {
+      const xs = seqView(a[0], "dedupe", 1);
+      const out: Value[] = [];
+      for (let i = 0; i < xs.length; i++) if (i === 0 || !equals(xs[i], xs[i - 1])) out.push(xs[i]);
+      return vecFrom(out);
+    },
+  },
+});

@@ -1,0 +1,294 @@
+/**
+ * Builtins: strings (`clojure.string/` aliases): name, keyword, subs, join, split, trim, replace, case, search.
+ * All indices are grapheme indices.
+ * @module
+ */
+
+import { LispError } from "../errors.ts";
+import { findKw, Keyword, kw, LRegex, SymbolRef, type Value } from "../values/types.ts";
+import { PVec, vecFrom } from "../values/vector.ts";
+import { NOT_FOUND, PMap } from "../values/hashmap.ts";
+import { mapFlexGet } from "../values/flex.ts";
+import { seqView } from "../values/seq.ts";
+import { gCount, gIndexOf, gLastIndexOf, graphemes, gSlice } from "../values/strings.ts";
+import { strOf } from "../printer.ts";
+import { alias, define, type NsGroup } from "./table.ts";
+import { argError, intArg, slots, strArg } from "./util.ts";
+import { regexReplaceAll, regexSplit } from "./regex.ts";
+
+const S: NsGroup[] = ["string"];
+
+function strs(fn: string, a: Value[]): [string, string] {
+  return [strArg(fn, a, 0), strArg(fn, a, 1)];
+}
+
+const KEYWORD_RE = /^[A-Za-z][A-Za-z0-9_?!-]*$/;
+
+function splitImpl(a: Value[]): Value {
+  const s = strArg("split", a, 0);
+  const sep = a[1];
+  let parts: string[];
+  if (sep instanceof LRegex) parts = regexSplit(sep, s);
+  else if (typeof sep === "string") {
+    if (sep === "") parts = graphemes(s);
+    else if (gCount(sep) === 1) parts = s.split(sep);
+    else {
+      throw new LispError(
+        "type_error",
+        `split: a plain-string separator must be one character, got ${JSON.stringify(sep)}; use a regex like #"${
+          sep.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+        }"`,
+      );
+    }
+  } else return argError("split", 2, "a regex or a one-character string", sep);
+  if (a.length === 3) {
+    const limit = intArg("split", a, 2);
+    if (limit > 0 && parts.length > limit) {
+      const head = parts.slice(0, limit - 1);
+      return vecFrom([...head, findRest(s, head, sep)]);
+    }
+  }
+  return vecFrom(parts);
+}
+
+function findRest(s: string, head: string[], sep: Value): string {
+  // Recompute the remainder after `head.length` separators.
+  let pos = 0;
+  for (const h of head) {
+    pos += h.length;
+    if (sep instanceof LRegex) {
+      const re = new RegExp(sep.re.source, sep.re.flags.includes("g") ? sep.re.flags : sep.re.flags + "g");
+      re.lastIndex = pos;
+      const m = re.exec(s);
+      pos = m ? m.index + m[0].length : pos;
+    } else pos += (sep as string).length;
+  }
+  return s.slice(pos);
+}
+
+function nilOrStr(fn: string, a: Value[], i: number): string | null {
+  const v = a[i];
+  if (v === null) return null;
+  return strArg(fn, a, i);
+}
+
+define("strings", {
+  "name": {
+    arity: [1, 1],
+    args: ["[x]"],
+    doc: "The name of a keyword (without the colon) or a string itself.",
+    fn: (a) => {
+      const v = a[0];
+      if (typeof v === "string") return v;
+      if (v instanceof Keyword) return v.name;
+      if (v instanceof SymbolRef) return v.name;
+      return argError("name", 1, "a keyword or string", v);
+    },
+  },
+  "keyword": {
+    arity: [1, 1],
+    args: ["[name]"],
+    doc: "The keyword with the given name (keywords pass through; nil → nil).",
+    fn: (a) => {
+      const v = a[0];
+      if (v === null || v instanceof Keyword) return v;
+      if (typeof v === "string") {
+        if (!KEYWORD_RE.test(v)) {
+          throw new LispError(
+            "type_error",
+            `keyword: ${JSON.stringify(v)} is not a valid keyword name (letters first, then letters, digits, _ ? ! -)`,
+          );
+        }
+        return findKw(v) ?? kw(v);
+      }
+      return argError("keyword", 1, "a string", v);
+    },
+  },
+  "subs": {
+    arity: [2, 3],
+    args: ["[s start]", "[s start end]"],
+    doc: 'Substring by character index (out of range start → "", end clamped).',
+    fn: (a) => {
+      const s = strArg("subs", a, 0);
+      const start = intArg("subs", a, 1);
+      const n = gCount(s);
+      if (start < 0 || start > n) return "";
+      let end = a.length === 3 && a[2] !== null ? intArg("subs", a, 2) : n;
+      end = Math.min(Math.max(end, start), n);
+      return gSlice(s, start, end);
+    },
+  },
+  "join": {
+    arity: [1, 2],
+    args: ["[coll]", "[sep coll]"],
+    doc: "Join the str of each item, with an optional separator.",
+    groups: S,
+    fn: (a, ctx) => {
+      const sep = a.length === 2 ? strOf(a[0]) : "";
+      const c = a[a.length - 1];
+      if (typeof c === "string" && a.length === 2 && a[0] instanceof PVec) {
+        return argError("join", 2, "a collection", c, "; did you swap the arguments? Usage: (join sep coll)");
+      }
+      const xs = seqView(c, "join", a.length);
+      const parts = new Array<string>(xs.length);
+      for (let i = 0; i < xs.length; i++) parts[i] = strOf(xs[i]);
+      const s = parts.join(sep);
+      ctx.alloc(2 * s.length);
+      return s;
+    },
+  },
+  "split": {
+    arity: [2, 3],
+    args: ["[s sep]", "[s sep limit]"],
+    doc: 'Split by a regex, a one-character string, or "" (characters); empty fields are kept.',
+    groups: S,
+    fn: (a, ctx) => {
+      const r = splitImpl(a) as PVec;
+      ctx.alloc(slots(r.n));
+      return r;
+    },
+  },
+  "split-lines": {
+    arity: [1, 1],
+    args: ["[s]"],
+    doc: 'Split on \\n or \\r\\n, dropping trailing empty lines ("" → [""]).',
+    groups: S,
+    fn: (a) => {
+      const s = strArg("split-lines", a, 0);
+      const parts = s.split(/\r?\n/);
+      while (parts.length > 1 && parts[parts.length - 1] === "") parts.pop();
+      return vecFrom(parts);
+    },
+  },
+  "trim": {
+    arity: [1, 1],
+    args: ["[s]"],
+    doc: "Remove whitespace at both ends.",
+    groups: S,
+    fn: (a) => strArg("trim", a, 0).trim(),
+  },
+  "triml": {
+    arity: [1, 1],
+    args: ["[s]"],
+    doc: "Remove leading whitespace.",
+    groups: S,
+    fn: (a) => strArg("triml", a, 0).trimStart(),
+  },
+  "trimr": {
+    arity: [1, 1],
+    args: ["[s]"],
+    doc: "Remove trailing whitespace.",
+    groups: S,
+    fn: (a) => strArg("trimr", a, 0).trimEnd(),
+  },
+  "trim-newline": {
+    arity: [1, 1],
+    args: ["[s]"],
+    doc: "Remove trailing \\r and \\n characters.",
+    groups: S,
+    fn: (a) => strArg("trim-newline", a, 0).replace(/[\r\n]+$/, ""),
+  },
+  "blank?": {
+    arity: [1, 1],
+    args: ["[s]"],
+    doc: 'True for nil, "" or whitespace only.',
+    groups: S,
+    fn: (a) => {
+      const s = nilOrStr("blank?", a, 0);
+      return s === null || s.trim() === "";
+    },
+  },
+  "replace": {
+    arity: [2, 3],
+    args: ["[s match replacement]", "[smap coll]"],
+    doc:
+      "Replace every occurrence of a string or regex match (replacement is literal); (replace smap coll) substitutes items.",
+    groups: S,
+    fn: (a) => {
+      if (a.length === 2) {
+        const m = a[0];
+        if (!(m instanceof PMap)) return argError("replace", 1, "a map (smap)", m);
+        const xs = seqView(a[1], "replace", 2);
+        return vecFrom(xs.map((x) => {
+          const r = mapFlexGet(m, x);
+          return r === NOT_FOUND ? x : r;
+        }));
+      }
+      const s = strArg("replace", a, 0);
+      const repl = strArg("replace", a, 2);
+      const m = a[1];
+      if (typeof m === "string") return m === "" ? s : s.split(m).join(repl);
+      if (m instanceof LRegex) return regexReplaceAll(m, s, repl);
+      return argError("replace", 2, "a string or regex", m);
+    },
+  },
+  "upper-case": {
+    arity: [1, 1],
+    args: ["[s]"],
+    doc: "Upper-case.",
+    groups: S,
+    fn: (a) => strArg("upper-case", a, 0).toUpperCase(),
+  },
+  "lower-case": {
+    arity: [1, 1],
+    args: ["[s]"],
+    doc: "Lower-case.",
+    groups: S,
+    fn: (a) => strArg("lower-case", a, 0).toLowerCase(),
+  },
+  "starts-with?": {
+    arity: [2, 2],
+    args: ["[s prefix]"],
+    doc: "True when s starts with prefix (nil s → false).",
+    groups: S,
+    fn: (a) => {
+      const s = nilOrStr("starts-with?", a, 0);
+      return s !== null && s.startsWith(strArg("starts-with?", a, 1));
+    },
+  },
+  "ends-with?": {
+    arity: [2, 2],
+    args: ["[s suffix]"],
+    doc: "True when s ends with suffix (nil s → false).",
+    groups: S,
+    fn: (a) => {
+      const s = nilOrStr("ends-with?", a, 0);
+      return s !== null && s.endsWith(strArg("ends-with?", a, 1));
+    },
+  },
+  "includes?": {
+    arity: [2, 2],
+    args: ["[s sub]"],
+    doc: "True when s contains sub (nil s → false).",
+    groups: S,
+    fn: (a) => {
+      const s = nilOrStr("includes?", a, 0);
+      return s !== null && s.includes(strArg("includes?", a, 1));
+    },
+  },
+  "index-of": {
+    arity: [2, 3],
+    args: ["[s value]", "[s value from]"],
+    doc: "Character index of value in s (from an optional start), or nil.",
+    groups: S,
+    fn: (a) => {
+      const [s, sub] = strs("index-of", a);
+      const r = gIndexOf(s, sub, a.length === 3 ? intArg("index-of", a, 2) : 0);
+      return r < 0 ? null : r;
+    },
+  },
+  "last-index-of": {
+    arity: [2, 3],
+    args: ["[s value]", "[s value from]"],
+    doc: "Character index of the last value in s (at or before from), or nil.",
+    groups: S,
+    fn: (a) => {
+      const [s, sub] = strs("last-index-of", a);
+      const r = gLastIndexOf(s, sub, a.length === 3 ? intArg("last-index-of", a, 2) : undefined);
+      return r < 0 ? null : r;
+    },
+  },
+});
+
+alias("upcase", "upper-case");
+alias("downcase", "lower-case");

@@ -1,0 +1,175 @@
+/**
+ * The builtin table and its definition helpers. Family modules (`seq.ts`, `maps.ts`, …) call `define`; the public
+ * API lives in `registry.ts`, which loads every family.
+ * @module
+ */
+
+import type { BuiltinDoc } from "../api.ts";
+import { LispError } from "../errors.ts";
+import { LispFn, type Value } from "../values/types.ts";
+
+/**
+ * What a builtin may ask of the running evaluation. The evaluator implements it; `setActiveContext` installs the
+ * one used by builtin function values called from higher-order code.
+ */
+export interface BuiltinContext {
+  /** Append one `println` line (the evaluator enforces the print budget). */
+  print(line: string): void;
+  /** Account for roughly `bytes` of newly allocated collection/string memory (raises `memory_limit`). */
+  alloc(bytes: number): void;
+  /** Account for `n` interpreter steps of builtin work (raises `step_limit_exceeded`, `timeout`). */
+  step(n: number): void;
+  /** Call any callable value (closures, builtins, keywords, maps, sets). */
+  callFn(f: Value, args: Value[]): Value;
+}
+
+/** The implementation of one builtin: evaluated arguments in, value out. */
+export type BuiltinImpl = (args: Value[], ctx: BuiltinContext) => Value;
+
+/** Namespace groups a builtin can be reached through when qualified (see registry.ts `NAMESPACES`). */
+export type NsGroup =
+  | "core"
+  | "string"
+  | "set"
+  | "walk"
+  | "regex"
+  | "json"
+  | "math"
+  | "Double"
+  | "Float"
+  | "Integer"
+  | "Long"
+  | "Boolean"
+  | "System"
+  | "LocalDate"
+  | "Instant"
+  | "Duration";
+
+/** One registered builtin. */
+export interface Builtin {
+  /** Canonical name (`map`, `json/parse-string`, `Integer/parseInt`, `.indexOf`). */
+  readonly name: string;
+  readonly fn: BuiltinImpl;
+  /** `[min, max]`; max may be `Infinity`. */
+  readonly arity: readonly [number, number];
+  readonly doc: BuiltinDoc;
+  /** Extra namespace groups (besides core for unqualified names). */
+  readonly groups: readonly NsGroup[];
+  /** True when the builtin exists only qualified (`json/…`, `Integer/parseInt`). */
+  readonly qualifiedOnly: boolean;
+  /** For constants (`Double/NaN`, `POSITIVE_INFINITY`): the value the symbol evaluates to (not a function). */
+  readonly constant?: Value;
+  /** The function value (what the symbol evaluates to when not a constant). */
+  readonly value: BuiltinFn;
+}
+
+const noCtx: BuiltinContext = {
+  print() {},
+  alloc() {},
+  step() {},
+  callFn(f, args) {
+    if (f instanceof LispFn) return f.call(args);
+    throw new LispError("not_callable", "value is not callable");
+  },
+};
+
+let active: BuiltinContext = noCtx;
+
+/** Install the context used when builtin function values are called (the evaluator sets it per evaluation). */
+export function setActiveContext(ctx: BuiltinContext | null): void {
+  active = ctx ?? noCtx;
+}
+
+/** The context currently installed (a no-budget context when none is). */
+export function activeContext(): BuiltinContext {
+  return active;
+}
+
+/** Raise `arity_error` unless `n` fits the builtin's arity. */
+export function checkArity(b: Builtin, n: number): void {
+  const [min, max] = b.arity;
+  if (n < min || n > max) {
+    const want = min === max
+      ? `${min} argument${min === 1 ? "" : "s"}`
+      : max === Infinity
+      ? `at least ${min} argument${min === 1 ? "" : "s"}`
+      : `${min} to ${max} arguments`;
+    throw new LispError(
+      "arity_error",
+      `${b.name} expects ${want}, got ${n}. Usage: ${
+        b.doc.arglists.map((a) => `(${b.name} ${a.slice(1, -1)})`.replace(" )", ")")).join(" or ")
+      }`,
+    );
+  }
+}
+
+/** A builtin as a first-class function value. */
+export class BuiltinFn extends LispFn {
+  readonly name: string;
+  readonly b: Builtin;
+  constructor(b: Builtin) {
+    super();
+    this.name = b.name;
+    this.b = b;
+  }
+  call(args: Value[]): Value {
+    const [min, max] = this.b.arity;
+    if (args.length < min || args.length > max) checkArity(this.b, args.length);
+    return this.b.fn(args, active);
+  }
+  printed(): string {
+    return "#<builtin>";
+  }
+}
+
+/** Every builtin by canonical name. */
+export const TABLE = new Map<string, Builtin>();
+
+/** Definition of one builtin as written in a family module. */
+export interface BuiltinSpec {
+  /** `[min, max]`, max may be Infinity. */
+  arity: [number, number];
+  /** Arglists like `"[f coll]"`. */
+  args: string[];
+  doc: string;
+  fn: BuiltinImpl;
+  /** Namespace groups besides core. */
+  groups?: NsGroup[];
+  /** Reachable only qualified. */
+  qualifiedOnly?: boolean;
+  constant?: Value;
+}
+
+/** Register the builtins of one section (`sequences`, `maps`, …). */
+export function define(section: string, specs: Record<string, BuiltinSpec>): void {
+  for (const [name, s] of Object.entries(specs)) {
+    const doc: BuiltinDoc = { name, arglists: s.args, doc: s.doc, section };
+    const b: Builtin = {
+      name,
+      fn: s.fn,
+      arity: s.arity,
+      doc,
+      groups: s.groups ?? [],
+      qualifiedOnly: s.qualifiedOnly ?? false,
+      constant: s.constant,
+      value: undefined as unknown as BuiltinFn,
+    };
+    (b as { value: BuiltinFn }).value = new BuiltinFn(b);
+    TABLE.set(name, b);
+  }
+}
+
+/** Register `alias` as another name of the existing builtin `target` (same implementation and doc text). */
+export function alias(aliasName: string, target: string, groups?: NsGroup[]): void {
+  const t = TABLE.get(target);
+  if (!t) throw new Error(`alias ${aliasName}: unknown builtin ${target}`);
+  const b: Builtin = {
+    ...t,
+    name: aliasName,
+    doc: { ...t.doc, name: aliasName, doc: `${t.doc.doc} (alias of ${target})` },
+    groups: groups ?? t.groups,
+    value: undefined as unknown as BuiltinFn,
+  };
+  (b as { value: BuiltinFn }).value = new BuiltinFn(b);
+  TABLE.set(aliasName, b);
+}

@@ -1,0 +1,75 @@
+/**
+ * Argument checking helpers shared by the builtin families. Every failure is a `type_error` naming the function
+ * and the 1-based argument position.
+ * @module
+ */
+
+import { LispError } from "../errors.ts";
+import { Keyword, LFloat, LispFn, type Value } from "../values/types.ts";
+import { PVec } from "../values/vector.ts";
+import { PMap, PSet } from "../values/hashmap.ts";
+import { describe } from "../values/kinds.ts";
+import type { Num } from "../values/numbers.ts";
+
+/** Raise a `type_error` for argument `pos` of `fn`. */
+export function argError(fn: string, pos: number, expected: string, got: Value, hint = ""): never {
+  throw new LispError("type_error", `${fn}: expected ${expected} as argument ${pos}, got ${describe(got)}${hint}`);
+}
+
+/** A numeric argument. */
+export function numArg(fn: string, args: Value[], i: number): Num {
+  const v = args[i];
+  if (typeof v === "number" || typeof v === "bigint" || v instanceof LFloat) return v;
+  return argError(fn, i + 1, "a number", v);
+}
+
+/** An integer argument as a JS number (bigints beyond the safe range are rejected). */
+export function intArg(fn: string, args: Value[], i: number): number {
+  const v = args[i];
+  if (typeof v === "number" && Number.isInteger(v)) return v;
+  if (v instanceof LFloat && Number.isSafeInteger(v.v)) return v.v;
+  return argError(fn, i + 1, "an integer", v);
+}
+
+/** A string argument. */
+export function strArg(fn: string, args: Value[], i: number, hint = ""): string {
+  const v = args[i];
+  if (typeof v === "string") return v;
+  return argError(fn, i + 1, "a string", v, hint);
+}
+
+/** A map argument (nil allowed when `nilOk`, returned as null). */
+export function mapArg(fn: string, args: Value[], i: number, hint = ""): PMap {
+  const v = args[i];
+  if (v instanceof PMap) return v;
+  return argError(fn, i + 1, "a map", v, hint);
+}
+
+/** A set argument. */
+export function setArg(fn: string, args: Value[], i: number): PSet {
+  const v = args[i];
+  if (v instanceof PSet) return v;
+  return argError(fn, i + 1, "a set", v);
+}
+
+/** A vector argument. */
+export function vecArg(fn: string, args: Value[], i: number): PVec {
+  const v = args[i];
+  if (v instanceof PVec) return v;
+  return argError(fn, i + 1, "a vector", v);
+}
+
+/** True for function-like values (used for "did you swap the arguments?" hints). */
+export function fnLike(v: Value): boolean {
+  return v instanceof LispFn || v instanceof Keyword;
+}
+
+/** A hint appended when a HOF got (coll f) instead of (f coll). */
+export function swapHint(fn: string, args: Value[]): string {
+  return args.length >= 2 && fnLike(args[args.length - 1]) ? `; did you swap the arguments? Usage: (${fn} f coll)` : "";
+}
+
+/** The approximate allocation size of `n` slots (for ctx.alloc). */
+export function slots(n: number): number {
+  return 8 * n + 16;
+}

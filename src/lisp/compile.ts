@@ -1,0 +1,119 @@
+/**
+ * Compiling a whole program: size preflight → read → symbol limit → analyze every top-level form (in order, so
+ * defs are visible to later forms) → undefined-symbol check → unknown-tool check. Nothing runs before all checks
+ * pass. Loads every special-form module.
+ * @module
+ */
+import type { Form } from "./forms.ts";
+import { lineCol } from "./forms.ts";
+import { type Ana, analyze, type Frame, type Node, type ProgramCtx } from "./analyze.ts";
+import { knownNames } from "./symbols.ts";
+import { FnScope, LexScope } from "./scope.ts";
+import { ReadError, readForms } from "./reader.ts";
+import { LispError } from "./errors.ts";
+import { didYouMean, type Value } from "./vals.ts";
+import { builtinNames } from "./builtins/registry.ts";
+import "./special_core.ts";
+import "./special_fn.ts";
+import "./special_def.ts";
+import "./special_cond.ts";
+import "./special_thread.ts";
+import "./special_for.ts";
+import "./special_host.ts";
+import "./special_misc.ts";
+import "./discovery.ts";
+
+const MAX_SYMBOLS = 10_000;
+
+/** A compiled program: run it with `run()` (a fresh top-level frame each time). */
+export interface CompiledProgram {
+  run(): Value;
+}
+
+function countSymbols(forms: Form[]): number {
+  const seen = new Set<string>();
+  const walk = (f: Form) => {
+    if (f.type === "symbol") seen.add(f.ns === null ? f.name : `${f.ns}/${f.name}`);
+    else if (f.type === "keyword") seen.add(":" + f.name);
+    else if ("items" in f) { for (const x of f.items) walk(x); }
+  };
+  forms.forEach(walk);
+  return seen.size;
+}
+
+/** Read source, converting reader errors into LispErrors. */
+export function readProgram(source: string, maxBytes: number, maxDepth: number): Form[] {
+  const bytes = source.length <= maxBytes / 3 ? source.length : new TextEncoder().encode(source).length;
+  if (bytes > maxBytes) {
+    throw new LispError("program_too_large", `Program is ${bytes} bytes; the limit is ${maxBytes} bytes`);
+  }
+  try {
+    return readForms(source, { maxDepth });
+  } catch (e) {
+    if (e instanceof ReadError) {
+      throw new LispError(e.reason, e.message, { line: e.line, column: e.column });
+    }
+    throw e;
+  }
+}
+
+function firstUse(p: ProgramCtx, entries: Map<string, number>): { line: number; column: number } {
+  const at = Math.min(...entries.values());
+  return lineCol(p.source, at);
+}
+
+/** Compile `source` against the program context (session namespace, tools, globals). */
+export function compileProgram(source: string, p: ProgramCtx, maxBytes: number, maxDepth: number): CompiledProgram {
+  const forms = readProgram(source, maxBytes, maxDepth);
+  const nsyms = countSymbols(forms);
+  if (nsyms > MAX_SYMBOLS) {
+    throw new LispError(
+      "symbol_limit_exceeded",
+      `Program uses ${nsyms} distinct symbols and keywords; the limit is ${MAX_SYMBOLS}`,
+    );
+  }
+  const fn = new FnScope(null);
+  const scope = new LexScope(fn, null);
+  const a: Ana = { p, scope, tail: false, recur: null, fnlit: null, cond: false };
+  const nodes: Node[] = forms.map((f) => analyze(f, a));
+  if (p.undefinedSyms.size > 0) {
+    const names = [...p.undefinedSyms.keys()];
+    const known = [...knownNames(null, p), ...builtinNames()];
+    const hints = names.map((n) => {
+      if (p.defined.has(n)) return `${n} (defined later in the program; define it before its first use)`;
+      const s = didYouMean(n, [...(p.undefinedLocals?.get(n) ?? []), ...known]).filter((x) => x !== n);
+      return s.length > 0 ? `${n} (did you mean ${s.join(", ")}?)` : n;
+    });
+    const pos = firstUse(p, p.undefinedSyms);
+    throw new LispError(
+      "unbound_var",
+      `Undefined variable${names.length > 1 ? "s" : ""}: ${hints.join(", ")} (line ${pos.line}, column ${pos.column})`,
+      pos,
+    );
+  }
+  if (p.unknownTools.size > 0) {
+    const names = [...p.unknownTools.keys()];
+    const avail = p.toolNames === null ? [] : [...p.toolNames].sort();
+    const hints = names.map((n) => {
+      const s = didYouMean(n, avail);
+      return s.length > 0 ? `${n} (did you mean ${s.join(", ")}?)` : n;
+    });
+    const pos = firstUse(p, p.unknownTools);
+    throw new LispError(
+      "unknown_tool",
+      `Unknown tool${names.length > 1 ? "s" : ""}: ${hints.join(", ")}. ` +
+        (avail.length > 0 ? `Available tools: ${avail.join(", ")}` : "No tools are available in this evaluation"),
+      pos,
+    );
+  }
+  const n = nodes.length;
+  return {
+    run(): Value {
+      const f: Frame = new Array(fn.nslots);
+      f[0] = [];
+      let v: Value = null;
+      for (let i = 0; i < n; i++) v = nodes[i](f);
+      return v;
+    },
+  };
+}

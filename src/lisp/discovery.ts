@@ -1,0 +1,285 @@
+/**
+ * Discovery forms (digest §5.3): apropos, dir, doc, meta, source, ns-publics, all-ns, ns-name and (tool/servers).
+ * Builtins and special forms are answered locally from the registry docs; everything else goes to the host's
+ * `DiscoveryBackend`. Symbol arguments are auto-quoted (`(doc map)` ≡ `(doc "map")`).
+ * @module
+ */
+import type { BuiltinDoc, DiscoveryOp, JsonObject } from "./api.ts";
+import { LispError } from "./errors.ts";
+import { type Ana, analyze, constNode, formError, type Node, nonTail } from "./analyze.ts";
+import { defSpecial, SPECIALS } from "./specials.ts";
+import { builtinDoc, knownNamespaces, namespaceMembers, searchBuiltins } from "./builtins/registry.ts";
+import { RUN } from "./runtime.ts";
+import type { Form } from "./forms.ts";
+import {
+  fromJson,
+  Keyword,
+  kw,
+  MapBuilder,
+  mapFromKvs,
+  PMap,
+  prStr,
+  PVec,
+  SymbolRef,
+  toJson,
+  type Value,
+  vecFrom,
+} from "./vals.ts";
+
+const ALL_NS = ["clojure.core", "clojure.set", "clojure.string", "clojure.walk", "json"];
+const NS_ALIASES: Record<string, string> = {
+  "clojure.core": "clojure.core",
+  "clojure.string": "clojure.string",
+  "clojure.set": "clojure.set",
+  "clojure.walk": "clojure.walk",
+  json: "json",
+};
+
+function keywordize(v: Value): Value {
+  if (v instanceof PMap) {
+    const b = new MapBuilder();
+    v.forEach((k, x) => b.set(typeof k === "string" ? kw(k) : k, keywordize(x)));
+    return b.build();
+  }
+  if (v instanceof PVec) return vecFrom(v.arr.slice(0, v.n).map(keywordize));
+  return v;
+}
+
+/** Run one operation on the host backend: world faults → nil, programmer faults → runtime_error. */
+export function discoveryCall(op: DiscoveryOp, args: JsonObject): Value {
+  const d = RUN.discovery;
+  if (d === undefined) {
+    throw new LispError(
+      "runtime_error",
+      `${op === "servers" ? "(tool/servers)" : `(${op} …)`}: discovery forms that reach upstreams are only available ` +
+        `when a discovery backend is configured`,
+    );
+  }
+  const o = d.exec(op, args);
+  if (o.kind === "world_fault") return null;
+  if (o.kind === "programmer_fault") throw new LispError("runtime_error", `runtime_error: ${o.message}`);
+  const v = fromJson(o.result);
+  return o.keywordKeys ? keywordize(v) : v;
+}
+
+/** Documentation of a local name (builtin or special form), if any. */
+export function localDoc(name: string): BuiltinDoc | undefined {
+  const b = builtinDoc(name);
+  if (b !== undefined) return b;
+  const sp = SPECIALS.get(name);
+  if (sp !== undefined) return { name, arglists: sp.doc.arglists, doc: sp.doc.doc, section: "special forms" };
+  return undefined;
+}
+
+/** Text block printed by `(doc name)` for a local name. */
+export function docText(d: BuiltinDoc): string {
+  return `${d.name}\n${d.arglists.map((a) => `  ${a}`).join("\n")}\n  ${d.doc}`;
+}
+
+/** Turn a discovery argument into a ref string. */
+function refText(v: Value, form: string): string {
+  if (typeof v === "string") return v;
+  if (v instanceof SymbolRef) return v.full;
+  if (v instanceof Keyword) return v.name;
+  throw new LispError("type_error", `${form}: expected a name (symbol or string), got ${prStr(v)}`);
+}
+
+/** Analyze a ref argument: bare/qualified symbols are auto-quoted. */
+function refArg(f: Form, a: Ana): Node {
+  if (f.type === "symbol") return constNode(new SymbolRef(f.ns, f.name));
+  return analyze(f, nonTail(a));
+}
+
+function optsJson(v: Value | undefined, form: string): JsonObject {
+  if (v === undefined || v === null) return {};
+  if (!(v instanceof PMap)) throw new LispError("type_error", `${form}: options must be a map, got ${prStr(v)}`);
+  return toJson(v) as JsonObject;
+}
+
+function firstLine(s: string): string {
+  const i = s.indexOf("\n");
+  return i < 0 ? s : s.slice(0, i);
+}
+
+function discoveryForm(
+  name: string,
+  arglists: string[],
+  doc: string,
+  min: number,
+  max: number,
+  run: (args: Value[]) => Value,
+) {
+  defSpecial(name, arglists, doc, (items, form, a) => {
+    const n = items.length - 1;
+    if (n < min || n > max) {
+      throw formError(
+        a,
+        "invalid_arity",
+        `${name} expects ${min === max ? min : `${min} to ${max}`} arguments, got ${n}`,
+        form,
+      );
+    }
+    const args = items.slice(1).map((x, i) => (i === 0 ? refArg(x, a) : analyze(x, nonTail(a))));
+    return (f) => run(args.map((x) => x(f)));
+  });
+}
+
+discoveryForm(
+  "doc",
+  ["(doc name)"],
+  "Prints the documentation of a builtin, special form or upstream tool; returns nil.",
+  1,
+  1,
+  (args) => {
+    const ref = refText(args[0], "doc");
+    const d = localDoc(ref);
+    if (d !== undefined) {
+      RUN.print(docText(d));
+      return null;
+    }
+    if (RUN.discovery === undefined) {
+      RUN.print(`No documentation found for: ${ref}`);
+      return null;
+    }
+    const r = discoveryCall("doc", { ref });
+    if (r !== null) RUN.print(typeof r === "string" ? r : prStr(r));
+    return null;
+  },
+);
+
+discoveryForm(
+  "source",
+  ["(source name)"],
+  "Prints the source of a prelude export (none exist here); returns nil.",
+  1,
+  1,
+  (args) => {
+    RUN.print(`no source available for ${refText(args[0], "source")}`);
+    return null;
+  },
+);
+
+discoveryForm(
+  "apropos",
+  ["(apropos query)", "(apropos query opts)"],
+  "Searches builtins and upstream tools; returns matching lines.",
+  1,
+  2,
+  (args) => {
+    const q = refText(args[0], "apropos");
+    if (q.trim() === "") throw new LispError("runtime_error", "apropos: the query must not be empty");
+    const opts = optsJson(args[1], "apropos");
+    const limit = typeof opts.limit === "number" ? Math.max(1, Math.min(50, opts.limit)) : 8;
+    const out: Value[] = [];
+    if (RUN.discovery !== undefined) {
+      const r = discoveryCall("apropos", { query: q, ...opts, limit });
+      if (r instanceof PVec) out.push(...r.arr.slice(0, r.n));
+    }
+    for (const h of searchBuiltins(q, limit)) out.push(`local: ${h.name} - ${firstLine(h.doc.doc)}`);
+    return vecFrom(out.slice(0, limit));
+  },
+);
+
+discoveryForm(
+  "dir",
+  ["(dir ns)", "(dir ns opts)"],
+  "Lists the members of a namespace or upstream server.",
+  1,
+  2,
+  (args) => {
+    const ref = refText(args[0], "dir");
+    const opts = optsJson(args[1], "dir");
+    const members = namespaceMembers(ref);
+    if (members !== undefined) {
+      const limit = typeof opts.limit === "number" ? opts.limit : 50;
+      const offset = typeof opts.offset === "number" ? opts.offset : 0;
+      return vecFrom(
+        members.slice(offset, offset + limit).map((m) => {
+          const d = builtinDoc(`${ref}/${m}`) ?? builtinDoc(m);
+          return `${m} - ${d ? firstLine(d.doc) : ""}`;
+        }),
+      );
+    }
+    return discoveryCall("dir", { ref, ...opts });
+  },
+);
+
+discoveryForm(
+  "meta",
+  ["(meta name)"],
+  "Structured description of a builtin, special form or upstream tool.",
+  1,
+  1,
+  (args) => {
+    const ref = refText(args[0], "meta");
+    const d = localDoc(ref);
+    if (d !== undefined) {
+      const i = ref.lastIndexOf("/");
+      return mapFromKvs([
+        kw("kind"),
+        kw(SPECIALS.has(ref) ? "special-form" : "builtin"),
+        kw("source"),
+        kw("local"),
+        kw("namespace"),
+        i > 0 ? ref.slice(0, i) : "clojure.core",
+        kw("name"),
+        d.name,
+        kw("ref"),
+        ref,
+        kw("description"),
+        d.doc,
+        kw("signatures"),
+        vecFrom(d.arglists.slice()),
+        kw("section"),
+        d.section,
+      ]);
+    }
+    return discoveryCall("meta", { ref });
+  },
+);
+
+discoveryForm(
+  "ns-publics",
+  ["(ns-publics ns)"],
+  "Map of a namespace's public names to their documentation.",
+  1,
+  1,
+  (args) => {
+    const ref = refText(args[0], "ns-publics");
+    const members = namespaceMembers(ref === "clojure.core" ? "core" : ref);
+    if (members === undefined) {
+      throw new LispError(
+        "runtime_error",
+        `ns-publics: unknown namespace ${ref}. Known: ${knownNamespaces().join(", ")}`,
+      );
+    }
+    const b = new MapBuilder();
+    for (const m of members) {
+      const d = builtinDoc(ref === "clojure.core" ? m : `${ref}/${m}`) ?? builtinDoc(m);
+      if (d === undefined) continue;
+      b.set(
+        m,
+        mapFromKvs([
+          kw("name"),
+          m,
+          kw("doc"),
+          d.doc,
+          kw("arglists"),
+          vecFrom(d.arglists.slice()),
+          kw("section"),
+          d.section,
+        ]),
+      );
+    }
+    return b.build();
+  },
+);
+
+discoveryForm("all-ns", ["(all-ns)"], "Names of the namespaces.", 0, 0, () => vecFrom(ALL_NS.slice()));
+
+discoveryForm("ns-name", ["(ns-name ns)"], "The name of a namespace.", 1, 1, (args) => {
+  const ref = refText(args[0], "ns-name");
+  const n = NS_ALIASES[ref];
+  if (n === undefined) throw new LispError("runtime_error", `ns-name: unknown namespace ${ref}`);
+  return n;
+});

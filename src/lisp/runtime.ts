@@ -1,0 +1,161 @@
+/**
+ * The state of the one evaluation running on this thread: budgets (steps, allocation, prints, call depth,
+ * deadline), captured prints and the host seam. The evaluator is synchronous, so a single module-level `RUN`
+ * object is reset at the start of every evaluation and read directly by compiled nodes.
+ * @module
+ */
+import type { DiscoveryBackend, EvalLimits, HostTools, JsonObject } from "./api.ts";
+import { LispError } from "./errors.ts";
+
+/** Default budgets (api.ts `EvalLimits`). */
+export const DEFAULT_LIMITS: Required<Omit<EvalLimits, "deadline">> = {
+  maxSteps: 50_000_000,
+  maxAllocBytes: 256 * 1024 * 1024,
+  maxPrintChars: 1_000_000,
+  maxPrintLength: 2_000,
+  maxProgramBytes: 1_000_000,
+  maxDepth: 256,
+  maxCallDepth: 10_000,
+};
+
+/** Steps between two cooperative deadline checks. */
+const CHECK_EVERY = 4096;
+
+/** A budget error: ends the run; no program form can intercept it. */
+export function limitError(reason: string, message: string): LispError {
+  return new LispError(reason, message, undefined, true);
+}
+
+/** Per-branch state while `pmap`/`pcalls` branches run under the replay scheme (see pmap.ts). */
+export interface BranchState {
+  /** Tool outcomes already obtained for this branch, in call order (already converted to values). */
+  results: unknown[];
+  /** Index of the next tool call of the current replay. */
+  cursor: number;
+  /** The request this branch is waiting for, when it stopped. */
+  pending: { name: string; args: JsonObject } | null;
+}
+
+/** Mutable state of the running evaluation. */
+export class RunState {
+  steps = 0;
+  /** Next step count at which `slowCheck` must run (min of the step budget and the next deadline check). */
+  nextCheck = 0;
+  maxSteps = DEFAULT_LIMITS.maxSteps;
+  deadline = Infinity;
+  allocBytes = 0;
+  maxAllocBytes = DEFAULT_LIMITS.maxAllocBytes;
+  printChars = 0;
+  maxPrintChars = DEFAULT_LIMITS.maxPrintChars;
+  maxPrintLength = DEFAULT_LIMITS.maxPrintLength;
+  depth = 0;
+  maxCallDepth = DEFAULT_LIMITS.maxCallDepth;
+  prints: string[] = [];
+  onPrint: ((line: string) => void) | undefined = undefined;
+  /** When > 0, prints are discarded (inside pmap/pcalls branches). */
+  mutePrints = 0;
+  tools: HostTools | undefined = undefined;
+  discovery: DiscoveryBackend | undefined = undefined;
+  /** Non-null while a pmap/pcalls branch runs. */
+  branch: BranchState | null = null;
+  /** Undo log of namespace writes made by this evaluation: [cell, previous value]. */
+  defLog: [{ value: unknown }, unknown][] = [];
+  /** Journal of `task` results (id → value) handed in by the host, if any. */
+  journal: Map<string, unknown> | null = null;
+  /** `(step-done id summary)` records, in order. */
+  summaries: [string, string][] = [];
+
+  /** Reset for a new evaluation with the given limits. */
+  reset(limits: EvalLimits | undefined): void {
+    const l = { ...DEFAULT_LIMITS, ...(limits ?? {}) };
+    this.steps = 0;
+    this.maxSteps = l.maxSteps;
+    this.deadline = limits?.deadline ?? Infinity;
+    this.nextCheck = Math.min(this.maxSteps, CHECK_EVERY);
+    this.allocBytes = 0;
+    this.maxAllocBytes = l.maxAllocBytes;
+    this.printChars = 0;
+    this.maxPrintChars = l.maxPrintChars;
+    this.maxPrintLength = l.maxPrintLength;
+    this.depth = 0;
+    this.maxCallDepth = l.maxCallDepth;
+    this.prints = [];
+    this.onPrint = undefined;
+    this.mutePrints = 0;
+    this.tools = undefined;
+    this.discovery = undefined;
+    this.branch = null;
+    this.defLog = [];
+    this.journal = null;
+    this.summaries = [];
+  }
+
+  /** Called when `steps` reaches `nextCheck`: enforces the step budget and the deadline. */
+  slowCheck(): void {
+    if (this.steps >= this.maxSteps) {
+      throw limitError(
+        "step_limit_exceeded",
+        `Step budget exhausted (${this.maxSteps} steps): the program runs too long; check for an endless loop`,
+      );
+    }
+    if (Date.now() > this.deadline) {
+      throw limitError("timeout", "Evaluation timed out (wall-clock deadline reached)");
+    }
+    this.nextCheck = Math.min(this.maxSteps, this.steps + CHECK_EVERY);
+  }
+
+  /** Count `n` steps (loop iterations, calls). */
+  step(n = 1): void {
+    if ((this.steps += n) >= this.nextCheck) this.slowCheck();
+  }
+
+  /** Account `bytes` of allocation; raises `memory_limit` past the budget. */
+  alloc(bytes: number): void {
+    if ((this.allocBytes += bytes) > this.maxAllocBytes) {
+      throw limitError(
+        "memory_limit",
+        `Allocation budget exhausted (${Math.round(this.maxAllocBytes / 1048576)} MiB): the program builds too ` +
+          `much data (runaway growth?)`,
+      );
+    }
+  }
+
+  /** Record one println entry (already rendered), applying the per-entry and total print budgets. */
+  print(line: string): void {
+    if (this.mutePrints > 0) return;
+    let entry = line;
+    if (entry.length > this.maxPrintLength) {
+      entry = `${entry.slice(0, this.maxPrintLength)}... (${this.maxPrintLength}/${entry.length} chars)`;
+    }
+    this.printChars += entry.length;
+    if (this.printChars > this.maxPrintChars) {
+      throw limitError("print_limit_exceeded", `Print budget exhausted (${this.maxPrintChars} characters of output)`);
+    }
+    this.prints.push(entry);
+    if (this.onPrint !== undefined) this.onPrint(entry);
+  }
+
+  /** Raise `stack_overflow` (called when `depth` passed `maxCallDepth`). */
+  tooDeep(): never {
+    throw limitError(
+      "stack_overflow",
+      `Call depth exceeded (${this.maxCallDepth} nested calls): runaway recursion? Use loop/recur`,
+    );
+  }
+}
+
+/** The evaluation running on this thread. */
+export const RUN: RunState = new RunState();
+
+/** Convert a JS engine failure (RangeError from a too-deep stack, out of memory) into a LispError. */
+export function hostFault(e: unknown): LispError {
+  if (e instanceof LispError) return e;
+  if (e instanceof RangeError && /call stack/i.test(e.message)) {
+    return limitError("stack_overflow", "Call stack exhausted: runaway recursion? Use loop/recur");
+  }
+  if (e instanceof RangeError && /(Invalid (string|array) length|allocation failed)/i.test(e.message)) {
+    return limitError("memory_limit", "Value too large: the program builds too much data");
+  }
+  const msg = e instanceof Error ? e.message : String(e);
+  return new LispError("internal_error", `Internal error: ${msg}`);
+}

@@ -1,0 +1,132 @@
+/**
+ * Sessions: a user namespace (defs, closures), `*1 *2 *3` history and the last error persist across evaluations.
+ * A failed evaluation rolls its defs back (§3.7); `(return v)` / `(fail v)` keep them.
+ * @module
+ */
+import type { EvalOptions, EvalResult, JsonValue, LispSession } from "./api.ts";
+import { type Cell, type ProgramCtx, UNBOUND } from "./analyze.ts";
+import { CTX } from "./calls.ts";
+import { compileProgram } from "./compile.ts";
+import { DEFAULT_LIMITS, hostFault, RUN } from "./runtime.ts";
+import { ReturnSignal, undoDefs } from "./pmap.ts";
+import { CONTEXT } from "./special_host.ts";
+import { setActiveContext } from "./builtins/registry.ts";
+import { fromJson, prStr, toJson, type Value } from "./vals.ts";
+
+/** The last error of a session (what a REPL binds to `*e`). */
+export interface LastError {
+  reason: string;
+  message: string;
+}
+
+const jsonCache = new WeakMap<object, Value>();
+
+/** Convert JSON to a value once per JSON object identity (hosts re-evaluating with the same data pay once). */
+function cachedFromJson(j: JsonValue | undefined): Value {
+  if (j === null || j === undefined || typeof j !== "object") return fromJson(j);
+  let v = jsonCache.get(j);
+  if (v === undefined) {
+    v = fromJson(j);
+    jsonCache.set(j, v);
+  }
+  return v;
+}
+
+function globalsMap(g: Record<string, JsonValue> | undefined): Map<string, Value> {
+  const m = new Map<string, Value>();
+  if (g !== undefined) { for (const [k, v] of Object.entries(g)) m.set(k, cachedFromJson(v)); }
+  return m;
+}
+
+const HISTORY = 3;
+
+/** A stateful evaluation context. */
+export class Session implements LispSession {
+  private cells = new Map<string, Cell>();
+  private history: Value[] = [];
+  private last: LastError | null = null;
+
+  /** Evaluate a program in this session. */
+  eval(source: string, options: EvalOptions = {}): EvalResult {
+    RUN.reset(options.limits);
+    RUN.tools = options.tools;
+    RUN.discovery = options.discovery;
+    RUN.onPrint = options.onPrint;
+    setActiveContext(CTX);
+    const history = this.history;
+    try {
+      CONTEXT.value = options.context === undefined ? null : cachedFromJson(options.context);
+      const defined = new Set<string>();
+      for (const [n, c] of this.cells) if (c.value !== UNBOUND) defined.add(n);
+      const p: ProgramCtx = {
+        source,
+        cells: this.cells,
+        defined,
+        globals: globalsMap(options.globals),
+        toolNames: options.tools ? new Set(options.tools.names()) : null,
+        undefinedSyms: new Map(),
+        unknownTools: new Map(),
+        context: options.context,
+        history: () => history,
+      };
+      const limits = { ...DEFAULT_LIMITS, ...(options.limits ?? {}) };
+      const program = compileProgram(source, p, limits.maxProgramBytes, limits.maxDepth);
+      let value: Value;
+      let status: "ok" | "returned" | "failed" = "ok";
+      try {
+        value = program.run();
+      } catch (e) {
+        if (!(e instanceof ReturnSignal)) throw e;
+        value = e.value;
+        status = e.status;
+      }
+      this.history.push(value);
+      if (this.history.length > HISTORY) this.history.shift();
+      return {
+        ok: true,
+        status,
+        value,
+        printed: prStr(value),
+        json: toJson(value),
+        prints: RUN.prints,
+        steps: RUN.steps,
+      };
+    } catch (e) {
+      const err = hostFault(e);
+      undoDefs(0);
+      this.last = { reason: err.reason, message: err.message };
+      const out: EvalResult = { ok: false, reason: err.reason, message: err.message, prints: RUN.prints };
+      if (err.line !== undefined) out.line = err.line;
+      if (err.column !== undefined) out.column = err.column;
+      return out;
+    } finally {
+      RUN.tools = undefined;
+      RUN.discovery = undefined;
+      RUN.onPrint = undefined;
+      CONTEXT.value = null;
+    }
+  }
+
+  /** Drop every def and the history. */
+  reset(): void {
+    this.cells = new Map();
+    this.history = [];
+    this.last = null;
+  }
+
+  /** Names defined in the user namespace, sorted. */
+  definedNames(): string[] {
+    return [...this.cells].filter(([, c]) => c.value !== UNBOUND).map(([n]) => n).sort();
+  }
+
+  /** The last error (for the REPL's `*e`), or null. */
+  lastError(): LastError | null {
+    return this.last;
+  }
+
+  /** The value of a defined name, if any (internal value). */
+  lookup(name: string): Value | undefined {
+    const c = this.cells.get(name);
+    return c === undefined || c.value === UNBOUND ? undefined : c.value as Value;
+  }
+}

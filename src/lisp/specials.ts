@@ -1,0 +1,27 @@
+/**
+ * The table of special forms and macros, keyed by the unqualified head symbol. Special-form modules register
+ * themselves here (see compile.ts); the analyzer consults it for every list form.
+ * @module
+ */
+import type { Form } from "./forms.ts";
+import type { Ana, Node } from "./analyze.ts";
+
+/** Analyze one special form `(head …)`; `items[0]` is the head symbol. */
+export type SpecialHandler = (items: Form[], form: Form, a: Ana) => Node;
+
+/** A registered special form. */
+export interface Special {
+  handler: SpecialHandler;
+  /** True for `if def do recur quote`: a local binding of the same name does not shadow them. */
+  core?: boolean;
+  /** Documentation shown by `doc`, `:doc` and the language card. */
+  doc: { arglists: string[]; doc: string };
+}
+
+/** Every special form, by name. */
+export const SPECIALS: Map<string, Special> = new Map();
+
+/** Register special forms. */
+export function defSpecial(name: string, arglists: string[], doc: string, handler: SpecialHandler, core = false) {
+  SPECIALS.set(name, { handler, core, doc: { arglists, doc } });
+}

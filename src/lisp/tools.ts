@@ -1,0 +1,165 @@
+/**
+ * The tool seam at run time (digest §5.1, §5.2): argument normalization, the host call (or the pmap replay cache),
+ * and turning a `ToolOutcome` into a Lisp value (tagged maps for `tool/call`) or an error.
+ * @module
+ */
+import type { JsonObject, JsonValue, ToolOutcome, ToolRequest } from "./api.ts";
+import { LispError } from "./errors.ts";
+import { RUN } from "./runtime.ts";
+import {
+  describe,
+  flexGet,
+  fromJson,
+  Keyword,
+  kw,
+  LispFn,
+  mapFromKvs,
+  PMap,
+  prStr,
+  SymbolRef,
+  toToolArgs,
+  type Value,
+} from "./vals.ts";
+
+/** Thrown inside a pmap/pcalls branch that needs a tool result not available yet (see pmap.ts). */
+export const PENDING: unique symbol = Symbol("pending tool call");
+
+/** A raise outcome remembered in a branch cache (re-thrown on replay). */
+export class RaiseMarker {
+  constructor(readonly error: LispError) {}
+}
+
+const K_OK = kw("ok");
+const K_VALUE = kw("value");
+const K_VALUE_KIND = kw("value_kind");
+const K_REASON = kw("reason");
+const K_MESSAGE = kw("message");
+
+/** Convert a host outcome to the program's value (or a RaiseMarker for `raise`). */
+export function outcomeValue(o: ToolOutcome, name: string): Value | RaiseMarker {
+  switch (o.kind) {
+    case "value":
+      return fromJson(o.value);
+    case "tagged":
+      if (o.ok) return mapFromKvs([K_OK, true, K_VALUE, fromJson(o.value), K_VALUE_KIND, kw(o.valueKind)]);
+      return mapFromKvs([K_OK, false, K_REASON, kw(o.reason), K_MESSAGE, o.message]);
+    case "raise":
+      return new RaiseMarker(new LispError(o.reason, o.message || `tool/${name} failed`));
+    default:
+      return new RaiseMarker(new LispError("tool_error", `tool/${name} returned an unrecognized outcome`));
+  }
+}
+
+/** Perform one host tool request (directly, or through the pmap replay cache inside a branch). */
+export function performTool(req: ToolRequest): Value {
+  const tools = RUN.tools;
+  if (tools === undefined) {
+    throw new LispError("unknown_tool", `Unknown tool: ${req.name}. No tools are available in this evaluation`);
+  }
+  const br = RUN.branch;
+  let r: Value | RaiseMarker;
+  if (br !== null) {
+    if (br.cursor < br.results.length) r = br.results[br.cursor++] as Value | RaiseMarker;
+    else {
+      br.pending = req;
+      throw PENDING;
+    }
+  } else {
+    r = outcomeValue(tools.call(req), req.name);
+  }
+  if (r instanceof RaiseMarker) throw r.error;
+  return r;
+}
+
+function argsMap(v: Value, name: string): JsonObject {
+  if (v === null) return {};
+  if (!(v instanceof PMap)) {
+    throw new LispError(
+      "invalid_tool_args",
+      `Tool calls require named arguments: (tool/${name} {:key value}) or (tool/${name} :key value), got ${
+        describe(v)
+      }`,
+    );
+  }
+  return toToolArgs(v) as JsonObject;
+}
+
+/** Arguments of a plain host tool `(tool/name …)` → JSON object (§5.1). */
+export function plainToolArgs(name: string, args: Value[]): JsonObject {
+  if (args.length === 0) return {};
+  if (args.length === 1) return argsMap(args[0], name);
+  if (args.length % 2 === 0 && args.every((x, i) => i % 2 === 1 || x instanceof Keyword)) {
+    return argsMap(mapFromKvs(args), name);
+  }
+  throw new LispError(
+    "invalid_tool_args",
+    `Tool calls require named arguments: (tool/${name} {:key value}) or (tool/${name} :key value ...), got ${args.length} positional arguments`,
+  );
+}
+
+function runtimeError(message: string): never {
+  throw new LispError("runtime_error", message);
+}
+
+function nonEmptyString(v: Value, key: string): string {
+  if (typeof v === "string" && v.length > 0) return v;
+  if (v instanceof Keyword) return v.name;
+  return runtimeError(`tool/call: :${key} must be a non-empty string, got ${v === null ? "nil" : prStr(v)}`);
+}
+
+/** Normalize the forms of `tool/call` into `{server, tool, args}` (§5.2). */
+export function callToolArgs(args: Value[]): JsonObject {
+  const first = args[0];
+  if (args.length === 0 || args.length > 2) {
+    runtimeError(
+      `tool/call takes 'server/tool and an optional argument map, or one map {:server .. :tool .. :args ..}; got ${args.length} arguments`,
+    );
+  }
+  if (first instanceof SymbolRef) {
+    if (first.ns === null) {
+      runtimeError(`tool/call needs a qualified symbol 'server/tool, got '${first.name}`);
+    }
+    return { server: first.ns, tool: first.name, args: argsMap(args[1] ?? null, "call") as JsonValue };
+  }
+  if (first instanceof PMap && args.length === 1) {
+    const allowed = new Set(["server", "tool", "args"]);
+    first.forEach((k) => {
+      const name = k instanceof Keyword ? k.name : typeof k === "string" ? k : prStr(k);
+      if (!allowed.has(name)) runtimeError(`tool/call: unknown key ${prStr(k)} (allowed: :server :tool :args)`);
+    });
+    const server = nonEmptyString(flexGet(first, K_SERVER, null), "server");
+    const tool = nonEmptyString(flexGet(first, K_TOOL, null), "tool");
+    const a = flexGet(first, K_ARGS, null);
+    if (a !== null && !(a instanceof PMap)) runtimeError(`tool/call: :args must be a map, got ${describe(a)}`);
+    return { server, tool, args: argsMap(a, "call") as JsonValue };
+  }
+  return runtimeError(
+    `tool/call expects 'server/tool (quoted) or a map {:server .. :tool .. :args ..}, got ${describe(first)}`,
+  );
+}
+
+const K_SERVER = kw("server");
+const K_TOOL = kw("tool");
+const K_ARGS = kw("args");
+
+/** Call host tool `name` with evaluated Lisp arguments. */
+export function callTool(name: string, args: Value[]): Value {
+  const a = name === "call" ? callToolArgs(args) : plainToolArgs(name, args);
+  return performTool({ name, args: a });
+}
+
+/** `tool/x` as a first-class function value. */
+export class ToolFn extends LispFn {
+  readonly name: string;
+  constructor(readonly tool: string) {
+    super();
+    this.name = `tool/${tool}`;
+  }
+  call(args: Value[]): Value {
+    RUN.step();
+    return callTool(this.tool, args);
+  }
+  printed(): string {
+    return `#fn[tool/${this.tool}]`;
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * The JSON boundary (digest §2.9, §5.1).
+ *
+ * - `fromJson`: tool results / data files → values in one O(n) walk (objects → maps with string keys, arrays →
+ *   vectors, integral numbers → integers, beyond 2^53 → bigint).
+ * - `toJson`: the public projection of a value: keywords → names (keys and values), sets → arrays (total order),
+ *   integral floats → numbers, bigints → numbers when safe else decimal strings (exact digits), ##Inf/##-Inf/##NaN →
+ *   the strings "Infinity"/"-Infinity"/"NaN", functions → "#fn[...]"/"#<builtin>", vars → "#'x", symbol refs →
+ *   "'x", regexes → "#\"…\"", dates → ISO strings; map keys → strings (keyword names, other keys in printer form).
+ * - `toToolArgs`: tool-call arguments: like `toJson` but every map key also gets `-` → `_`; functions and other
+ *   non-data values raise `invalid_tool_args`.
+ * @module
+ */
+
+import type { JsonValue } from "../api.ts";
+import { LispError } from "../errors.ts";
+import { Keyword, LDate, LDuration, LFloat, LispFn, LRegex, SymbolRef, type Value, Var } from "./types.ts";
+import { EMPTY_VEC, PVec, vecFrom } from "./vector.ts";
+import { EMPTY_MAP, MapBuilder, PMap, PSet } from "./hashmap.ts";
+import { sortValues } from "./compare.ts";
+import { normBig } from "./numbers.ts";
+import { prStr } from "../printer.ts";
+
+/** Convert parsed JSON into values (one walk). */
+export function fromJson(j: JsonValue | bigint | undefined): Value {
+  if (j === null || j === undefined) return null;
+  switch (typeof j) {
+    case "string":
+    case "boolean":
+      return j;
+    case "number":
+      return Number.isInteger(j) && !Number.isSafeInteger(j) ? BigInt(j) : j;
+    case "bigint":
+      return normBig(j);
+  }
+  if (Array.isArray(j)) {
+    const n = j.length;
+    if (n === 0) return EMPTY_VEC;
+    const out = new Array<Value>(n);
+    for (let i = 0; i < n; i++) out[i] = fromJson(j[i]);
+    return vecFrom(out);
+  }
+  const keys = Object.keys(j);
+  if (keys.length === 0) return EMPTY_MAP;
+  if (keys.length <= 16) {
+    const kvs = new Array<Value>(keys.length * 2);
+    for (let i = 0; i < keys.length; i++) {
+      kvs[2 * i] = keys[i];
+      kvs[2 * i + 1] = fromJson(j[keys[i]]);
+    }
+    return new PMap(keys.length, kvs, null, true);
+  }
+  const b = new MapBuilder();
+  for (const k of keys) b.set(k, fromJson(j[k]));
+  return b.build();
+}
+
+function keyText(k: Value, underscore: boolean): string {
+  const s = typeof k === "string" ? k : k instanceof Keyword ? k.name : prStr(k);
+  return underscore && s.includes("-") ? s.replaceAll("-", "_") : s;
+}
+
+function scalar(v: Value): JsonValue | undefined {
+  switch (typeof v) {
+    case "string":
+    case "boolean":
+      return v;
+    case "number":
+      if (Number.isFinite(v)) return v;
+      return v !== v ? "NaN" : v > 0 ? "Infinity" : "-Infinity";
+    case "bigint":
+      return Number.isSafeInteger(Number(v)) ? Number(v) : v.toString();
+  }
+  if (v === null) return null;
+  if (v instanceof Keyword) return v.name;
+  if (v instanceof LFloat) return v.v;
+  return undefined;
+}
+
+/** The public JSON projection of a value (see module doc). */
+export function toJson(v: Value): JsonValue {
+  const s = scalar(v);
+  if (s !== undefined) return s;
+  if (v instanceof PVec) {
+    const out = new Array<JsonValue>(v.n);
+    for (let i = 0; i < v.n; i++) out[i] = toJson(v.arr[i]);
+    return out;
+  }
+  if (v instanceof PMap) {
+    const o: { [k: string]: JsonValue } = {};
+    v.forEach((k, x) => {
+      o[keyText(k, false)] = toJson(x);
+    });
+    return o;
+  }
+  if (v instanceof PSet) return sortValues(v.members()).map(toJson);
+  if (v instanceof LispFn) return v.printed();
+  if (v instanceof LDate) return v.iso();
+  if (v instanceof Var || v instanceof SymbolRef || v instanceof LRegex || v instanceof LDuration) return prStr(v);
+  return null;
+}
+
+/** Convert tool-call arguments (§5.1): keys stringified with `-` → `_`, keyword values → names. */
+export function toToolArgs(v: Value, path = "args"): JsonValue {
+  const s = scalar(v);
+  if (s !== undefined) return s;
+  if (v instanceof PVec) {
+    const out = new Array<JsonValue>(v.n);
+    for (let i = 0; i < v.n; i++) out[i] = toToolArgs(v.arr[i], `${path}[${i}]`);
+    return out;
+  }
+  if (v instanceof PMap) {
+    const o: { [k: string]: JsonValue } = {};
+    v.forEach((k, x) => {
+      const key = keyText(k, true);
+      o[key] = toToolArgs(x, `${path}.${key}`);
+    });
+    return o;
+  }
+  if (v instanceof PSet) return sortValues(v.members()).map((x, i) => toToolArgs(x, `${path}[${i}]`));
+  if (v instanceof LDate) return v.iso();
+  throw new LispError(
+    "invalid_tool_args",
+    `tool arguments must be JSON data, but ${path} is ${
+      prStr(v)
+    }; pass strings, numbers, booleans, nil, vectors or maps`,
+  );
+}

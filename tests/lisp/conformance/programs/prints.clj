@@ -1,0 +1,12 @@
+;; println output (nbb's stdout lines are recorded as prints and compared with the program's prints).
+(println "hello")
+(println "n:" 5)
+(do (println "a") (println "b") 3)
+(doseq [x [1 2]] (println "x" x))
+(println 1.5 :k nil)
+(println [1 2 3])
+(println)
+(do (mapv #(println "item" %) [:a :b]) :done)
+(let [r (reduce + [1 2 3])] (println "sum" r) r)
+(println "multi\nline")
+(println true false)

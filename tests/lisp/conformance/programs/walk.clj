@@ -1,0 +1,13 @@
+;; Tree walking.
+(postwalk #(if (number? %) (inc %) %) [1 [2 {:a 3}]])
+(prewalk #(if (number? %) (* % 10) %) {:a [1 2]})
+(walk/postwalk #(if (string? %) (upper-case %) %) ["a" ["b"]])
+(clojure.walk/prewalk #(if (vector? %) (vec (remove nil? %)) %) [1 nil [2 nil]])
+(tree-seq vector? identity [1 [2 [3]]])
+(count (tree-seq map? :children {:id 1 :children [{:id 2 :children []} {:id 3}]}))
+(map :id (tree-seq map? :children {:id 1 :children [{:id 2 :children []} {:id 3}]}))
+(postwalk (fn [x] (if (map? x) (dissoc x :secret) x)) {:a 1 :secret 2 :b {:secret 3 :c 4}})
+(walk/walk inc identity [1 2 3])
+(keywordize-keys {"a" {"b" 1}})
+(stringify-keys {:a {:b 1}})
+(walk/keywordize-keys [{"x" 1}])
