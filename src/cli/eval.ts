@@ -1,10 +1,297 @@
 /**
- * `ptc eval` (not implemented yet: the owning issue replaces this module).
+ * `ptc eval`: evaluate PTC-Lisp programs in the sandbox and print the results (text, JSON, or JSON lines).
+ *
+ * Tools reach programs through a `HostProvider` (one `SandboxHost` per evaluation); the upstream runtime supplies it
+ * once `--upstreams-config` exists. Without one, programs can use the language but call no tools.
  * @module
  */
+import type { JsonObject, JsonValue } from "../lisp/api.ts";
+import {
+  LIMIT_FLAG_OPTIONS,
+  LimitFlagError,
+  limitsFromFlags,
+  limitsUsage,
+  type SandboxHost,
+  type SandboxLimits,
+  SandboxPool,
+  type SandboxResult,
+} from "../sandbox/mod.ts";
+import { intFlag, parseFlags, UsageError, usageError } from "./usage.ts";
+
+/** Supplies tools to the evaluations of one `ptc eval` process (the upstream runtime plugs in here). */
+export interface HostProvider {
+  /** A host for one evaluation (a fresh run context each time). */
+  host(): SandboxHost;
+  /** Release upstream connections. */
+  close(): Promise<void>;
+}
+
+const OPTIONS = {
+  format: { type: "string" },
+  jsonl: { type: "boolean" },
+  data: { type: "string" },
+  context: { type: "string" },
+  repeat: { type: "string" },
+  file: { type: "string", short: "f" },
+  help: { type: "boolean", short: "h" },
+  ...LIMIT_FLAG_OPTIONS,
+} as const;
+
+/** Usage text of `ptc eval`. */
+export function evalUsage(): string {
+  return [
+    "Usage: ptc eval [options] [PROGRAM | -f FILE | -]",
+    "",
+    "Evaluate a PTC-Lisp program (PROGRAM text, a file, or `-` for stdin) in the sandbox.",
+    "",
+    "Options:",
+    "  --format text|json        text (default): println output, then the value; errors on stderr as",
+    "                            `reason: message`. json: one object {ok, printed, value, prints, elapsed_ms}",
+    "                            or {ok:false, reason, message}",
+    "  --jsonl                   read one JSON-encoded program string per stdin line, write one JSON object per",
+    "                            line (exit 0 once every line is answered; failures are in the objects)",
+    "  --data FILE               JSON (or JSON lines → vector) bound to the symbol `data`",
+    "  --context FILE            JSON object whose keys become `data/<key>`",
+    "  --repeat N                evaluate N times in one process; elapsed_ms is the median (evaluation only)",
+    "  -f, --file FILE           read the program from FILE",
+    ...limitsUsage(),
+    "  -h, --help                show this help",
+    "",
+    "Exit codes: 0 ok, 1 program error (including `(fail v)`), 2 usage error.",
+  ].join("\n");
+}
+
+interface EvalPlan {
+  format: "text" | "json";
+  jsonl: boolean;
+  repeat: number;
+  source?: string;
+  globals?: Record<string, JsonValue>;
+  context?: JsonObject;
+  limits: Partial<SandboxLimits>;
+}
 
 /** Entry point of `ptc eval`. */
-export function run(_args: string[]): Promise<number> {
-  console.error("ptc eval: not implemented yet");
-  return Promise.resolve(2);
+export function run(args: string[]): Promise<number> {
+  return runEval(args);
+}
+
+/** `ptc eval` with an optional tool provider (the upstream runtime); returns the exit code. */
+export async function runEval(args: string[], provider?: HostProvider): Promise<number> {
+  let plan: EvalPlan;
+  try {
+    const parsed = await planFromArgs(args);
+    if (parsed === "help") {
+      console.log(evalUsage());
+      return 0;
+    }
+    plan = parsed;
+  } catch (e) {
+    if (e instanceof UsageError || e instanceof LimitFlagError) return usageError(e.message, evalUsage());
+    if (e instanceof InputError) {
+      console.error(`ptc eval: ${e.message}`);
+      return 2;
+    }
+    throw e;
+  }
+  const pool = new SandboxPool({ size: 1, limits: plan.limits });
+  try {
+    return plan.jsonl ? await runJsonl(pool, plan, provider) : await runOne(pool, plan, provider);
+  } catch (e) {
+    // The reader of our output went away (`ptc eval … | head`): nothing left to report to.
+    if (e instanceof Deno.errors.BrokenPipe) return 0;
+    throw e;
+  } finally {
+    await pool.close();
+    await provider?.close();
+  }
+}
+
+/** A bad input file (missing, unreadable, not JSON): exit 2 with a one-line message. */
+class InputError extends Error {}
+
+async function planFromArgs(args: string[]): Promise<EvalPlan | "help"> {
+  const { values, positionals } = parseFlags(args, OPTIONS);
+  if (values.help) return "help";
+  const format = values.format ?? "text";
+  if (format !== "text" && format !== "json") {
+    throw new UsageError(`--format expects text or json, got '${format}'`);
+  }
+  const jsonl = values.jsonl ?? false;
+  if (jsonl && values.format === "text") throw new UsageError("--jsonl writes JSON objects; drop --format text");
+  const repeat = intFlag("repeat", values.repeat, 1, 1_000_000) ?? 1;
+  const limits = limitsFromFlags(values);
+  if (positionals.length > 1) {
+    throw new UsageError(`expected one program, got ${positionals.length} arguments (quote the program)`);
+  }
+  let source: string | undefined;
+  if (jsonl) {
+    if (positionals.length > 0 || values.file) throw new UsageError("--jsonl reads its programs from stdin");
+  } else if (values.file !== undefined) {
+    if (positionals.length > 0) throw new UsageError("give the program either as an argument or with -f, not both");
+    source = await readInput(values.file, "-f");
+  } else if (positionals.length === 1) {
+    source = positionals[0] === "-" ? await new Response(Deno.stdin.readable).text() : positionals[0];
+  } else {
+    throw new UsageError("no program given (PROGRAM, -f FILE, or - for stdin)");
+  }
+  const globals = values.data !== undefined
+    ? { data: parseDataFile(values.data, await readInput(values.data, "--data")) }
+    : undefined;
+  let context: JsonObject | undefined;
+  if (values.context !== undefined) {
+    const parsed = parseJson(await readInput(values.context, "--context"), `--context ${values.context}`);
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+      throw new InputError(`--context ${values.context}: expected a JSON object (its keys become data/<key>)`);
+    }
+    context = parsed;
+  }
+  return { format, jsonl, repeat, source, globals, context, limits };
+}
+
+async function readInput(path: string, flag: string): Promise<string> {
+  try {
+    return await Deno.readTextFile(path);
+  } catch (e) {
+    const why = e instanceof Deno.errors.NotFound ? "no such file" : e instanceof Error ? e.message : String(e);
+    throw new InputError(`cannot read ${flag} '${path}': ${why}`);
+  }
+}
+
+function parseJson(text: string, what: string): JsonValue {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new InputError(`${what}: not valid JSON (${e instanceof Error ? e.message : String(e)})`);
+  }
+}
+
+/** A JSON document, or JSON lines (one value per non-empty line) which become a vector. */
+function parseDataFile(path: string, text: string): JsonValue {
+  if (!path.endsWith(".jsonl") && !path.endsWith(".ndjson")) {
+    try {
+      return JSON.parse(text);
+    } catch (e) {
+      if (!text.trim().includes("\n")) {
+        throw new InputError(`--data ${path}: not valid JSON (${e instanceof Error ? e.message : String(e)})`);
+      }
+    }
+  }
+  const out: JsonValue[] = [];
+  text.split("\n").forEach((line, i) => {
+    if (line.trim() === "") return;
+    out.push(parseJson(line, `--data ${path}: line ${i + 1}`));
+  });
+  return out;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+/** Evaluate `plan.repeat` times; the last result with the median evaluation time. */
+async function evaluateRepeated(
+  pool: SandboxPool,
+  source: string,
+  plan: EvalPlan,
+  provider: HostProvider | undefined,
+): Promise<{ result: SandboxResult; elapsedMs: number; runs: number }> {
+  const times: number[] = [];
+  let result: SandboxResult | undefined;
+  for (let i = 0; i < plan.repeat; i++) {
+    result = await pool.evaluate(source, { host: provider?.host(), globals: plan.globals, context: plan.context });
+    times.push(result.elapsedMs);
+    if (!result.ok) break;
+  }
+  return { result: result!, elapsedMs: Math.round(median(times) * 1000) / 1000, runs: times.length };
+}
+
+/** The JSON-format object of one evaluation. */
+function jsonObject(result: SandboxResult, elapsedMs: number, runs: number): Record<string, JsonValue> {
+  if (result.ok && result.status !== "failed") {
+    const out: Record<string, JsonValue> = {
+      ok: true,
+      printed: result.printed,
+      value: result.json,
+      prints: result.prints,
+      elapsed_ms: elapsedMs,
+    };
+    if (result.status === "returned") out.status = "returned";
+    if (runs > 1) out.runs = runs;
+    return out;
+  }
+  const out: Record<string, JsonValue> = result.ok
+    ? { ok: false, reason: "fail", message: result.printed, value: result.json }
+    : { ok: false, reason: result.reason, message: result.message };
+  if (!result.ok && result.line !== undefined) out.line = result.line;
+  if (!result.ok && result.column !== undefined) out.column = result.column;
+  if (result.prints.length > 0) out.prints = result.prints;
+  return out;
+}
+
+async function runOne(pool: SandboxPool, plan: EvalPlan, provider: HostProvider | undefined): Promise<number> {
+  const { result, elapsedMs, runs } = await evaluateRepeated(pool, plan.source!, plan, provider);
+  const success = result.ok && result.status !== "failed";
+  if (plan.format === "json") {
+    await writeOut(JSON.stringify(jsonObject(result, elapsedMs, runs)) + "\n");
+    return success ? 0 : 1;
+  }
+  const lines = result.prints.map((l) => l + "\n").join("");
+  if (success) {
+    await writeOut(lines + (result.ok ? result.printed : "") + "\n");
+  } else {
+    await writeOut(lines);
+    console.error(result.ok ? `fail: ${result.printed}` : `${result.reason}: ${result.message}`);
+  }
+  if (plan.repeat > 1) console.error(`elapsed_ms: ${elapsedMs} (median of ${runs} runs)`);
+  return success ? 0 : 1;
+}
+
+async function runJsonl(pool: SandboxPool, plan: EvalPlan, provider: HostProvider | undefined): Promise<number> {
+  let lineNo = 0;
+  for await (const line of readLines(Deno.stdin.readable)) {
+    lineNo++;
+    if (line.trim() === "") continue;
+    let source: unknown;
+    try {
+      source = JSON.parse(line);
+    } catch {
+      source = undefined;
+    }
+    let out: Record<string, JsonValue>;
+    if (typeof source !== "string") {
+      out = {
+        ok: false,
+        reason: "invalid_input",
+        message: `stdin line ${lineNo}: expected a JSON-encoded program string`,
+      };
+    } else {
+      const { result, elapsedMs, runs } = await evaluateRepeated(pool, source, plan, provider);
+      out = jsonObject(result, elapsedMs, runs);
+    }
+    await writeOut(JSON.stringify(out) + "\n");
+  }
+  return 0;
+}
+
+async function* readLines(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  let buffered = "";
+  for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
+    buffered += chunk;
+    let nl: number;
+    while ((nl = buffered.indexOf("\n")) >= 0) {
+      yield buffered.slice(0, nl).replace(/\r$/, "");
+      buffered = buffered.slice(nl + 1);
+    }
+  }
+  if (buffered !== "") yield buffered;
+}
+
+const encoder = new TextEncoder();
+async function writeOut(text: string): Promise<void> {
+  const bytes = encoder.encode(text);
+  let written = 0;
+  while (written < bytes.length) written += await Deno.stdout.write(bytes.subarray(written));
 }

@@ -82,6 +82,12 @@ export interface EvalLimits {
    * terminates the worker if the interpreter does not stop in time.
    */
   deadline?: number;
+  /**
+   * Checked together with the deadline (every few thousand steps): returns why the host wants the evaluation to stop
+   * now (`cancelled` — e.g. REPL Ctrl-C, MCP cancellation — or `timeout`), or null to go on. Lets a CPU-bound program
+   * stop promptly without the host having to kill its worker. Not serializable: the sandbox worker supplies it.
+   */
+  interrupt?: () => "cancelled" | "timeout" | null;
 }
 
 /** Options of one evaluation. */

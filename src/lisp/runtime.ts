@@ -8,7 +8,7 @@ import type { DiscoveryBackend, EvalLimits, HostTools, JsonObject } from "./api.
 import { LispError } from "./errors.ts";
 
 /** Default budgets (api.ts `EvalLimits`). */
-export const DEFAULT_LIMITS: Required<Omit<EvalLimits, "deadline">> = {
+export const DEFAULT_LIMITS: Required<Omit<EvalLimits, "deadline" | "interrupt">> = {
   maxSteps: 50_000_000,
   maxAllocBytes: 256 * 1024 * 1024,
   maxPrintChars: 1_000_000,
@@ -43,6 +43,8 @@ export class RunState {
   nextCheck = 0;
   maxSteps = DEFAULT_LIMITS.maxSteps;
   deadline = Infinity;
+  /** Host interrupt probe (see EvalLimits.interrupt). */
+  interrupt: (() => "cancelled" | "timeout" | null) | undefined = undefined;
   allocBytes = 0;
   maxAllocBytes = DEFAULT_LIMITS.maxAllocBytes;
   printChars = 0;
@@ -71,6 +73,7 @@ export class RunState {
     this.steps = 0;
     this.maxSteps = l.maxSteps;
     this.deadline = limits?.deadline ?? Infinity;
+    this.interrupt = limits?.interrupt;
     this.nextCheck = Math.min(this.maxSteps, CHECK_EVERY);
     this.allocBytes = 0;
     this.maxAllocBytes = l.maxAllocBytes;
@@ -101,6 +104,9 @@ export class RunState {
     if (Date.now() > this.deadline) {
       throw limitError("timeout", "Evaluation timed out (wall-clock deadline reached)");
     }
+    const stop = this.interrupt?.();
+    if (stop === "cancelled") throw limitError("cancelled", "Evaluation cancelled by the host");
+    if (stop === "timeout") throw limitError("timeout", "Evaluation timed out (the host's deadline passed)");
     this.nextCheck = Math.min(this.maxSteps, this.steps + CHECK_EVERY);
   }
 

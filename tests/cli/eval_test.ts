@@ -1,0 +1,160 @@
+/** `ptc eval` end to end: the real CLI as a subprocess, one test per mode. */
+import assert from "node:assert/strict";
+
+const MAIN = new URL("../../main.ts", import.meta.url).pathname;
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function ptc(args: string[], stdin?: string, entry: string[] = [MAIN, "eval"]): Promise<Run> {
+  const cmd = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--unstable-worker-options", "-A", ...entry, ...args],
+    stdin: stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  });
+  const child = cmd.spawn();
+  if (stdin !== undefined) {
+    const w = child.stdin.getWriter();
+    await w.write(new TextEncoder().encode(stdin));
+    await w.close();
+  }
+  const out = await child.output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+async function tempFile(text: string, suffix = ".json"): Promise<string> {
+  const path = await Deno.makeTempFile({ prefix: "ptc-eval-test-", suffix });
+  await Deno.writeTextFile(path, text);
+  return path;
+}
+
+Deno.test("eval text: value printed, exit 0", async () => {
+  const r = await ptc(["(reduce + (range 10))"]);
+  assert.deepEqual([r.code, r.stdout, r.stderr], [0, "45\n", ""]);
+});
+
+Deno.test("eval text: println output comes first", async () => {
+  const r = await ptc(['(println "one") (println "two" 2) {:done true}']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, "one\ntwo 2\n{:done true}\n");
+});
+
+Deno.test("eval text: errors go to stderr as reason: message, exit 1", async () => {
+  const r = await ptc(["(/ 1 0)"]);
+  assert.equal(r.code, 1);
+  assert.equal(r.stdout, "");
+  assert.match(r.stderr, /^arithmetic_error: /);
+});
+
+Deno.test("eval text: (fail v) is an error, (return v) a success", async () => {
+  const failed = await ptc(['(fail {:why "no data"})']);
+  assert.deepEqual([failed.code, failed.stderr], [1, 'fail: {:why "no data"}\n']);
+  const returned = await ptc(["(return 7) 8"]);
+  assert.deepEqual([returned.code, returned.stdout], [0, "7\n"]);
+});
+
+Deno.test("eval json: success and failure objects", async () => {
+  const ok = await ptc(["--format", "json", '{:a [1 2] :b "x"}']);
+  assert.equal(ok.code, 0);
+  const o = JSON.parse(ok.stdout);
+  assert.deepEqual(Object.keys(o), ["ok", "printed", "value", "prints", "elapsed_ms"]);
+  assert.deepEqual([o.ok, o.printed, o.value, o.prints], [true, '{:a [1 2] :b "x"}', { a: [1, 2], b: "x" }, []]);
+  assert.equal(typeof o.elapsed_ms, "number");
+  const bad = await ptc(["--format", "json", "(+ 1"]);
+  assert.equal(bad.code, 1);
+  const b = JSON.parse(bad.stdout);
+  assert.deepEqual([b.ok, b.reason], [false, "parse_error"]);
+  assert.match(b.message, /line 1, column 1/);
+});
+
+Deno.test("eval: program from -f FILE and from stdin", async () => {
+  const file = await tempFile("(* 6 7)", ".clj");
+  try {
+    assert.equal((await ptc(["-f", file])).stdout, "42\n");
+  } finally {
+    await Deno.remove(file);
+  }
+  assert.equal((await ptc(["-"], '(str "a" "b")')).stdout, '"ab"\n');
+});
+
+Deno.test("eval --jsonl: one object per program line, in order", async () => {
+  const input = ['"(+ 1 2)"', "", '"(bad"', "not json", '"(return :k)"'].join("\n") + "\n";
+  const r = await ptc(["--jsonl"], input);
+  assert.equal(r.code, 0, r.stderr);
+  const lines = r.stdout.trimEnd().split("\n").map((l) => JSON.parse(l));
+  assert.equal(lines.length, 4);
+  assert.deepEqual([lines[0].ok, lines[0].printed], [true, "3"]);
+  assert.deepEqual([lines[1].ok, lines[1].reason], [false, "parse_error"]);
+  assert.deepEqual([lines[2].reason, lines[2].message], [
+    "invalid_input",
+    "stdin line 4: expected a JSON-encoded program string",
+  ]);
+  assert.deepEqual([lines[3].ok, lines[3].printed], [true, ":k"]);
+});
+
+Deno.test("eval --data (JSON and JSON lines) and --context", async () => {
+  const data = await tempFile(JSON.stringify([{ n: 1 }, { n: 2 }, { n: 3 }]));
+  const lines = await tempFile('{"n":5}\n{"n":6}\n', ".jsonl");
+  const ctx = await tempFile(JSON.stringify({ user: "ann", limit: 2 }));
+  try {
+    const r = await ptc(["--data", data, "--context", ctx, "[(reduce + (map :n data)) data/user data/limit]"]);
+    assert.equal(r.stdout, '[6 "ann" 2]\n', r.stderr);
+    assert.equal((await ptc(["--data", lines, "(mapv :n data)"])).stdout, "[5 6]\n");
+  } finally {
+    for (const f of [data, lines, ctx]) await Deno.remove(f);
+  }
+});
+
+Deno.test("eval --repeat: median elapsed_ms over the runs", async () => {
+  const r = await ptc(["--format", "json", "--repeat", "5", "(count (range 1000))"]);
+  const o = JSON.parse(r.stdout);
+  assert.deepEqual([o.ok, o.printed, o.runs], [true, "1000", 5]);
+  assert.ok(o.elapsed_ms >= 0);
+});
+
+Deno.test("eval --timeout-ms: a runaway loop ends with timeout", async () => {
+  const r = await ptc(["--timeout-ms", "100", "--max-steps", "1000000000000", "(loop [] (recur))"]);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /^timeout: /);
+});
+
+Deno.test("eval: usage and input errors exit 2 with a clear message", async () => {
+  const cases: [string[], RegExp][] = [
+    [["--bogus", "1"], /Unknown option '--bogus'/],
+    [[], /no program given/],
+    [["--format", "xml", "1"], /--format expects text or json, got 'xml'/],
+    [["--repeat", "zero", "1"], /--repeat expects a whole number/],
+    [["--timeout-ms", "-5", "1"], /timeout-ms/],
+    [["--data", "/no/such/file.json", "1"], /cannot read --data '\/no\/such\/file.json': no such file/],
+    [["1", "2"], /expected one program, got 2 arguments/],
+  ];
+  for (const [args, pattern] of cases) {
+    const r = await ptc(args);
+    assert.equal(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
+    assert.match(r.stderr, pattern);
+    assert.doesNotMatch(r.stderr, /\n\s+at /, "no stack trace");
+  }
+  const ctx = await tempFile("[1, 2]");
+  try {
+    const r = await ptc(["--context", ctx, "1"]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /expected a JSON object/);
+  } finally {
+    await Deno.remove(ctx);
+  }
+});
+
+Deno.test("eval with a host provider: tool/call reaches the provider's host, one host per evaluation", async () => {
+  const fixture = new URL("./eval_provider_fixture.ts", import.meta.url).pathname;
+  const program =
+    "(let [r (tool/call 'obs/list-traces {:limit 2})] [(:ok r) (get-in r [:value :echo]) (get-in r [:value :n])])";
+  const r = await ptc(["--format", "json", "--repeat", "3", program], undefined, [fixture]);
+  assert.equal(r.code, 0, r.stderr);
+  const o = JSON.parse(r.stdout);
+  assert.equal(o.printed, '[true {"args" {"limit" 2} "server" "obs" "tool" "list-traces"} 3]');
+});
