@@ -6,6 +6,7 @@
  * @module
  */
 import type { JsonObject, JsonValue } from "../lisp/api.ts";
+import { openUpstreamProvider } from "./eval_upstreams.ts";
 import {
   LIMIT_FLAG_OPTIONS,
   LimitFlagError,
@@ -20,8 +21,8 @@ import { intFlag, parseFlags, UsageError, usageError } from "./usage.ts";
 
 /** Supplies tools to the evaluations of one `ptc eval` process (the upstream runtime plugs in here). */
 export interface HostProvider {
-  /** A host for one evaluation (a fresh run context each time). */
-  host(): SandboxHost;
+  /** Run one evaluation with a fresh host (a fresh run context, drained and closed when `fn` settles). */
+  withHost<T>(fn: (host: SandboxHost) => Promise<T>): Promise<T>;
   /** Release upstream connections. */
   close(): Promise<void>;
 }
@@ -33,6 +34,8 @@ const OPTIONS = {
   context: { type: "string" },
   repeat: { type: "string" },
   file: { type: "string", short: "f" },
+  "upstreams-config": { type: "string" },
+  "read-only": { type: "boolean" },
   help: { type: "boolean", short: "h" },
   ...LIMIT_FLAG_OPTIONS,
 } as const;
@@ -54,6 +57,8 @@ export function evalUsage(): string {
     "  --context FILE            JSON object whose keys become `data/<key>`",
     "  --repeat N                evaluate N times in one process; elapsed_ms is the median (evaluation only)",
     "  -f, --file FILE           read the program from FILE",
+    "  --upstreams-config F      upstream config (JSONC) whose tools the program may call; env PTC_UPSTREAMS",
+    "  --read-only               hide and refuse tools not annotated read-only",
     ...limitsUsage(),
     "  -h, --help                show this help",
     "",
@@ -69,6 +74,8 @@ interface EvalPlan {
   globals?: Record<string, JsonValue>;
   context?: JsonObject;
   limits: Partial<SandboxLimits>;
+  upstreamsConfig?: string;
+  readOnly: boolean;
 }
 
 /** Entry point of `ptc eval`. */
@@ -93,6 +100,14 @@ export async function runEval(args: string[], provider?: HostProvider): Promise<
       return 2;
     }
     throw e;
+  }
+  if (!provider) {
+    const opened = await openUpstreamProvider(plan.upstreamsConfig, plan.readOnly);
+    if (!opened.ok) {
+      for (const line of opened.problems) console.error(`ptc eval: ${line}`);
+      return 2;
+    }
+    provider = opened.provider;
   }
   const pool = new SandboxPool({ size: 1, limits: plan.limits });
   try {
@@ -146,7 +161,17 @@ async function planFromArgs(args: string[]): Promise<EvalPlan | "help"> {
     }
     context = parsed;
   }
-  return { format, jsonl, repeat, source, globals, context, limits };
+  return {
+    format,
+    jsonl,
+    repeat,
+    source,
+    globals,
+    context,
+    limits,
+    upstreamsConfig: values["upstreams-config"],
+    readOnly: values["read-only"] ?? false,
+  };
 }
 
 async function readInput(path: string, flag: string): Promise<string> {
@@ -201,7 +226,10 @@ async function evaluateRepeated(
   const times: number[] = [];
   let result: SandboxResult | undefined;
   for (let i = 0; i < plan.repeat; i++) {
-    result = await pool.evaluate(source, { host: provider?.host(), globals: plan.globals, context: plan.context });
+    const options = { globals: plan.globals, context: plan.context };
+    result = provider
+      ? await provider.withHost((host) => pool.evaluate(source, { ...options, host }))
+      : await pool.evaluate(source, options);
     times.push(result.elapsedMs);
     if (!result.ok) break;
   }

@@ -134,7 +134,7 @@ discoveryForm(
     const ref = refText(args[0], "doc");
     const d = localDoc(ref);
     if (d !== undefined) {
-      RUN.print(docText(d));
+      RUN.print(docText(d), true);
       return null;
     }
     if (RUN.discovery === undefined) {
@@ -142,7 +142,7 @@ discoveryForm(
       return null;
     }
     const r = discoveryCall("doc", { ref });
-    if (r !== null) RUN.print(typeof r === "string" ? r : prStr(r));
+    if (r !== null) RUN.print(typeof r === "string" ? r : prStr(r), true);
     return null;
   },
 );

@@ -126,11 +126,15 @@ export class RunState {
     }
   }
 
-  /** Record one println entry (already rendered), applying the per-entry and total print budgets. */
-  print(line: string): void {
+  /**
+   * Record one println entry (already rendered), applying the per-entry and total print budgets. Documentation
+   * printed by `doc` (`whole`) is exempt from the per-entry cut — a tool's Result<…> shape is its most useful
+   * part — but still counts against the total budget.
+   */
+  print(line: string, whole = false): void {
     if (this.mutePrints > 0) return;
     let entry = line;
-    if (entry.length > this.maxPrintLength) {
+    if (!whole && entry.length > this.maxPrintLength) {
       entry = `${entry.slice(0, this.maxPrintLength)}... (${this.maxPrintLength}/${entry.length} chars)`;
     }
     this.printChars += entry.length;

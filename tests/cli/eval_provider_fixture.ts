@@ -8,13 +8,13 @@ import { type HostProvider, runEval } from "../../src/cli/eval.ts";
 let hosts = 0;
 let closed = false;
 const provider: HostProvider = {
-  host() {
+  withHost(fn) {
     const n = ++hosts;
-    return {
+    return fn({
       toolNames: ["call"],
       callTool: (request: ToolRequest): Promise<ToolOutcome> =>
         Promise.resolve({ kind: "tagged", ok: true, value: { echo: request.args, n }, valueKind: "json" }),
-    };
+    });
   },
   close() {
     closed = true;
