@@ -1,0 +1,62 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { createTokenDir, startObservatory } from "../../fixtures/observatory/mod.ts";
+import { writeConcreteConfig } from "../../src/cli/demo_session.ts";
+
+const MAIN = new URL("../../main.ts", import.meta.url).pathname;
+
+async function ptc(args: string[], permissions = ["-A"]) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--unstable-worker-options", ...permissions, MAIN, ...args],
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+Deno.test("ptc eval --upstreams-config: a program calls the Observatory through the example config", async (t) => {
+  const dir = await Deno.makeTempDir({ prefix: "ptc-eval-up-" });
+  await Deno.mkdir(join(dir, ".observatory"));
+  const tokens = await createTokenDir(join(dir, ".observatory"));
+  const server = await startObservatory({ port: 0, tokensFile: tokens.tokensFile, auditLog: "none" });
+  try {
+    const config = await writeConcreteConfig(dir, server.url);
+
+    await t.step("tool/call and local aggregation", async () => {
+      const program = `(->> (tool/call 'observatory/list-traces {:org-id "acme" :status "error" :limit 50})
+                             :value :traces (map :status) distinct)`;
+      const r = await ptc(["eval", "--upstreams-config", config, "--format", "json", program]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual(JSON.parse(r.stdout).value, ["error"]);
+    });
+
+    await t.step("world faults are tagged data, not errors", async () => {
+      const r = await ptc([
+        "eval",
+        "--upstreams-config",
+        config,
+        '(:reason (tool/call \'observatory/get-trace {:trace-id "nope"}))',
+      ]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout.trim(), ":not_found");
+    });
+
+    await t.step("an unknown tool is refused before anything runs, listing what exists", async () => {
+      const r = await ptc(["eval", "--upstreams-config", config, "(tool/call 'observatory/list-trace {})"]);
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, /list-traces/);
+      assert.ok(!r.stderr.includes(tokens.token), "the token never appears");
+    });
+
+    await t.step("missing Deno permissions: exit 2 naming the flags, no prompt", async () => {
+      const r = await ptc(["eval", "--upstreams-config", config, "1"], [`--allow-read=${dir},${MAIN}`, "--allow-env"]);
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, /missing Deno permissions .*--allow-net=127\.0\.0\.1:\d+/);
+    });
+  } finally {
+    await server.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
