@@ -11,7 +11,7 @@ import { describe } from "../values/kinds.ts";
 import { seqView } from "../values/seq.ts";
 import { fn1, keyFn } from "../values/fn.ts";
 import { add, float, type Num, toNumber } from "../values/numbers.ts";
-import { type PVec, vecFrom } from "../values/vector.ts";
+import { vecFrom } from "../values/vector.ts";
 import { define } from "./table.ts";
 import { slots, swapHint } from "./util.ts";
 import { collArg } from "./seq.ts";
@@ -178,15 +178,22 @@ define("aggregation", {
     fn: (a, ctx) => {
       const kf = keyFn(a[0], "group-by", 1, swapHint("group-by", a));
       const xs = collArg("group-by", a, 1);
+      // Groups accumulate in plain arrays (no wrapper per item), then become vectors in one pass.
       const b = new MapBuilder();
+      const groups: Value[][] = [];
       for (let i = 0; i < xs.length; i++) {
         const x = xs[i];
         const k = kf(x);
-        const g = b.get(k, NOT_FOUND);
-        b.set(k, g === NOT_FOUND ? vecFrom([x]) : (g as PVec).conj(x));
+        const gi = b.get(k, NOT_FOUND);
+        if (gi === NOT_FOUND) {
+          b.set(k, groups.length);
+          groups.push([x]);
+        } else groups[gi as number].push(x);
       }
       ctx.alloc(slots(xs.length + 2 * b.size));
-      return b.build();
+      const out = new MapBuilder();
+      b.build().forEach((k, gi) => out.set(k, vecFrom(groups[gi as number])));
+      return out.build();
     },
   },
 });

@@ -122,13 +122,9 @@ export function suggest(name: string, candidates: Iterable<string>, max = 3): st
 export function resolveBuiltin(ns: string | null, name: string): ResolveResult {
   const idx = index();
   if (ns === null) {
-    const b = idx.get("core")!.get(name) ?? (name.startsWith(".") ? TABLE.get(name) : undefined) ??
-      TABLE.get(name + ".");
-    if (b && (!b.qualifiedOnly || b.name === name)) return { ok: true, builtin: b };
-    if (name.endsWith(".")) {
-      const ctor = TABLE.get(name);
-      if (ctor) return { ok: true, builtin: ctor };
-    }
+    // Unqualified: core names, `.method` interop and constructor symbols like `java.util.Date.`.
+    const b = idx.get("core")!.get(name) ?? (name.startsWith(".") || name.endsWith(".") ? TABLE.get(name) : undefined);
+    if (b) return { ok: true, builtin: b };
     const near = suggest(name, idx.get("core")!.keys());
     return {
       ok: false,

@@ -124,20 +124,25 @@ export const NOT_FOUND: Value = Object.freeze({ notFound: true }) as unknown as 
 /** The empty map. */
 export const EMPTY_MAP: PMap = new PMap(0, [], null);
 
-/** A transient map builder: `set` many entries, then `build()` once. */
+/** A transient map builder: `set` many entries, then `build()` once (or several times). */
 export class MapBuilder {
-  private edit: object = {};
+  /** Owner token of trie nodes this builder may mutate (created lazily; reset by `build`). */
+  private edit: object | null = null;
   private kvs: Value[] | null = [];
+  /** True when `kvs` is shared with a built map (copy before writing). */
+  private shared = false;
   private root: HNode | null = null;
   /** Number of entries so far. */
   size = 0;
 
-  /** Start from an existing map (the map itself is not modified). */
+  /** Start from an existing map (the map itself is not modified; nothing is copied until the first write). */
   static from(m: PMap): MapBuilder {
     const b = new MapBuilder();
     b.size = m.size;
-    if (m.kvs !== null) b.kvs = m.kvs.slice();
-    else {
+    if (m.kvs !== null) {
+      b.kvs = m.kvs;
+      b.shared = true;
+    } else {
       b.kvs = null;
       b.root = m.root;
     }
@@ -156,8 +161,12 @@ export class MapBuilder {
 
   /** Set `key` to `val` (last write wins). */
   set(key: Value, val: Value): this {
-    const kvs = this.kvs;
+    let kvs = this.kvs;
     if (kvs !== null) {
+      if (this.shared) {
+        this.kvs = kvs = kvs.slice();
+        this.shared = false;
+      }
       const idk = identityKey(key);
       for (let i = 0; i < kvs.length; i += 2) {
         if (kvs[i] === key || (!idk && keyEquals(kvs[i], key))) {
@@ -170,16 +179,15 @@ export class MapBuilder {
         this.size++;
         return this;
       }
-      let root: HNode = new BNode(0, [], this.edit);
+      const edit = this.edit ??= {};
+      let root: HNode = new BNode(0, [], edit);
       const added = { v: false };
-      for (let i = 0; i < kvs.length; i += 2) {
-        root = nodeAssoc(root, this.edit, 0, hash(kvs[i]), kvs[i], kvs[i + 1], added);
-      }
+      for (let i = 0; i < kvs.length; i += 2) root = nodeAssoc(root, edit, 0, hash(kvs[i]), kvs[i], kvs[i + 1], added);
       this.kvs = null;
       this.root = root;
     }
     const added = { v: false };
-    this.root = nodeAssoc(this.root!, this.edit, 0, hash(key), key, val, added);
+    this.root = nodeAssoc(this.root!, this.edit ??= {}, 0, hash(key), key, val, added);
     if (added.v) this.size++;
     return this;
   }
@@ -189,6 +197,7 @@ export class MapBuilder {
     const m = this.build().dissoc(key);
     const b = MapBuilder.from(m);
     this.kvs = b.kvs;
+    this.shared = b.shared;
     this.root = b.root;
     this.size = b.size;
     return this;
@@ -198,17 +207,39 @@ export class MapBuilder {
   build(): PMap {
     if (this.size === 0) return EMPTY_MAP;
     const m = new PMap(this.size, this.kvs, this.root);
-    this.edit = {};
-    if (this.kvs !== null) this.kvs = this.kvs.slice();
+    this.edit = null;
+    if (this.kvs !== null) this.shared = true;
     return m;
   }
 }
 
-/** A map from alternating keys and values (last duplicate wins). */
-export function mapOf(...kvs: Value[]): PMap {
+/** A map from a flat `[k0, v0, k1, v1, …]` array (last duplicate wins). The array is not kept. */
+export function mapFromArray(kvs: Value[]): PMap {
+  if (kvs.length <= 2 * SMALL) {
+    const out: Value[] = [];
+    let strings = true;
+    outer: for (let i = 0; i + 1 < kvs.length; i += 2) {
+      const k = kvs[i];
+      const idk = identityKey(k);
+      for (let j = 0; j < out.length; j += 2) {
+        if (out[j] === k || (!idk && keyEquals(out[j], k))) {
+          out[j + 1] = kvs[i + 1];
+          continue outer;
+        }
+      }
+      if (typeof k !== "string") strings = false;
+      out.push(k, kvs[i + 1]);
+    }
+    return out.length === 0 ? EMPTY_MAP : new PMap(out.length >> 1, out, null, strings);
+  }
   const b = new MapBuilder();
   for (let i = 0; i + 1 < kvs.length; i += 2) b.set(kvs[i], kvs[i + 1]);
   return b.build();
+}
+
+/** A map from alternating keys and values (last duplicate wins). */
+export function mapOf(...kvs: Value[]): PMap {
+  return mapFromArray(kvs);
 }
 
 /** A persistent set (members are the keys of an internal map). */
