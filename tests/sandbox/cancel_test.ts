@@ -18,7 +18,10 @@ Deno.test("cancel: a CPU-bound program stops promptly and the session keeps its 
     // a stateless pooled evaluation can be cancelled the same way
     const ac2 = new AbortController();
     ac2.abort();
-    const r2 = await pool.evaluate("(loop [i 0] (recur (inc i)))", { signal: ac2.signal, limits: { timeoutMs: 60_000 } });
+    const r2 = await pool.evaluate("(loop [i 0] (recur (inc i)))", {
+      signal: ac2.signal,
+      limits: { timeoutMs: 60_000 },
+    });
     assert.equal(!r2.ok && r2.reason, "cancelled");
     assert.equal((await pool.evaluate("(+ 1 2)")).ok, true);
   } finally {
