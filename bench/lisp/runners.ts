@@ -1,0 +1,108 @@
+/**
+ * Times PTC-Lisp programs, warm, over a data file: through `ptc eval --repeat N --data FILE --format json` (the CLI
+ * reports the median evaluation time, data parsing excluded) or, when the CLI is not usable, in-process through
+ * `createSession()` (data converted once on a warm-up run, then the program evaluated N times; median of the eval calls).
+ * @module
+ */
+import { createSession } from "../../src/lisp/mod.ts";
+import type { EvalOptions, JsonValue } from "../../src/lisp/api.ts";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+/** How PTC was timed. */
+export type PtcMode = "cli" | "api";
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+/** Runs `ptc eval` with the given arguments; returns the parsed JSON object or null on any failure. */
+async function ptcEval(args: string[]): Promise<Record<string, unknown> | null> {
+  try {
+    const out = await new Deno.Command(Deno.execPath(), {
+      // node_modules is already installed by the parent `deno task`; `manual` skips re-resolving npm packages.
+      args: [
+        "run",
+        "--unstable-worker-options",
+        "--node-modules-dir=manual",
+        "-A",
+        `${ROOT}main.ts`,
+        "eval",
+        "--format",
+        "json",
+        ...args,
+      ],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const text = new TextDecoder().decode(out.stdout).trim();
+    return text.startsWith("{") ? JSON.parse(text.split("\n").at(-1)!) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** True when `ptc eval --repeat --format json` works (the CLI exists and reports elapsed_ms). */
+export async function cliReady(): Promise<boolean> {
+  const r = await ptcEval(["--repeat", "2", "(+ 1 2)"]);
+  return r !== null && r.ok === true && typeof r.elapsed_ms === "number";
+}
+
+/** Median ms per program via the CLI (one process per program, as a user would run it). */
+export async function timePtcCli(
+  dataFile: string | null,
+  programs: { id: string; lisp: string }[],
+  repeat: number,
+): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const p of programs) {
+    const r = await ptcEval([...(dataFile ? ["--data", dataFile] : []), "--repeat", String(repeat), p.lisp]);
+    if (!r || r.ok !== true) throw new Error(`ptc eval failed on program ${p.id}: ${JSON.stringify(r)}`);
+    out[p.id] = r.elapsed_ms as number;
+  }
+  return out;
+}
+
+/** Median ms per program in-process (`data` passed as a global, converted once). */
+export function timePtcApi(
+  data: JsonValue | null,
+  programs: { id: string; lisp: string }[],
+  repeat: number,
+): Record<string, number> {
+  const session = createSession();
+  // One options object for every run: the language converts `globals` once per object (the warm-up run below), as
+  // `ptc eval --data` converts the file once.
+  const globals: Record<string, JsonValue> = data === null ? {} : { data };
+  const options: EvalOptions = { globals };
+  const out: Record<string, number> = {};
+  for (const p of programs) {
+    const once = session.eval(p.lisp, options);
+    if (!once.ok) throw new Error(`ptc failed on program ${p.id}: ${once.reason}: ${once.message}`);
+    const times: number[] = [];
+    for (let i = 0; i < repeat; i++) {
+      const t0 = performance.now();
+      const r = session.eval(p.lisp, options);
+      times.push(performance.now() - t0);
+      if (!r.ok) throw new Error(`ptc failed on program ${p.id}: ${r.reason}: ${r.message}`);
+    }
+    out[p.id] = median(times);
+  }
+  return out;
+}
+
+/** Median ms per program in plain JavaScript (result serialized, as the others print theirs). */
+export function timeJs<D>(data: D, programs: { id: string; js: (d: D) => unknown }[], repeat: number) {
+  const out: Record<string, number> = {};
+  for (const p of programs) {
+    JSON.stringify(p.js(data));
+    const times: number[] = [];
+    for (let i = 0; i < repeat; i++) {
+      const t0 = performance.now();
+      JSON.stringify(p.js(data));
+      times.push(performance.now() - t0);
+    }
+    out[p.id] = median(times);
+  }
+  return out;
+}
