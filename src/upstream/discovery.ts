@@ -11,7 +11,7 @@ import type { DiscoveryOp, DiscoveryOutcome } from "./host_types.ts";
 import type { RunContext } from "./run_context.ts";
 import type { CatalogServer } from "./runtime.ts";
 import { apropos } from "./apropos.ts";
-import { renderDoc } from "./signature.ts";
+import { oneLine, renderDoc } from "./signature.ts";
 import { describeValue, didYouMean, nearest } from "./suggest.ts";
 import { jsonBytes } from "./tool_call.ts";
 
@@ -62,7 +62,7 @@ function findTool(catalog: CatalogServer[], ref: string, op: string): [CatalogSe
 }
 
 function line(server: string, tool: ToolEntry): string {
-  return `${server}/${tool.name} - ${(tool.description ?? "").replace(/\s+/g, " ").trim()}`;
+  return `${server}/${tool.name} - ${oneLine(tool.description ?? "", 10_000)}`;
 }
 
 function compute(ctx: RunContext, op: DiscoveryOp, args: JsonObject): { result: JsonValue; keywordKeys?: boolean } {

@@ -130,9 +130,12 @@ export function argDetail(a: ArgInfo): string {
   return [parts.join(", "), desc].filter((x) => x !== "").join(". ");
 }
 
-/** Collapse whitespace and cut to `max` characters. */
+/**
+ * Collapse whitespace and cut to `max` characters. A paragraph break after text that does not end a sentence becomes
+ * ". " (an OpenAPI summary followed by its description must not run together).
+ */
 export function oneLine(text: string, max: number): string {
-  const t = text.replace(/\s+/g, " ").trim();
+  const t = text.trim().replace(/([^.!?:;])\s*\n\s*\n\s*/g, "$1. ").replace(/\s+/g, " ");
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 }
 
