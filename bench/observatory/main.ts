@@ -1,6 +1,7 @@
 /**
  * `deno task bench observatory [--seed S] [--traces N] [--repeat N]`: the demo's questions against the live
- * Observatory fixture, measured as payload bytes the upstream returned (what a model would read calling the tools
+ * Observatory fixture and the runbooks MCP server (upstreams.example.jsonc), measured as payload bytes the upstreams
+ * returned (what a model would read calling the tools
  * one by one) vs bytes the PTC-Lisp program handed back. Prints the ratio per question and overall (target: overall
  * reduction ≥ 50×) plus median wall time per question, and writes bench/observatory/out/results.json.
  * @module
@@ -45,6 +46,7 @@ export async function run(args: string[]): Promise<void> {
       ratio: number | null;
       ms: number;
       ok: boolean;
+      upstreams: string[];
     }[] = [];
     for (const q of questions) {
       const runs: ProgramRun[] = [];
@@ -58,28 +60,31 @@ export async function run(args: string[]): Promise<void> {
         answer: r.answerBytes,
         ratio: r.ratio,
         ms: median(runs.map((x) => x.wallMs)),
+        upstreams: [...new Set(r.calls.map((c) => c.server))].sort(),
       });
     }
     const up = rows.reduce((s, r) => s + r.upstream, 0);
     const ans = rows.reduce((s, r) => s + r.answer, 0);
     const overall = ans > 0 ? up / ans : null;
+    const W = Math.max(20, ...rows.map((r) => r.id.length));
     console.log(
-      `Observatory fixture: ${session.server.dataset.traces.length} traces, seed "${session.server.dataset.seed}"; ` +
+      `Observatory fixture: ${session.server.dataset.traces.length} traces, seed "${session.server.dataset.seed}", ` +
+        `plus the runbooks MCP server (stdio); ` +
         `wall time = median of ${repeat} runs (tool calls over loopback included)`,
     );
     console.log(
-      `${pad("question", 20)} ${pad("ok", 3)} ${pad("calls", 5, true)} ${pad("upstream B", 11, true)} ` +
-        `${pad("answer B", 9, true)} ${pad("reduction", 10, true)} ${pad("wall ms", 8, true)}`,
+      `${pad("question", W)} ${pad("ok", 3)} ${pad("calls", 5, true)} ${pad("upstream B", 11, true)} ` +
+        `${pad("answer B", 9, true)} ${pad("reduction", 10, true)} ${pad("wall ms", 8, true)}  upstreams`,
     );
     for (const r of rows) {
       console.log(
-        `${pad(r.id, 20)} ${pad(r.ok ? "yes" : "NO", 3)} ${pad(r.calls, 5, true)} ${pad(r.upstream, 11, true)} ` +
+        `${pad(r.id, W)} ${pad(r.ok ? "yes" : "NO", 3)} ${pad(r.calls, 5, true)} ${pad(r.upstream, 11, true)} ` +
           `${pad(r.answer, 9, true)} ${pad(r.ratio === null ? "n/a" : r.ratio.toFixed(1) + "×", 10, true)} ` +
-          `${pad(r.ms.toFixed(1), 8, true)}`,
+          `${pad(r.ms.toFixed(1), 8, true)}  ${r.upstreams.join("+")}`,
       );
     }
     console.log(
-      `${pad("overall", 20)} ${pad(rows.every((r) => r.ok) ? "yes" : "NO", 3)} ` +
+      `${pad("overall", W)} ${pad(rows.every((r) => r.ok) ? "yes" : "NO", 3)} ` +
         `${pad(rows.reduce((s, r) => s + r.calls, 0), 5, true)} ${pad(up, 11, true)} ${pad(ans, 9, true)} ` +
         `${pad(overall === null ? "n/a" : overall.toFixed(1) + "×", 10, true)}`,
     );

@@ -1,7 +1,8 @@
 /**
  * `ptc demo [--keep] [--seed S] [--traces N] [--port N] [--json]`: start the Observatory fixture with a fresh token,
- * run ptc against it through `upstreams.example.jsonc`, answer the demo questions with PTC-Lisp programs and print
- * each program, its compact answer and the payload reduction measured from the run's call records.
+ * run ptc against it through `upstreams.example.jsonc` (which also starts the runbooks MCP server over stdio), answer
+ * the demo questions with PTC-Lisp programs and print each program, its compact answer and the payload reduction
+ * measured from the run's call records.
  * @module
  */
 import { intFlag, parseFlags, UsageError, usageError } from "./usage.ts";
@@ -11,8 +12,9 @@ import type { DemoSession, ProgramRun } from "./demo_session.ts";
 const USAGE = `Usage: ptc demo [options]
 
 Start the local Observatory fixture (LLM traces, steps and costs) with a fresh token, point ptc at it through
-upstreams.example.jsonc, and answer agent questions with PTC-Lisp programs, showing how much smaller each answer
-is than what the service returned. Needs no network and no credentials of yours.
+upstreams.example.jsonc (which also starts the runbooks MCP server, @modelcontextprotocol/server-filesystem, with
+node), and answer agent questions with PTC-Lisp programs, showing how much smaller each answer is than what the
+upstreams returned. Needs no network and no credentials of yours; needs node and "npm ci" for the runbooks.
 
 Options:
   --keep         leave the fixture running afterwards and print the ptc repl / ptc mcp commands to try next
@@ -46,6 +48,14 @@ function answerText(r: ProgramRun): string {
   return json.length <= 1200 ? json : json.slice(0, 1200) + " …";
 }
 
+/** "3 call(s)", or "3 call(s): observatory 1, runbooks 2" when the program used more than one upstream. */
+export function callsText(r: ProgramRun): string {
+  const per = new Map<string, number>();
+  for (const c of r.calls) per.set(c.server, (per.get(c.server) ?? 0) + 1);
+  const split = per.size > 1 ? ` (${[...per].map(([server, n]) => `${server} ${n}`).join(", ")})` : "";
+  return `${r.calls.length} call(s)${split}`;
+}
+
 function printRun(i: number, total: number, q: DemoQuestion, r: ProgramRun): void {
   const failed = r.calls.filter((c) => c.status !== "ok");
   console.log(`\n━━ ${i}/${total}  ${q.question}`);
@@ -55,7 +65,7 @@ function printRun(i: number, total: number, q: DemoQuestion, r: ProgramRun): voi
     ? `; ${failed.length} call(s) came back tagged: ${[...new Set(failed.map((c) => c.reason))].join(", ")}`
     : "";
   console.log(
-    `  upstream returned ${nf.format(r.upstreamBytes)} B in ${r.calls.length} call(s)${tagged} → ` +
+    `  upstream returned ${nf.format(r.upstreamBytes)} B in ${callsText(r)}${tagged} → ` +
       `answer ${nf.format(r.answerBytes)} B: ${ratioText(r)} smaller  (${Math.round(r.wallMs)} ms)`,
   );
 }
@@ -110,7 +120,8 @@ export async function run(args: string[]): Promise<number> {
         `Observatory fixture on ${session.server.url} (${nf.format(session.server.dataset.traces.length)} ` +
           `traces, seed "${session.server.dataset.seed}"), fresh token in ${session.tokens.tokenFile}`,
       );
-      console.log(`ptc config: ${session.configPath} (upstreams.example.jsonc with the real address)`);
+      const servers = session.runtime.catalog().map((c) => `${c.name} (${c.tools.length} tools)`).join(" + ");
+      console.log(`ptc config: ${session.configPath} (upstreams.example.jsonc with the real address): ${servers}`);
     }
     const runs: ProgramRun[] = [];
     for (const [i, q] of questions.entries()) {
@@ -129,6 +140,7 @@ export async function run(args: string[]): Promise<number> {
           ok: runs[i].result.ok,
           answer: runs[i].result.ok ? (runs[i].result as { json: unknown }).json : null,
           calls: runs[i].calls.length,
+          upstreams: [...new Set(runs[i].calls.map((c) => c.server))],
           upstream_bytes: runs[i].upstreamBytes,
           answer_bytes: runs[i].answerBytes,
           ratio: runs[i].ratio,
@@ -137,7 +149,7 @@ export async function run(args: string[]): Promise<number> {
       }));
     } else {
       console.log(
-        `\n━━ overall: the service returned ${nf.format(sum.upstreamBytes)} B; the programs handed back ` +
+        `\n━━ overall: the upstreams returned ${nf.format(sum.upstreamBytes)} B; the programs handed back ` +
           `${nf.format(sum.answerBytes)} B — ${
             sum.ratio === null ? "n/a" : Math.round(sum.ratio) + "×"
           } less for the ` +
@@ -153,6 +165,9 @@ export async function run(args: string[]): Promise<number> {
       console.log(`  deno task ptc mcp --upstreams-config ${cfg}          # an MCP server over stdio`);
       console.log(
         `  deno task ptc eval --upstreams-config ${cfg} '(tool/call (quote observatory/list-errors) {:org_id "globex" :limit 3})'`,
+      );
+      console.log(
+        `  deno task ptc eval --upstreams-config ${cfg} '(tool/call (quote runbooks/read-text-file) {:path "timeout.md"})'`,
       );
       await new Promise<void>((resolve) => {
         const stop = () => {

@@ -1,6 +1,7 @@
 /**
- * The demo's agent questions, each answered by one PTC-Lisp program against the Observatory. Dates come from the
- * fixture's fixed data window, so the programs read like an agent's on the day the data ends.
+ * The demo's agent questions, each answered by one PTC-Lisp program against the Observatory (OpenAPI) and, for the
+ * runbook questions, the runbooks MCP server in the same program. Dates come from the fixture's fixed data window, so
+ * the programs read like an agent's on the day the data ends.
  * @module
  */
 import { DATASET_END } from "../../fixtures/observatory/mod.ts";
@@ -60,6 +61,51 @@ export function demoQuestions(facts: DemoFacts): DemoQuestion[] {
              (sort-by val >)
              (take 3)
              (into []))})`,
+    },
+    {
+      id: "runbook-for-top-error",
+      question: "globex's most common error class this week, and what does our runbook say to do about it?",
+      program: `
+(let [report (:value (tool/call 'observatory/list-errors
+                       {:org_id "globex" :since "${weekAgo}" :limit 1}))
+      top    (first (:by_class report))
+      page   (get-in (tool/call 'runbooks/read-text-file {:path (str (:error_class top) ".md")})
+                     [:value :content])]
+  {:error_class (:error_class top)
+   :count (:count top)
+   :of_failures (:total_errors report)
+   :mitigation (->> (split-lines page)
+                    (drop-while #(not= % "## Mitigation"))
+                    rest
+                    (take-while #(not (starts-with? % "## ")))
+                    (filter #(starts-with? % "- "))
+                    (mapv #(subs % 2)))})`,
+    },
+    {
+      id: "triage-sheet",
+      question:
+        "A triage sheet for acme this week: per error class, how many failures, the app hit hardest, and the runbook's first check.",
+      program: `
+(defn runbook-section [page heading]
+  (->> (split-lines page)
+       (drop-while #(not= % (str "## " heading)))
+       rest
+       (take-while #(not (starts-with? % "## ")))
+       (filter #(starts-with? % "- "))
+       (mapv #(subs % 2))))
+
+(let [errors (get-in (tool/call 'observatory/list-errors
+                       {:org_id "acme" :since "${weekAgo}" :limit 500})
+                     [:value :errors])]
+  (->> (group-by :error_class errors)
+       (pmap (fn [[cls es]]
+               (let [page (get-in (tool/call 'runbooks/read-text-file {:path (str cls ".md")})
+                                  [:value :content])]
+                 {:error_class cls
+                  :count (count es)
+                  :worst_app (ffirst (sort-by val > (frequencies (map :app es))))
+                  :check_first (first (runbook-section page "What to check"))})))
+       (sort-by :count >)))`,
     },
     {
       id: "expensive-failures",

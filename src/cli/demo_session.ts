@@ -1,11 +1,13 @@
 /**
  * The demo's moving parts in one handle: the Observatory fixture on a free loopback port with a fresh token, a
- * concrete copy of `upstreams.example.jsonc` pointing at it, ptc's runtime (OpenAPI transport) and a sandbox pool.
+ * concrete copy of `upstreams.example.jsonc` pointing at it, ptc's runtime (the OpenAPI transport for the Observatory,
+ * the MCP stdio transport for the runbooks server it starts as a child process) and a sandbox pool.
  * `run(program)` evaluates one PTC-Lisp program and measures the payload reduction from the run's call records.
  * Used by `ptc demo`, the Observatory benchmark and the end-to-end tests.
  * @module
  */
-import { dirname, join } from "node:path";
+import { applyEdits, modify, parse as parseJsonc } from "jsonc-parser";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createTokenDir, type RunningObservatory, startObservatory } from "../../fixtures/observatory/mod.ts";
 import type { TokenDir } from "../../fixtures/observatory/mod.ts";
@@ -34,6 +36,8 @@ export interface DemoSessionOptions {
   auditLog?: string;
   /** Runtime diagnostics (default: dropped, so the demo output stays clean). */
   log?: (line: string) => void;
+  /** Upstreams of the example to start (default "all": the Observatory and the runbooks MCP server). */
+  upstreams?: readonly string[] | "all";
 }
 
 /** The measured outcome of one program. */
@@ -72,14 +76,65 @@ export function jsonByteLength(value: unknown): number {
   return utf8.encode(JSON.stringify(value ?? null)).length;
 }
 
-/** Write the example config with the fixture's real address into `dir`; returns its path. */
-export async function writeConcreteConfig(dir: string, url: string): Promise<string> {
+/**
+ * Pin the working directory of every `mcp_stdio` upstream of a config text to an absolute path, resolved against
+ * `baseDir` (the folder the text was written for): a copy of the config placed elsewhere still starts its servers
+ * from the same folder, so their relative `command`/`args` keep working. Comments and layout are kept.
+ */
+export function pinStdioWorkingDirs(text: string, baseDir: string): string {
+  const doc = parseJsonc(text, [], { allowTrailingComma: true }) as { upstreams?: Record<string, unknown> } | null;
+  let out = text;
+  for (const [name, entry] of Object.entries(doc?.upstreams ?? {})) {
+    const e = entry as { transport?: unknown; cwd?: unknown } | null;
+    if (e?.transport !== "mcp_stdio") continue;
+    const cwd = resolve(baseDir, typeof e.cwd === "string" ? e.cwd : ".");
+    out = applyEdits(out, modify(out, ["upstreams", name, "cwd"], cwd, {}));
+  }
+  return out;
+}
+
+/** Which upstreams of the example a concrete copy keeps. */
+export interface ConcreteConfigOptions {
+  /**
+   * Upstream names to keep, or "all". Default `["observatory"]`: the OpenAPI upstream alone, as the example was before
+   * the runbooks MCP upstream joined it (tests of other faces rely on that and need no `node` child per world).
+   */
+  upstreams?: readonly string[] | "all";
+}
+
+/** Drop every upstream of a config text that `keep` does not name (comments elsewhere are kept). */
+function keepUpstreams(text: string, keep: readonly string[]): string {
+  const doc = parseJsonc(text, [], { allowTrailingComma: true }) as { upstreams?: Record<string, unknown> } | null;
+  const names = Object.keys(doc?.upstreams ?? {});
+  const unknown = keep.filter((k) => !names.includes(k));
+  if (unknown.length) {
+    throw new Error(`${EXAMPLE_CONFIG} has no upstream ${unknown.join(", ")} (it has ${names.join(", ")})`);
+  }
+  let out = text;
+  for (const name of names) {
+    if (!keep.includes(name)) out = applyEdits(out, modify(out, ["upstreams", name], undefined, {}));
+  }
+  return out;
+}
+
+/**
+ * Write the example config into `dir` with the fixture's real address, keeping the upstreams `options` names; the
+ * `mcp_stdio` ones (the runbooks server) keep running from the repository root. Returns the path of the copy.
+ */
+export async function writeConcreteConfig(
+  dir: string,
+  url: string,
+  options: ConcreteConfigOptions = {},
+): Promise<string> {
   const text = await Deno.readTextFile(EXAMPLE_CONFIG);
   if (!text.includes(EXAMPLE_ORIGIN)) {
     throw new Error(`${EXAMPLE_CONFIG} no longer mentions ${EXAMPLE_ORIGIN}; update the demo`);
   }
+  const keep = options.upstreams ?? ["observatory"];
+  let concrete = text.replaceAll(EXAMPLE_ORIGIN, url);
+  if (keep !== "all") concrete = keepUpstreams(concrete, keep);
   const path = join(dir, "upstreams.jsonc");
-  await Deno.writeTextFile(path, text.replaceAll(EXAMPLE_ORIGIN, url));
+  await Deno.writeTextFile(path, pinStdioWorkingDirs(concrete, dirname(EXAMPLE_CONFIG)));
   return path;
 }
 
@@ -102,7 +157,7 @@ export async function startDemoSession(options: DemoSessionOptions = {}): Promis
       auditLog: options.auditLog ?? "none",
     });
     cleanups.push(() => server.stop());
-    const configPath = await writeConcreteConfig(dir, server.url);
+    const configPath = await writeConcreteConfig(dir, server.url, { upstreams: options.upstreams ?? "all" });
     const registry = await loadBuiltinTransports();
     const config = await loadConfigOrThrow(configPath, { registry });
     const runtime = await startRuntime(config, { registry, log: options.log ?? (() => {}) });
