@@ -6,6 +6,7 @@
 import { loadBuiltinTransports } from "../../transports/mod.ts";
 import { computePermissions, permissionFlags } from "../upstream/permissions.ts";
 import { prepareConfig } from "../upstream/startup.ts";
+import { sandboxReadPaths } from "../sandbox/mod.ts";
 import { parseFlags, UsageError } from "./usage.ts";
 
 const USAGE = `Usage: ptc permissions [--upstreams-config F] [--format flags|json]
@@ -52,6 +53,8 @@ export async function run(args: string[]): Promise<number> {
     return 2;
   }
   const needs = computePermissions(prepared.config, registry);
+  // ptc's own needs: from source, the sandbox worker's modules are read at run time.
+  needs.read = [...new Set([...needs.read, ...sandboxReadPaths()])].sort();
   if (values.format === "json") console.log(JSON.stringify(needs, null, 2));
   else console.log(permissionFlags(needs).join(" "));
   return 0;

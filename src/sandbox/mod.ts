@@ -22,3 +22,4 @@ export {
   resolveLimits,
   type SandboxLimits,
 } from "./limits.ts";
+export { sandboxReadPaths } from "./permissions.ts";

@@ -50,6 +50,24 @@ Deno.test("ptc eval --upstreams-config: a program calls the Observatory through 
       assert.ok(!r.stderr.includes(tokens.token), "the token never appears");
     });
 
+    await t.step("exactly the flags `ptc permissions` prints are enough to run from source", async () => {
+      const printed = await ptc(["permissions", "--upstreams-config", config]);
+      assert.equal(printed.code, 0, printed.stderr);
+      const flags = printed.stdout.trim().split(" ");
+      assert.ok(flags.some((f) => f.startsWith("--allow-read=") && f.includes("/src/sandbox")));
+      const r = await ptc([
+        "eval",
+        "--upstreams-config",
+        config,
+        '(:ok (tool/call \'observatory/get-trace {:trace-id "x"}))',
+      ], [
+        ...flags,
+        `--allow-read=${MAIN}`,
+      ]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout.trim(), "false");
+    });
+
     await t.step("missing Deno permissions: exit 2 naming the flags, no prompt", async () => {
       const r = await ptc(["eval", "--upstreams-config", config, "1"], [`--allow-read=${dir},${MAIN}`, "--allow-env"]);
       assert.equal(r.code, 2, r.stderr);
