@@ -10,6 +10,7 @@ import type { JsonObject, JsonSchema, JsonValue, ToolEntry, ToolResult } from ".
 import type { ToolOutcome, ToolRequest } from "./host_types.ts";
 import type { CallRecord, RunContext } from "./run_context.ts";
 import type { UpstreamState } from "./runtime.ts";
+import { previewJson } from "./preview.ts";
 import { checkAgainstSchema, compileSchema } from "./schema_check.ts";
 import { describeValue, didYouMean, formatConfigError, nearest } from "./suggest.ts";
 
@@ -159,7 +160,7 @@ async function callToolUnredacted(ctx: RunContext, request: ToolRequest): Promis
   ): ToolOutcome => {
     const duration_ms = Math.round((performance.now() - started) * 1000) / 1000;
     const record: CallRecord = outcome.ok
-      ? { ...base, status: "ok", duration_ms, bytes }
+      ? { ...base, status: "ok", duration_ms, bytes, preview: previewJson(outcome.value) }
       : { ...base, status: "error", reason: outcome.reason, message: outcome.message, duration_ms, bytes };
     ctx.record(record);
     return { kind: "tagged", ...outcome };
@@ -196,8 +197,12 @@ async function callToolUnredacted(ctx: RunContext, request: ToolRequest): Promis
     }
     const known = rt.catalog().find((s) => s.name === server)?.tools.map((t) => t.name) ?? [];
     const near = nearest(tool, known, 1);
+    // A transport may drop non-read-only tools itself in read-only mode (MCP does): say so, it explains the miss.
+    const readOnlyNote = rt.readOnly ? " (ptc runs in read-only mode, which hides tools not annotated read-only)" : "";
     return raise(
-      `no tool '${tool}' in upstream '${server}'${near.length ? ` (did you mean '${near[0]}'?)` : ""}. ` +
+      `no tool '${tool}' in upstream '${server}'${
+        near.length ? ` (did you mean '${near[0]}'?)` : ""
+      }${readOnlyNote}. ` +
         `Known tools: ${known.join(", ") || "(none)"}`,
     );
   }
