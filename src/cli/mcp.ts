@@ -6,10 +6,12 @@ import { createEngine, EngineStartError } from "../engine/engine.ts";
 import { readTokenFile } from "../mcp/auth.ts";
 import { FlagError, mcpUsage, parseMcpFlags } from "../mcp/flags.ts";
 import { ConcurrencyGate } from "../mcp/gate.ts";
+import { buildGuard, GuardConfigError, isLoopbackHost } from "../mcp/guards.ts";
 import { startHttpFace } from "../mcp/http.ts";
 import { createServerFactory } from "../mcp/server.ts";
 import { SessionManager } from "../mcp/sessions.ts";
 import { protectStdout, serveMcpStdio } from "../mcp/stdio.ts";
+import { delegateSignalHandling } from "../../transports/mcp_stdio/reaper.ts";
 
 /** Entry point of `ptc mcp`. */
 export async function run(args: string[]): Promise<number> {
@@ -31,10 +33,21 @@ export async function run(args: string[]): Promise<number> {
   let authToken: string | undefined;
   try {
     if (options.httpAuthTokenFile) authToken = await readTokenFile(options.httpAuthTokenFile);
+    if (options.http) {
+      // Refuse an unguardable bind before any upstream is started.
+      buildGuard(options.http.hostname, options.allowedHosts, options.allowedOrigins);
+      if (!isLoopbackHost(options.http.hostname) && !authToken) {
+        throw new GuardConfigError(
+          `--http ${options.http.hostname}: binding to a non-loopback address requires --http-auth-token-file`,
+        );
+      }
+    }
   } catch (e) {
     console.error(`ptc mcp: ${(e as Error).message}`);
     return 2;
   }
+  // This face stops upstreams itself after in-flight calls finish; a stdio upstream's reaper must not exit first.
+  delegateSignalHandling();
   let engine;
   try {
     engine = await createEngine({
@@ -80,8 +93,16 @@ export async function run(args: string[]): Promise<number> {
 
   let stopRequested!: () => void;
   const stop = new Promise<void>((r) => (stopRequested = r));
-  const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
-  for (const s of signals) Deno.addSignalListener(s, stopRequested);
+  const signals: [Deno.Signal, number][] = [["SIGINT", 2], ["SIGTERM", 15]];
+  let stopping = false;
+  const onSignal = (number: number) => () => {
+    // First signal: graceful (finish in-flight calls). A second one: exit now (unload still kills children).
+    if (stopping) Deno.exit(128 + number);
+    stopping = true;
+    stopRequested();
+  };
+  const listeners = signals.map(([s, n]) => [s, onSignal(n)] as const);
+  for (const [s, fn] of listeners) Deno.addSignalListener(s, fn);
 
   let closeFace: () => Promise<void>;
   if (options.http) {
@@ -118,9 +139,9 @@ export async function run(args: string[]): Promise<number> {
   }
   await stop;
   shuttingDown = true;
-  for (const s of signals) Deno.removeSignalListener(s, stopRequested);
   await closeFace();
   await sessions?.closeAll();
   await engine.close();
+  for (const [s, fn] of listeners) Deno.removeSignalListener(s, fn);
   return 0;
 }

@@ -13,6 +13,7 @@ import { type Runtime, RuntimeStartError, startRuntime } from "../upstream/runti
 import { prepareConfig } from "../upstream/startup.ts";
 import type { JsonObject } from "../upstream/types.ts";
 import { loadBuiltinTransports } from "../../transports/mod.ts";
+import { recordingHost, replayHost } from "./replay.ts";
 import type {
   CatalogServer,
   Engine,
@@ -20,6 +21,7 @@ import type {
   EngineEvalRequest,
   EngineEvalResult,
   EngineSession,
+  RecordedCall,
 } from "./types.ts";
 
 /** Options of `createEngine`. */
@@ -57,6 +59,7 @@ function toEngineCall(c: CallRecord): EngineCallRecord {
   };
   if (c.reason) rec.reason = c.reason;
   if (c.message) rec.message = c.message;
+  if (c.preview !== undefined) rec.preview = c.preview;
   return rec;
 }
 
@@ -66,6 +69,31 @@ function toEngineResult(r: SandboxResult, calls: CallRecord[], elapsedMs: number
     return { ok: true, status: r.status, printed: r.printed, json: r.json, prints: r.prints, calls: mapped, elapsedMs };
   }
   return { ok: false, reason: r.reason, message: r.message, prints: r.prints, calls: mapped, elapsedMs };
+}
+
+/**
+ * After a cancel, how long a session's worker may take to stop by itself (the interpreter checks for it between
+ * steps) before it is killed and the session moves to a fresh worker.
+ */
+export const CANCEL_GRACE_MS = 2_000;
+
+/** The non-secret endpoint of an HTTP upstream (`baseUrl` / `url`, no userinfo, query or fragment) for templates. */
+function endpointOf(config: unknown): JsonObject {
+  const out: JsonObject = {};
+  const cfg = (config ?? {}) as { baseUrl?: unknown; url?: unknown };
+  for (const key of ["baseUrl", "url"] as const) {
+    const raw = cfg[key];
+    if (typeof raw !== "string") continue;
+    try {
+      const u = new URL(raw);
+      u.username = "";
+      u.password = "";
+      u.search = "";
+      u.hash = "";
+      out[key] = u.href.replace(/\/+$/, "");
+    } catch { /* not a URL: leave it out */ }
+  }
+  return out;
 }
 
 function hostFor(ctx: RunContext): SandboxHost {
@@ -88,12 +116,23 @@ class EngineImpl implements Engine {
   ): Promise<EngineEvalResult> {
     const started = performance.now();
     const limits: Partial<SandboxLimits> = request.timeoutMs ? { timeoutMs: request.timeoutMs } : {};
-    if (!this.runtime) {
+    if (request.replay) {
+      const r = await run(replayHost(request.replay), limits);
+      return toEngineResult(r, [], performance.now() - started);
+    }
+    if (!this.runtime || request.offline) {
       const r = await run(undefined, limits);
       return toEngineResult(r, [], performance.now() - started);
     }
-    const report = await withRunContext(this.runtime, (ctx) => run(hostFor(ctx), limits), { signal: request.signal });
-    return toEngineResult(report.value, report.calls, performance.now() - started);
+    const recorded: RecordedCall[] | undefined = request.record ? [] : undefined;
+    const report = await withRunContext(
+      this.runtime,
+      (ctx) => run(recorded ? recordingHost(hostFor(ctx), recorded) : hostFor(ctx), limits),
+      { signal: request.signal },
+    );
+    const result = toEngineResult(report.value, report.calls, performance.now() - started);
+    if (recorded) result.recorded = recorded;
+    return result;
   }
 
   evaluate(request: EngineEvalRequest): Promise<EngineEvalResult> {
@@ -103,25 +142,54 @@ class EngineImpl implements Engine {
         context: request.context,
         globals: request.globals,
         limits,
+        signal: request.signal,
       }));
   }
 
   openSession(): Promise<EngineSession> {
-    const inner: SandboxSession = this.pool.openSession();
+    let inner: SandboxSession = this.pool.openSession();
     let closed = false;
+    const evalSession = async (request: EngineEvalRequest): Promise<EngineEvalResult> => {
+      const current = inner;
+      const signal = request.signal;
+      // The pool stops a cancelled program cooperatively and keeps the worker (and the namespace). A worker that
+      // does not stop within the grace period is killed: the session continues on a fresh worker (`sessionLost`).
+      let killed = false;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const onAbort = () => {
+        timer = setTimeout(() => {
+          killed = true;
+          current.close();
+        }, CANCEL_GRACE_MS);
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      let lost = false;
+      try {
+        const result = await this.run(request, async (host, limits) => {
+          const r = await current.eval(request.program, {
+            host,
+            context: request.context,
+            globals: request.globals,
+            limits,
+            signal,
+          });
+          lost = r.sessionLost === true;
+          return r;
+        });
+        if (killed && !closed && inner === current) inner = this.pool.openSession();
+        if (killed || lost) result.sessionLost = true;
+        return result;
+      } finally {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+      }
+    };
     const session: EngineSession = {
       id: crypto.randomUUID(),
       get closed() {
         return closed;
       },
-      eval: (request) =>
-        this.run(request, (host, limits) =>
-          inner.eval(request.program, {
-            host,
-            context: request.context,
-            globals: request.globals,
-            limits,
-          })),
+      eval: evalSession,
       reset: () => inner.reset(),
       close: () => {
         if (!closed) {
@@ -145,13 +213,14 @@ class EngineImpl implements Engine {
         description: state.spec.description,
         transport: state.spec.transport,
         status: state.status === "ready" ? "ready" : "unavailable",
+        ...(state.status !== "ready" && state.error ? { error: state.error } : {}),
         tools: state.tools.map((t) => ({
           name: t.name,
           description: t.description,
           inputSchema: t.inputSchema as JsonObject,
           outputSchema: t.outputSchema as JsonObject | undefined,
           readOnly: t.annotations?.readOnlyHint === true,
-          provenance: t._ptc as unknown as JsonObject,
+          provenance: { ...(t._ptc as unknown as JsonObject), ...endpointOf(state.spec.config) },
         })),
       });
     }

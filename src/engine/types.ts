@@ -21,6 +21,15 @@ export interface EngineCallRecord {
   preview?: string;
 }
 
+/**
+ * One tool call of an evaluation and the answer the program got (a `ToolRequest` and a `ToolOutcome` of the
+ * language seam; values are upstream data, already redacted). Recorded so a program can be re-run without upstreams.
+ */
+export interface RecordedCall {
+  request: JsonObject;
+  outcome: JsonObject;
+}
+
 /** What a face asks for. */
 export interface EngineEvalRequest {
   program: string;
@@ -30,8 +39,21 @@ export interface EngineEvalRequest {
   globals?: Record<string, JsonValue>;
   /** Wall-clock limit for this program. */
   timeoutMs?: number;
-  /** Cancels the evaluation (e.g. MCP `notifications/cancelled`, REPL Ctrl-C). */
+  /**
+   * Cancels the evaluation (e.g. MCP `notifications/cancelled`, REPL Ctrl-C): in-flight tool calls are aborted and
+   * the interpreter stops at its next step with reason `cancelled`; a session keeps its worker and namespace. A
+   * session whose worker does not stop within `CANCEL_GRACE_MS` moves to a fresh worker (`sessionLost`).
+   */
   signal?: AbortSignal;
+  /** Run without upstream access: the program sees no tools and no discovery. */
+  offline?: boolean;
+  /** Return every tool call with its answer in the result's `recorded`. */
+  record?: boolean;
+  /**
+   * Answer tool calls from a recording instead of the upstreams (never contacted): each recorded answer is used
+   * once, for an identical request; any other call fails with reason `replay_mismatch`. No discovery.
+   */
+  replay?: RecordedCall[];
 }
 
 /** The outcome of one evaluation, with the upstream calls it made. */
@@ -40,6 +62,13 @@ export type EngineEvalResult =
     prints: string[];
     calls: EngineCallRecord[];
     elapsedMs: number;
+    /**
+     * Set on a session evaluation after which the session continues on a fresh worker (cancelled, or abandoned
+     * after its deadline): every definition made before is gone.
+     */
+    sessionLost?: boolean;
+    /** With `record`: the tool calls made and their answers, in completion order. */
+    recorded?: RecordedCall[];
   }
   & (
     | { ok: true; status: "ok" | "returned" | "failed"; printed: string; json: JsonValue }
@@ -62,6 +91,8 @@ export interface CatalogServer {
   description: string;
   transport: string;
   status: "ready" | "unavailable";
+  /** Why the server is unavailable (redacted), when it is. */
+  error?: string;
   tools: CatalogTool[];
 }
 

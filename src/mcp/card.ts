@@ -5,7 +5,8 @@
  */
 
 /** The PTC-Lisp card (language essentials an LLM needs to write correct programs). */
-export const LANGUAGE_CARD = `Run a PTC-Lisp program (a Clojure subset) and get back its value. Filter, join and aggregate data here instead of returning raw payloads.
+export const LANGUAGE_CARD =
+  `Run a PTC-Lisp program (a Clojure subset) and get back its value. Filter, join and aggregate data here instead of returning raw payloads.
 Data: nil true false 42 1.5 "s" :kw [vec] {:map 1} #{set}. No lists or laziness; map/filter/for return vectors.
 Keys: (:k m), (get m :k), (get-in m [:a 0 :b]); keyword access finds string JSON keys and - finds _ (:user-id ↔ "user_id").
 Forms: def defn fn #(…%…) let if when cond case and or -> ->> some-> loop/recur for doseq (return v) (fail v) (println …).
@@ -19,7 +20,8 @@ Idiom: (let [r (tool/call 'srv/op {:id 1})] (if (:ok r) (:value r) (fail (:messa
 Discover: (tool/servers) (dir 'server) (doc 'server/tool) shows args and Result<…> shape, (apropos "words").`;
 
 /** Sentence appended for the slim profile (the default). */
-export const SLIM_NOTE = "Success returns plain text (prints first, then the value); failures are errors `reason: message`.";
+export const SLIM_NOTE =
+  "Success returns plain text (prints first, then the value); failures are errors `reason: message`.";
 
 /** Assemble the description from the cards and the rendered catalog. */
 export function lispEvalDescription(options: { hasTools: boolean; catalogText: string; slim: boolean }): string {

@@ -35,6 +35,9 @@ const LIMITS: Record<ResponseProfile, ProfileLimits> = {
   debug: { prints: 200, printBytes: 64 * 1024, feedbackBytes: 64 * 1024, textBytes: 512 * 1024 },
 };
 
+/** Told to the client when a session continues on a fresh worker (cancelled or abandoned evaluation). */
+export const SESSION_LOST = "[session reset: the session continues on a fresh sandbox; earlier definitions are gone]";
+
 const UNTRUSTED_OPEN = '<untrusted_ptc_output source="upstream-tool-results">';
 const UNTRUSTED_CLOSE = "</untrusted_ptc_output>";
 
@@ -135,6 +138,7 @@ function renderSuccess(
   let text = parts.join("\n\n");
   const truncated = value.cut || printsTruncated;
   if (truncated) text += "\n\n[truncated]";
+  if (result.sessionLost) text += `\n\n${SESSION_LOST}`;
   const response: ToolResponse = { content: [{ type: "text", text }] };
   if (options.profile === "slim") return response;
   const structured: JsonObject = {
@@ -142,6 +146,7 @@ function renderSuccess(
     result: value.text,
     truncated,
   };
+  if (result.sessionLost) structured.session_lost = true;
   if (!value.cut && jsonSize(result.json) <= limits.textBytes) structured.value = result.json;
   if (prints.length > 0) structured.prints = prints;
   if (options.validated !== undefined) structured.validated = options.validated;
@@ -169,6 +174,7 @@ function renderError(
   const lines = [cutBytes(head, limits.textBytes).text];
   if (feedbackCut.text) lines.push(feedbackCut.text);
   if (firstFailed) lines.push(`upstream ${firstFailed.server}/${firstFailed.tool} failed: ${firstFailed.reason}`);
+  if (result.sessionLost) lines.push(SESSION_LOST);
   const text = lines.join("\n");
   const response: ToolResponse = { content: [{ type: "text", text }], isError: true };
   if (options.profile === "slim") return response;
@@ -179,6 +185,7 @@ function renderError(
     truncated: feedbackCut.cut || printsTruncated,
   };
   if (feedbackCut.text) structured.feedback = feedbackCut.text;
+  if (result.sessionLost) structured.session_lost = true;
   if (options.profile === "structured") {
     structured.upstream_calls = result.calls.filter((c) => c.status === "error").map((c) => ({
       server: c.server,

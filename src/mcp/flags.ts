@@ -143,11 +143,23 @@ function list(text: unknown): string[] {
 export function mcpUsage(): string {
   const rows = Object.entries(MCP_FLAGS as Record<string, FlagSpec>).map(([name, spec]) => {
     const kind = spec.kind;
-    const arg = kind === "bool" ? "" : kind === "int" ? " N" : typeof kind === "object" ? ` ${kind.enum.join("|")}` : " X";
+    const arg = kind === "bool"
+      ? ""
+      : kind === "int"
+      ? " N"
+      : typeof kind === "object"
+      ? ` ${kind.enum.join("|")}`
+      : " X";
     const def = spec.default !== undefined && kind !== "bool" ? ` (default ${spec.default})` : "";
     return `  --${name}${arg}\n      ${spec.help}${def} [env ${envName(name, spec)}]`;
   });
-  return ["Usage: ptc mcp [options]", "", "Serves ptc as an MCP server over stdio (default) or Streamable HTTP.", "", ...rows]
+  return [
+    "Usage: ptc mcp [options]",
+    "",
+    "Serves ptc as an MCP server over stdio (default) or Streamable HTTP.",
+    "",
+    ...rows,
+  ]
     .join("\n");
 }
 
@@ -155,7 +167,9 @@ export function mcpUsage(): string {
 export function parseMcpFlags(args: string[], env: (name: string) => string | undefined): McpOptions {
   const specs = MCP_FLAGS as Record<string, FlagSpec>;
   const options: Record<string, { type: "string" | "boolean" }> = {};
-  for (const [name, spec] of Object.entries(specs)) options[name] = { type: spec.kind === "bool" ? "boolean" : "string" };
+  for (const [name, spec] of Object.entries(specs)) {
+    options[name] = { type: spec.kind === "bool" ? "boolean" : "string" };
+  }
   let parsed;
   try {
     parsed = parseArgs({ args, options, allowPositionals: false, strict: true });

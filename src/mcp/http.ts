@@ -5,14 +5,21 @@
  * @module
  */
 import { Hono } from "hono";
-import {
-  createMcpHandler,
-  hostHeaderValidationResponse,
-  localhostAllowedHostnames,
-  localhostAllowedOrigins,
-  originValidationResponse,
-} from "@modelcontextprotocol/server";
+import { createMcpHandler } from "@modelcontextprotocol/server";
 import { checkBearer, FailedAuthLimiter } from "./auth.ts";
+import { buildGuard, guardResponse, isLoopbackHost } from "./guards.ts";
+import { InFlightResponses } from "./inflight.ts";
+
+/** Longest wait for open connections after draining; the process exits afterwards anyway. */
+const SHUTDOWN_GRACE_MS = 5_000;
+
+/** Wait for `p`, at most SHUTDOWN_GRACE_MS. */
+async function bounded(p: Promise<void>): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const grace = new Promise<void>((r) => (timer = setTimeout(r, SHUTDOWN_GRACE_MS)));
+  await Promise.race([p, grace]);
+  clearTimeout(timer);
+}
 
 /** Options of the HTTP face. */
 export interface HttpFaceOptions {
@@ -26,11 +33,6 @@ export interface HttpFaceOptions {
   /** Reports saturation for `/ready`. */
   saturated: () => boolean;
   onError?: (error: Error) => void;
-}
-
-/** Whether a bind address is loopback-only. */
-export function isLoopbackHost(hostname: string): boolean {
-  return hostname === "localhost" || hostname === "::1" || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 }
 
 /** The running HTTP face. */
@@ -84,11 +86,10 @@ export function createHttpApp(
       `--http ${options.hostname}: binding to a non-loopback address requires --http-auth-token-file`,
     );
   }
+  const guard = buildGuard(options.hostname, options.allowedHosts, options.allowedOrigins);
   const mcp = createMcpHandler(factory, { legacy: "stateless", onerror: options.onError });
   const limiter = new FailedAuthLimiter();
-  const loopback = isLoopbackHost(options.hostname);
-  const hosts = [...(loopback ? localhostAllowedHostnames() : [options.hostname]), ...options.allowedHosts];
-  const origins = [...(loopback ? localhostAllowedOrigins() : []), ...options.allowedOrigins];
+  const inflight = new InFlightResponses();
   const app = new Hono();
   app.use("*", async (c, next) => {
     await next();
@@ -102,13 +103,14 @@ export function createHttpApp(
   });
   app.all("/mcp", async (c) => {
     const req = c.req.raw;
-    const rejected = hostHeaderValidationResponse(req, hosts) ?? originValidationResponse(req, origins);
+    const rejected = guardResponse(req, guard);
     if (rejected) return rejected;
     if (state.draining) return c.json({ error: "server is shutting down" }, 503);
     let clientId = "local";
     if (options.authToken) {
-      const client = c.req.header("x-forwarded-for")?.split(",")[0].trim() ||
-        (c.env as { remoteAddr?: string } | undefined)?.remoteAddr || "unknown";
+      // The peer address only: X-Forwarded-For is client-controlled, so trusting it would let a caller dodge the
+      // failed-auth limiter by sending a new value with every attempt.
+      const client = (c.env as { remoteAddr?: string } | undefined)?.remoteAddr || "unknown";
       const wait = limiter.retryAfter(client);
       if (wait > 0) {
         return c.json({ error: "too many failed authentication attempts" }, 429, { "Retry-After": String(wait) });
@@ -127,11 +129,21 @@ export function createHttpApp(
     if (req.method === "POST") {
       const body = await readCapped(req, options.maxBodyBytes);
       if (body === undefined) return c.json({ error: "request body too large" }, 413);
-      forwarded = new Request(req.url, { method: req.method, headers: req.headers, body });
+      // Keep the client-disconnect signal: the SDK aborts the tool handler (and so the program) through it.
+      forwarded = new Request(req.url, { method: req.method, headers: req.headers, body, signal: req.signal });
     }
-    return await mcp.fetch(forwarded, { authInfo: { token: "", clientId, scopes: [] } });
+    // A `subscriptions/listen` stream stays open until the client leaves: shutdown closes it rather than waiting.
+    const listen = c.req.header("mcp-method")?.toLowerCase() === "subscriptions/listen";
+    const handOver = listen ? (r: Response | undefined) => r : inflight.begin();
+    let res: Response | undefined;
+    try {
+      res = await mcp.fetch(forwarded, { authInfo: { token: "", clientId, scopes: [] } });
+    } finally {
+      res = handOver(res);
+    }
+    return res!;
   });
-  return { app, mcp };
+  return { app, mcp, inflight };
 }
 
 /** Start listening. */
@@ -139,7 +151,7 @@ export function startHttpFace(factory: Parameters<typeof createMcpHandler>[0], o
   HttpFace
 > {
   const state = { draining: false };
-  const { app, mcp } = createHttpApp(factory, options, state);
+  const { app, mcp, inflight } = createHttpApp(factory, options, state);
   return new Promise((resolve) => {
     const server = Deno.serve({
       hostname: options.hostname,
@@ -154,8 +166,12 @@ export function startHttpFace(factory: Parameters<typeof createMcpHandler>[0], o
           },
           close: async () => {
             state.draining = true;
-            await server.shutdown();
+            // 1. Let answers already being written finish (evaluations drained before: the caller waits for the gate).
+            // 2. Close the MCP handler: it ends long-lived `subscriptions/listen` streams, which would otherwise hold
+            //    the listener's shutdown open. 3. Stop the listener. Each wait is bounded.
+            await bounded(inflight.idle());
             await mcp.close();
+            await bounded(server.shutdown());
           },
         });
       },

@@ -12,12 +12,7 @@ import { VERSION } from "../cli/version.ts";
 import { lispEvalDescription } from "./card.ts";
 import { errorResponse, renderEvalResult, type ResponseProfile, type ToolResponse } from "./envelope.ts";
 import type { ConcurrencyGate } from "./gate.ts";
-import {
-  getOperationSchema,
-  IntrospectionError,
-  listApiServices,
-  listServiceOperations,
-} from "./introspection.ts";
+import { getOperationSchema, IntrospectionError, listApiServices, listServiceOperations } from "./introspection.ts";
 import { SessionError, type SessionManager } from "./sessions.ts";
 import { ArgsError, checkContext, checkProgram, compileOutputSchema } from "./tool_args.ts";
 
@@ -55,6 +50,28 @@ function schema(properties: Record<string, unknown>, required: string[]) {
   return fromJsonSchema<Record<string, unknown>>(json, validator);
 }
 
+/** Input schemas, built once (factories run per HTTP request). */
+const SCHEMAS = {
+  eval: schema(EVAL_PROPS, ["program"]),
+  empty: schema({}, []),
+  sessionStart: schema({
+    title: { type: "string", maxLength: 200 },
+    ttl_ms: { type: "integer", minimum: 1 },
+  }, []),
+  sessionEval: schema({ session_id: { type: "string", minLength: 1 }, ...EVAL_PROPS }, ["session_id", "program"]),
+  sessionClose: schema({ session_id: { type: "string", minLength: 1 } }, ["session_id"]),
+  listOperations: schema({
+    service: { type: "string", minLength: 1 },
+    filter: { type: "string" },
+    limit: { type: "integer", minimum: 1, maximum: 200 },
+  }, ["service"]),
+  operationSchema: schema({
+    service: { type: "string", minLength: 1 },
+    operation: { type: "string", minLength: 1 },
+    view: { type: "string", enum: ["full", "input", "output"] },
+  }, ["service", "operation"]),
+};
+
 /** Build the factory. The description is rendered once from the frozen catalog. */
 export function createServerFactory(deps: ServerDeps) {
   const hasTools = deps.engine.catalog().length > 0;
@@ -84,12 +101,12 @@ export function createServerFactory(deps: ServerDeps) {
       "lisp_eval",
       {
         description,
-        inputSchema: schema(EVAL_PROPS, ["program"]),
+        inputSchema: SCHEMAS.eval,
         annotations,
       },
       (args, extra) => runEval(deps, args, extra.mcpReq.signal, (req) => deps.engine.evaluate(req)),
     );
-    if (deps.sessions) registerSessionTools(server, deps, deps.sessions, owner, description);
+    if (deps.sessions) registerSessionTools(server, deps, deps.sessions, owner);
     if (deps.introspection) registerIntrospection(server, deps);
     return server;
   };
@@ -152,7 +169,6 @@ function registerSessionTools(
   deps: ServerDeps,
   sessions: SessionManager,
   owner: string,
-  description: string,
 ) {
   const json = (value: unknown): ToolResponse => ({
     content: [{ type: "text", text: JSON.stringify(value) }],
@@ -163,10 +179,7 @@ function registerSessionTools(
     {
       description: "Open a PTC-Lisp session whose defs and *1 *2 *3 persist between lisp_session_eval calls. " +
         "Returns {session_id}. Close it with lisp_session_close when done.",
-      inputSchema: schema({
-        title: { type: "string", maxLength: 200 },
-        ttl_ms: { type: "integer", minimum: 1 },
-      }, []),
+      inputSchema: SCHEMAS.sessionStart,
     },
     async (args) => {
       try {
@@ -179,8 +192,9 @@ function registerSessionTools(
   server.registerTool(
     "lisp_session_eval",
     {
-      description: `Evaluate in an open session (see lisp_session_start).\n\n${description}`,
-      inputSchema: schema({ session_id: { type: "string", minLength: 1 }, ...EVAL_PROPS }, ["session_id", "program"]),
+      description: "Evaluate a PTC-Lisp program in an open session (see lisp_session_start): same language, tools, " +
+        "arguments and results as lisp_eval, plus the session's earlier defs and *1 *2 *3.",
+      inputSchema: SCHEMAS.sessionEval,
     },
     async (args, extra) => {
       try {
@@ -196,14 +210,14 @@ function registerSessionTools(
   );
   server.registerTool(
     "lisp_session_list",
-    { description: "List your open PTC-Lisp sessions.", inputSchema: schema({}, []) },
+    { description: "List your open PTC-Lisp sessions.", inputSchema: SCHEMAS.empty },
     () => json({ sessions: sessions.list(owner) }),
   );
   server.registerTool(
     "lisp_session_close",
     {
       description: "Close a PTC-Lisp session and free its sandbox.",
-      inputSchema: schema({ session_id: { type: "string", minLength: 1 } }, ["session_id"]),
+      inputSchema: SCHEMAS.sessionClose,
     },
     async (args) => {
       const closed = await sessions.close(owner, args.session_id as string);
@@ -229,7 +243,7 @@ function registerIntrospection(server: McpServer, deps: ServerDeps) {
     "list_api_services",
     {
       description: "List the configured services (upstreams) and how many operations each offers.",
-      inputSchema: schema({}, []),
+      inputSchema: SCHEMAS.empty,
       annotations: { readOnlyHint: true },
     },
     () => wrap(() => asText(listApiServices(deps.engine.catalog()))),
@@ -238,27 +252,21 @@ function registerIntrospection(server: McpServer, deps: ServerDeps) {
     "list_service_operations",
     {
       description: "List a service's operations, optionally filtered by a substring.",
-      inputSchema: schema({
-        service: { type: "string", minLength: 1 },
-        filter: { type: "string" },
-        limit: { type: "integer", minimum: 1, maximum: 200 },
-      }, ["service"]),
+      inputSchema: SCHEMAS.listOperations,
       annotations: { readOnlyHint: true },
     },
     (args) =>
       wrap(() =>
-        asText(listServiceOperations(deps.engine.catalog(), args as { service: string; filter?: string; limit?: number }))
+        asText(
+          listServiceOperations(deps.engine.catalog(), args as { service: string; filter?: string; limit?: number }),
+        )
       ),
   );
   server.registerTool(
     "get_operation_schema",
     {
       description: "Show an operation's input/output schema, its PTC-Lisp call and an unauthenticated curl template.",
-      inputSchema: schema({
-        service: { type: "string", minLength: 1 },
-        operation: { type: "string", minLength: 1 },
-        view: { type: "string", enum: ["full", "input", "output"] },
-      }, ["service", "operation"]),
+      inputSchema: SCHEMAS.operationSchema,
       annotations: { readOnlyHint: true },
     },
     (args) =>

@@ -6,6 +6,7 @@
 import { Validator } from "@cfworker/json-schema";
 import type { JsonObject, JsonValue } from "../upstream/types.ts";
 import { utf8Bytes } from "./metrics.ts";
+import { schemaProblem } from "./schema_shape.ts";
 
 /** A bad tool argument (reported as `args_error`). */
 export class ArgsError extends Error {
@@ -61,6 +62,8 @@ export function compileOutputSchema(schema: unknown): OutputCheck | undefined {
   if (typeof schema !== "object" || Array.isArray(schema)) {
     throw new ArgsError("argument `output_schema` is invalid: expected a JSON Schema object");
   }
+  const problem = schemaProblem(schema);
+  if (problem) throw new ArgsError(`argument \`output_schema\` is invalid: ${problem}`);
   let validator: Validator;
   try {
     validator = new Validator(schema as Record<string, unknown>, "2020-12", false);

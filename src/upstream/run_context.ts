@@ -23,6 +23,8 @@ export interface CallRecord {
   duration_ms: number;
   /** UTF-8 bytes of the upstream payload (or of the JSON value), 0 when no request was made. */
   bytes: number;
+  /** Successful calls: the first ~120 characters of the redacted value as JSON (untrusted upstream data). */
+  preview?: string;
 }
 
 /** One discovery operation as recorded for the run report. */

@@ -56,7 +56,10 @@ Deno.test("flags: defaults, env fallbacks and precedence", () => {
 });
 
 Deno.test("flags: invalid values are clear errors naming the flag or variable", () => {
-  assert.throws(() => parseMcpFlags(["--max-concurrent-calls", "0"], noEnv), /--max-concurrent-calls: must be at least 1/);
+  assert.throws(
+    () => parseMcpFlags(["--max-concurrent-calls", "0"], noEnv),
+    /--max-concurrent-calls: must be at least 1/,
+  );
   assert.throws(() => parseMcpFlags(["--response-profile", "fat"], noEnv), /expected one of slim, structured, debug/);
   assert.throws(() => parseMcpFlags([], (n) => (n === "PTC_SESSIONS" ? "maybe" : undefined)), /PTC_SESSIONS: expected/);
   assert.throws(() => parseMcpFlags(["--http", "nohost"], noEnv), /expected HOST:PORT/);

@@ -3,7 +3,16 @@ import { cutBytes, fenceUntrusted, renderEvalResult, upstreamFeedback } from "..
 import type { EngineEvalResult } from "../../src/engine/types.ts";
 
 const ok = (printed: string, extra: Partial<EngineEvalResult> = {}): EngineEvalResult =>
-  ({ ok: true, status: "ok", printed, json: printed, prints: [], calls: [], elapsedMs: 1, ...extra }) as EngineEvalResult;
+  ({
+    ok: true,
+    status: "ok",
+    printed,
+    json: printed,
+    prints: [],
+    calls: [],
+    elapsedMs: 1,
+    ...extra,
+  }) as EngineEvalResult;
 
 Deno.test("slim success is text only: prints first, then the value", () => {
   const r = renderEvalResult(ok("42", { prints: ["hello"] }), { profile: "slim" });
@@ -91,4 +100,21 @@ Deno.test("upstream feedback is bounded to three calls", () => {
   assert.ok(text.includes("7 more call(s)"));
   assert.ok(text.length < 1200);
   assert.ok(fenceUntrusted("a").startsWith("<untrusted_ptc_output"));
+});
+
+Deno.test("a session that lost its worker says so, in text and structured content", () => {
+  const success = renderEvalResult(ok("1", { sessionLost: true }), { profile: "structured" });
+  assert.match(success.content[0].text, /^1\n\n\[session reset: .*earlier definitions are gone\]$/);
+  assert.equal(success.structuredContent?.session_lost, true);
+  const cancelled = renderEvalResult({
+    ok: false,
+    reason: "cancelled",
+    message: "the evaluation was cancelled",
+    prints: [],
+    calls: [],
+    elapsedMs: 1,
+    sessionLost: true,
+  }, { profile: "slim" });
+  assert.equal(cancelled.isError, true);
+  assert.match(cancelled.content[0].text, /^cancelled: the evaluation was cancelled\n\[session reset: /);
 });

@@ -1,0 +1,217 @@
+/**
+ * Helpers of the `ptc mcp` integration tests: a "world" (the Observatory fixture, an MCP fixture upstream over HTTP
+ * and a concrete upstreams config pointing at both), a spawned `ptc mcp` child (stdio or HTTP), and official MCP SDK
+ * clients in each protocol era. Everything listens on 127.0.0.1 with OS-assigned ports and is always stopped.
+ * @module
+ */
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/client/validators/cf-worker";
+import { applyEdits, modify } from "jsonc-parser";
+import { join } from "node:path";
+import { createTokenDir, type RunningObservatory, startObservatory } from "../../fixtures/observatory/mod.ts";
+import { type McpHttpFixture, startMcpHttpFixture } from "../../fixtures/mcp/http.ts";
+import { writeConcreteConfig } from "../../src/cli/demo_session.ts";
+
+/** Repository root. */
+export const ROOT = new URL("../../", import.meta.url).pathname;
+/** `main.ts` of ptc. */
+export const MAIN = join(ROOT, "main.ts");
+
+/** A running set of upstream fixtures plus a config that names them. */
+export interface World {
+  dir: string;
+  configPath: string;
+  observatory: RunningObservatory;
+  mcp?: McpHttpFixture;
+  close(): Promise<void>;
+}
+
+/** Start the Observatory (and, unless `mcp: false`, the MCP HTTP fixture) and write a config for both. */
+export async function startWorld(
+  options: { mcp?: boolean; stdioUpstream?: boolean; traces?: number } = {},
+): Promise<World> {
+  const dir = await Deno.makeTempDir({ prefix: "ptc-mcp-server-" });
+  const tokenDir = join(dir, ".observatory");
+  await Deno.mkdir(tokenDir, { mode: 0o700 });
+  const tokens = await createTokenDir(tokenDir);
+  const observatory = await startObservatory({
+    port: 0,
+    tokensFile: tokens.tokensFile,
+    auditLog: "none",
+    traces: options.traces ?? 400,
+  });
+  let mcp: McpHttpFixture | undefined;
+  try {
+    const configPath = await writeConcreteConfig(dir, observatory.url);
+    if (options.mcp !== false) {
+      mcp = await startMcpHttpFixture({ era: "both" });
+      let text = await Deno.readTextFile(configPath);
+      const edits = modify(text, ["upstreams", "fixture"], {
+        transport: "mcp_http",
+        description: "MCP fixture: echo, users, items, a slow sleep tool and a failing tool.",
+        url: mcp.url,
+        allow_insecure_loopback: true,
+      }, { formattingOptions: { insertSpaces: true, tabSize: 2 } });
+      text = applyEdits(text, edits);
+      await Deno.writeTextFile(configPath, text);
+    }
+    if (options.stdioUpstream) {
+      let text = await Deno.readTextFile(configPath);
+      const edits = modify(text, ["upstreams", "local"], {
+        transport: "mcp_stdio",
+        description: "MCP fixture over stdio (a child process).",
+        command: Deno.execPath(),
+        args: ["run", "--allow-env", join(ROOT, "fixtures/mcp/stdio.ts")],
+      }, { formattingOptions: { insertSpaces: true, tabSize: 2 } });
+      text = applyEdits(text, edits);
+      await Deno.writeTextFile(configPath, text);
+    }
+    return {
+      dir,
+      configPath,
+      observatory,
+      mcp,
+      close: async () => {
+        await mcp?.close();
+        await observatory.stop();
+        await Deno.remove(dir, { recursive: true }).catch(() => {});
+      },
+    };
+  } catch (e) {
+    await mcp?.close();
+    await observatory.stop();
+    throw e;
+  }
+}
+
+/** The protocol eras a client can ask for. */
+export type Era = "legacy" | "auto" | "modern";
+
+function negotiation(era: Era) {
+  return era === "modern" ? { pin: "2026-07-28" as const } : era;
+}
+
+/** A new official SDK client for one era. */
+export function newClient(era: Era): Client {
+  return new Client(
+    { name: `ptc-test-${era}`, version: "0.0.1" },
+    {
+      versionNegotiation: { mode: negotiation(era), probe: { timeoutMs: 10_000 } },
+      jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
+    },
+  );
+}
+
+/** The deno command line that runs `ptc mcp` with the given flags. */
+export function ptcMcpArgs(flags: string[]): string[] {
+  return ["run", "--unstable-worker-options", "--unstable-no-legacy-abort", "-A", MAIN, "mcp", ...flags];
+}
+
+/** Connect a client to `ptc mcp` over stdio (the SDK spawns the child; `close()` ends it). */
+export async function connectStdio(era: Era, flags: string[], env: Record<string, string> = {}): Promise<Client> {
+  const client = newClient(era);
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: ptcMcpArgs(flags),
+    env: { PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "/tmp", ...env },
+    stderr: "pipe",
+    cwd: ROOT,
+  });
+  // Keep the child's stderr drained so it can never block on a full pipe.
+  transport.stderr?.on("data", () => {});
+  await client.connect(transport);
+  return client;
+}
+
+/** A `ptc mcp --http` child process. */
+export interface HttpServer {
+  url: string;
+  /** `http://127.0.0.1:<port>` */
+  origin: string;
+  child: Deno.ChildProcess;
+  /** Everything written to stderr so far. */
+  stderr(): string;
+  /** SIGTERM the child (unless it already exited) and wait; returns its exit code. */
+  stop(): Promise<number>;
+  /** Wait for the child to exit on its own; returns its exit code. */
+  exited(): Promise<number>;
+}
+
+/** Spawn `ptc mcp --http 127.0.0.1:0 …` and wait for its "listening on" line. */
+export async function spawnHttpServer(flags: string[], env: Record<string, string> = {}): Promise<HttpServer> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ptcMcpArgs(["--http", "127.0.0.1:0", ...flags]),
+    cwd: ROOT,
+    env,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  let err = "";
+  let out = "";
+  const decoder = new TextDecoder();
+  let resolveUrl!: (url: string | undefined) => void;
+  const urlPromise = new Promise<string | undefined>((r) => (resolveUrl = r));
+  const readErr = (async () => {
+    for await (const chunk of child.stderr) {
+      err += decoder.decode(chunk, { stream: true });
+      const m = /listening on (http:\/\/\S+)/.exec(err);
+      if (m) resolveUrl(m[1]);
+    }
+    resolveUrl(undefined);
+  })();
+  const readOut = (async () => {
+    for await (const chunk of child.stdout) out += decoder.decode(chunk, { stream: true });
+  })();
+  let status: Deno.CommandStatus | undefined;
+  const finished = child.status.then((s) => (status = s));
+  const url = await urlPromise;
+  if (!url) {
+    await finished;
+    await Promise.all([readErr, readOut]);
+    throw new Error(`ptc mcp --http did not start (exit ${status?.code}):\n${err}`);
+  }
+  return {
+    url,
+    origin: new URL(url).origin,
+    child,
+    stderr: () => err,
+    stop: async () => {
+      if (!status) {
+        try {
+          child.kill("SIGTERM");
+        } catch { /* already gone */ }
+      }
+      await finished;
+      await Promise.all([readErr, readOut]);
+      return status!.code;
+    },
+    exited: async () => {
+      await finished;
+      await Promise.all([readErr, readOut]);
+      return status!.code;
+    },
+  };
+}
+
+/** Connect a client to an HTTP server URL in one era, optionally with a bearer token. */
+export async function connectHttp(era: Era, url: string, token?: string): Promise<Client> {
+  const client = newClient(era);
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: token ? { headers: { Authorization: `Bearer ${token}` } } : undefined,
+  });
+  await client.connect(transport);
+  return client;
+}
+
+/** The first text block of a tool result. */
+export function textOf(result: unknown): string {
+  const content = (result as { content?: { type: string; text?: string }[] }).content ?? [];
+  return content.find((c) => c.type === "text")?.text ?? "";
+}
+
+/** Call `lisp_eval` and return the raw result. */
+export function evalLisp(client: Client, program: string, extra: Record<string, unknown> = {}) {
+  return client.callTool({ name: "lisp_eval", arguments: { program, ...extra } });
+}
