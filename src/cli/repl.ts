@@ -4,46 +4,57 @@
  * @module
  */
 import { createEngine, EngineStartError } from "../engine/engine.ts";
-import { runBatch, type BatchInput } from "../repl/batch.ts";
+import { type BatchInput, runBatch } from "../repl/batch.ts";
 import { ReplCore } from "../repl/core.ts";
 import { historyPath } from "../repl/history.ts";
 import { runInteractive } from "../repl/interactive.ts";
 import { colorWanted, makeStyle } from "../repl/style.ts";
+import { LIMIT_FLAG_OPTIONS, LimitFlagError, limitsFromFlags, limitsUsage, resolveLimits } from "../sandbox/mod.ts";
+import type { CatalogServer } from "../engine/types.ts";
 import { VERSION } from "./version.ts";
-import { intFlag, parseFlags, UsageError } from "./usage.ts";
+import { parseFlags, UsageError } from "./usage.ts";
+
+/** The REPL's wall-clock limit per evaluation unless --timeout-ms says otherwise (people explore slow upstreams). */
+const REPL_TIMEOUT_MS = 30_000;
 
 const USAGE = `Usage: ptc repl [options] [FILE | -]
 
 Options:
-  --upstreams-config F            upstream config (JSONC); env PTC_UPSTREAMS
-  -e, --eval EXPR                 evaluate EXPR (repeatable; later ones see earlier defs and *1)
-  --catalog-snapshot-mode M       live (default: upstreams may refresh) or frozen
-  --timeout-ms N                  wall-clock limit per evaluation (default 30000)
-  --read-only                     hide and refuse tools not annotated read-only
-  -h, --help                      this help
+  --upstreams-config F        upstream config (JSONC); env PTC_UPSTREAMS
+  -e, --eval EXPR             evaluate EXPR (repeatable; later ones see earlier defs and *1)
+  --catalog-snapshot-mode M   live (default: a failed upstream is reported and marked unavailable) or frozen
+  --read-only                 hide and refuse tools not annotated read-only
+  -h, --help                  this help
+Limits per evaluation (--timeout-ms defaults to ${REPL_TIMEOUT_MS} here):
+${limitsUsage().join("\n")}
 
-Interactive when stdin is a terminal and no --eval/FILE is given. Non-interactive runs print values and stop with
-exit code 1 at the first failed form.`;
+Interactive when stdin is a terminal and no --eval/FILE is given (history: $PTC_HISTORY_FILE, else
+$XDG_STATE_HOME/ptc/history or ~/.local/state/ptc/history). Non-interactive runs print values and stop with exit
+code 1 at the first failed form; a line starting with ':' is a REPL command (:doc map).`;
 
 /** Entry point of `ptc repl`. */
 export async function run(args: string[]): Promise<number> {
   let flags;
+  let limits;
   try {
     flags = parseFlags(args, {
       "upstreams-config": { type: "string" },
       eval: { type: "string", short: "e", multiple: true },
       "catalog-snapshot-mode": { type: "string" },
-      "timeout-ms": { type: "string" },
+      ...LIMIT_FLAG_OPTIONS,
       "read-only": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     });
-    if (flags.positionals.length > 1) throw new UsageError(`expected at most one FILE, got ${flags.positionals.length}`);
+    if (flags.positionals.length > 1) {
+      throw new UsageError(`expected at most one FILE, got ${flags.positionals.length}`);
+    }
     const mode = flags.values["catalog-snapshot-mode"];
     if (mode !== undefined && mode !== "live" && mode !== "frozen") {
       throw new UsageError(`--catalog-snapshot-mode must be live or frozen, got '${mode}'`);
     }
+    limits = limitsFromFlags(flags.values);
   } catch (e) {
-    if (e instanceof UsageError) {
+    if (e instanceof UsageError || e instanceof LimitFlagError) {
       console.error(`ptc repl: ${e.message}\n\n${USAGE}`);
       return 2;
     }
@@ -54,7 +65,7 @@ export async function run(args: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  const timeoutMs = intFlag("timeout-ms", v["timeout-ms"] as string | undefined, 1) ?? 30_000;
+  const effective = resolveLimits({ timeoutMs: REPL_TIMEOUT_MS }, limits);
   const inputs: BatchInput[] = [];
   for (const [i, expr] of ((v.eval as string[] | undefined) ?? []).entries()) {
     inputs.push({ name: `--eval #${i + 1}`, text: expr });
@@ -82,6 +93,7 @@ export async function run(args: string[]): Promise<number> {
       readOnly: Boolean(v["read-only"]),
       snapshot: (v["catalog-snapshot-mode"] as "live" | "frozen" | undefined) ?? "live",
       poolSize: 1,
+      limits: effective,
       onWarning: (m) => console.error(`ptc repl: ${m}`),
     });
   } catch (e) {
@@ -93,21 +105,38 @@ export async function run(args: string[]): Promise<number> {
   }
   const style = makeStyle(colorWanted(Deno.stdout.isTerminal(), (n) => Deno.env.get(n)));
   const session = await engine.openSession();
-  const core = new ReplCore(engine, session, {
-    out: (s) => console.log(s),
-    err: (s) => console.error(s),
-  }, style, { timeoutMs });
+  const core = new ReplCore(
+    engine,
+    session,
+    {
+      out: (s) => console.log(s),
+      err: (s) => console.error(s),
+    },
+    style,
+    { ...effective },
+  );
   try {
     if (interactive) {
-      const servers = engine.catalog();
-      const banner = `ptc ${VERSION} REPL — ${
-        servers.length ? `${servers.length} server(s): ${servers.map((s) => s.name).join(", ")}` : "no upstreams"
-      }. :help for commands, Ctrl-D to exit.`;
+      // Wait until the session's worker has loaded: Deno clears the terminal line (on stderr) when a worker's
+      // modules finish loading, which would erase a prompt drawn before. A fresh session's reset changes nothing.
+      await session.reset();
+      const banner = `ptc ${VERSION} REPL — ${serverSummary(engine.catalog())}. :help for commands, Ctrl-D to exit.`;
       return await runInteractive(core, { historyFile: historyPath((n) => Deno.env.get(n)), style, banner });
     }
     return await runBatch(core, inputs, (s) => console.error(s));
+  } catch (e) {
+    // The reader of our output went away (`ptc repl -e … | head`): nothing left to report to.
+    if (e instanceof Deno.errors.BrokenPipe) return 0;
+    throw e;
   } finally {
     await core.session.close();
     await engine.close();
   }
+}
+
+/** "2 servers: observatory, broken (unavailable)" for the banner. */
+function serverSummary(servers: CatalogServer[]): string {
+  if (servers.length === 0) return "no upstreams (start with --upstreams-config FILE)";
+  const names = servers.map((s) => (s.status === "ready" ? s.name : `${s.name} (unavailable)`));
+  return `${servers.length} server${servers.length === 1 ? "" : "s"}: ${names.join(", ")}`;
 }

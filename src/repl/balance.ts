@@ -125,3 +125,30 @@ export function splitTopLevel(text: string): { forms: TopForm[]; status: InputSt
   const s = scan(text);
   return { forms: s.forms, status: s.status, rest: s.rest };
 }
+
+/**
+ * One line for the history: `;` comments are dropped (outside strings and character literals) and line breaks with
+ * their indentation become one space, so a recalled entry reads back as the same forms.
+ */
+export function oneLine(text: string): string {
+  let out = "";
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i];
+    if (c === '"') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
+      out += text.slice(i, j + 1);
+      i = j + 1;
+    } else if (c === "\\") {
+      out += text.slice(i, i + 2);
+      i += 2;
+    } else if (c === ";") {
+      while (i < text.length && text[i] !== "\n") i++;
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  return out.replace(/\s*\n\s*/g, " ").trim();
+}

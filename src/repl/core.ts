@@ -5,7 +5,10 @@
  * @module
  */
 import type { Engine, EngineEvalResult, EngineSession } from "../engine/types.ts";
-import { DEFAULT_PRETTY, prettyPrinted, type PrettyOptions } from "./pretty.ts";
+import type { JsonValue } from "../upstream/types.ts";
+import { definedNames, DefinitionLog } from "./defs.ts";
+import { hintFor } from "./hints.ts";
+import { DEFAULT_PRETTY, type PrettyOptions, prettyPrinted } from "./pretty.ts";
 import type { Style } from "./style.ts";
 
 /** Where the REPL writes. */
@@ -28,39 +31,24 @@ export interface SubmitResult {
 
 const HELP = `Commands:
   :help                 this help
-  :doc SYM              documentation of a builtin, special form or tool (builtins first)
+  :doc SYM              docs of a builtin or special form, else your def, a server or a tool
   :find TEXT            search builtins and tools (alias :apropos)
   :tools [SERVER]       list the tools of every server, or of one
   :servers              list the configured servers and their status
   :limits               the limits each evaluation runs under
   :reset                forget every def (a fresh namespace)
   :quit                 leave (also Ctrl-D)
-Anything else is PTC-Lisp. *1 *2 *3 are the last results, *e the last error.
-Multi-line input continues until brackets balance; Ctrl-C cancels a running evaluation.`;
-
-/** Hints for common failure reasons. */
-function hintFor(reason: string, message: string): string | undefined {
-  switch (reason) {
-    case "unbound_var":
-      return /did you mean/i.test(message) ? undefined : 'hint: :find TEXT (or (apropos "text")) searches builtins and tools';
-    case "timeout":
-      return "hint: the evaluation ran out of time; narrow the data first (filter before map) or raise --timeout-ms";
-    case "not_callable":
-      return "hint: the first element of a list is called; use [ ] for data vectors";
-    case "cancelled":
-      return "hint: the namespace survived only if the worker could be kept; check with (dir) or re-run your defs";
-    case "arity_error":
-    case "arity_mismatch":
-      return "hint: :doc NAME shows the accepted argument lists";
-    default:
-      return undefined;
-  }
-}
+Anything else is PTC-Lisp. *1 *2 *3 are the last results, *e the last error ({:reason … :message …}).
+Multi-line input continues until brackets balance. Ctrl-C cancels a running evaluation; your namespace stays. (If
+the worker must be replaced, your top-level defs are re-run on the new one with their recorded tool answers.)`;
 
 /** The REPL core. */
 export class ReplCore {
   #session: EngineSession;
   #pretty: PrettyOptions;
+  #defs = new DefinitionLog();
+  /** Bindings handed to every session evaluation: `*e` (the language session does not bind it in a worker). */
+  #globals: Record<string, JsonValue> = { "*e": null };
 
   constructor(
     private readonly engine: Engine,
@@ -84,8 +72,62 @@ export class ReplCore {
     const text = input.trim();
     if (text === "") return { ok: true };
     if (text.startsWith(":")) return await this.#command(text, signal);
-    const result = await this.#session.eval({ program: input, timeoutMs: this.limits.timeoutMs, signal });
-    return { ok: this.#show(result) };
+    const result = await this.#session.eval({
+      program: input,
+      timeoutMs: this.limits.timeoutMs,
+      signal,
+      globals: this.#globals,
+      // the tool answers of a definition are kept so it can be re-created if the worker must be replaced
+      record: definedNames(input).length > 0,
+    });
+    const ok = this.#show(result);
+    // `(fail …)` keeps the defs made before it, like a success; a fault rolls them back
+    if (result.ok) this.#defs.record(input, result.recorded);
+    if (!ok) this.#noteError(result);
+    if (result.sessionLost) await this.#restore();
+    return { ok };
+  }
+
+  /** Bind `*e` to the last error as `{:reason "…" :message "…"}` (a new object, so the worker receives it). */
+  #noteError(result: EngineEvalResult): void {
+    const reason = result.ok ? "fail" : result.reason;
+    const message = result.ok ? result.printed : result.message;
+    this.#globals = { "*e": { reason, message } };
+  }
+
+  /** The session continues on a fresh worker: re-run the recorded definitions (answers replayed), say what was lost. */
+  async #restore(): Promise<void> {
+    const names = this.#defs.names();
+    const lost = "the session continues on a fresh worker; *1 *2 *3 were cleared";
+    if (names.length === 0) {
+      // wait for the fresh worker to load (its loading would erase the next prompt); its namespace is empty anyway
+      await this.#session.reset();
+      this.io.err(this.style.hint(`note: ${lost}`));
+      return;
+    }
+    const report = await this.#defs.replay(async (program, calls) => {
+      const r = await this.#session.eval({
+        // `(do … nil)` keeps *1 *2 *3 nil, as on a fresh worker.
+        program: `(do ${program}\n nil)`,
+        timeoutMs: this.limits.timeoutMs,
+        replay: calls,
+        globals: this.#globals,
+      });
+      if (r.ok && r.status !== "failed") return { ok: true };
+      return r.ok ? { ok: false, reason: "fail", message: r.printed } : r;
+    });
+    const parts = [`note: ${lost}`];
+    if (report.restored.length) {
+      parts.push(
+        `re-ran ${report.restored.length} definition(s) from source (tool answers replayed, not re-fetched): ${
+          report.restored.join(", ")
+        }`,
+      );
+    }
+    for (const f of report.failed) {
+      parts.push(`not restored: ${f.name} (${f.reason}: ${firstLine(f.message)}) — re-run it to define it again`);
+    }
+    this.io.err(this.style.hint(parts.join("\n")));
   }
 
   /** Print a result; returns whether it succeeded. */
@@ -96,9 +138,13 @@ export class ReplCore {
       return true;
     }
     const reason = result.ok ? "fail" : result.reason;
-    const message = result.ok ? result.printed : result.message;
+    // Some layers already prefix the reason; say it once.
+    const message = (result.ok ? result.printed : result.message).replace(new RegExp(`^(${reason}: )+`), "");
     this.io.err(this.style.error(`${reason}: ${message}`));
-    const hint = hintFor(reason, message);
+    const tools = reason === "unbound_var"
+      ? this.engine.catalog().flatMap((s) => s.tools.map((t) => `${s.name}/${t.name}`))
+      : [];
+    const hint = hintFor(reason, message, tools);
     if (hint) this.io.err(this.style.hint(hint));
     return false;
   }
@@ -118,7 +164,7 @@ export class ReplCore {
         return { ok: true, quit: true };
       case ":doc":
         if (!arg) return this.#usage(":doc SYM   e.g. :doc map, :doc observatory/list-traces");
-        return await this.#discovery(`(doc ${quoteRef(arg)})`, signal, false);
+        return await this.#doc(arg, signal);
       case ":find":
       case ":apropos":
         if (!arg) return this.#usage(":find TEXT   e.g. :find cost");
@@ -133,6 +179,8 @@ export class ReplCore {
         return { ok: true };
       case ":reset":
         await this.#session.reset();
+        this.#defs.clear();
+        this.#globals = { "*e": null };
         this.io.out("namespace cleared");
         return { ok: true };
       default:
@@ -146,14 +194,65 @@ export class ReplCore {
     return { ok: false };
   }
 
+  /**
+   * `:doc NAME`: builtins and special forms first (the language's `doc`), then the session's own definitions (their
+   * source); any other bare name falls back to upstream discovery: a server of that name, or the tool of that name
+   * on whichever server has it.
+   */
+  async #doc(arg: string, signal?: AbortSignal): Promise<SubmitResult> {
+    if (arg.includes("/") || !/^[^\s"]+$/.test(arg)) {
+      return await this.#discovery(`(doc ${quoteRef(arg)})`, signal, false);
+    }
+    const builtin = await this.engine.evaluate({
+      program: `(doc ${quoteRef(arg)})`,
+      timeoutMs: this.limits.timeoutMs,
+      signal,
+      offline: true,
+    });
+    // Offline, the language documents builtins and special forms and says "No documentation found" for the rest.
+    const documented = builtin.ok && builtin.prints.length > 0 && !/^no documentation found/i.test(builtin.prints[0]);
+    if (documented) return this.#printDiscovery(builtin, false);
+    if (builtin.ok && builtin.status === "failed") return { ok: this.#show(builtin) };
+    const mine = this.#defs.source(arg);
+    if (mine !== undefined) {
+      this.io.out(`${arg} - defined in this session:\n${mine}`);
+      return { ok: true };
+    }
+    if (!builtin.ok && builtin.reason === "cancelled") return { ok: this.#show(builtin) };
+    const catalog = this.engine.catalog();
+    const server = catalog.find((s) => s.name === arg);
+    if (server) {
+      if (server.status !== "ready") {
+        this.io.err(this.style.error(`server '${arg}' is unavailable (it failed to start); :servers shows the status`));
+        return { ok: false };
+      }
+      this.io.out(`${server.name} - ${server.description}`);
+      return this.#tools(server.name);
+    }
+    const owners = catalog.filter((s) => s.tools.some((t) => t.name === arg)).map((s) => `${s.name}/${arg}`);
+    if (owners.length === 1) return await this.#discovery(`(doc '${owners[0]})`, signal, false);
+    if (owners.length > 1) {
+      this.io.out(`'${arg}' is a tool of several servers: ${owners.join(", ")}; ask for one, e.g. :doc ${owners[0]}`);
+      return { ok: true };
+    }
+    this.io.err(this.style.error(`no builtin, special form, server or tool named '${arg}'`));
+    this.io.err(this.style.hint(`hint: :find ${arg} searches builtins and tools by name and description`));
+    return { ok: false };
+  }
+
   /** Run a discovery form in a pooled worker, so the session's *1 and namespace are untouched. */
   async #discovery(program: string, signal: AbortSignal | undefined, lines: boolean): Promise<SubmitResult> {
     const result = await this.engine.evaluate({ program, timeoutMs: this.limits.timeoutMs, signal });
+    return this.#printDiscovery(result, lines);
+  }
+
+  /** Show a discovery answer: printed docs as they are, a list of matches one line each. */
+  #printDiscovery(result: EngineEvalResult, lines: boolean): SubmitResult {
     if (!result.ok) return { ok: this.#show(result) };
     for (const line of result.prints) this.io.out(line);
     if (lines && Array.isArray(result.json)) {
       if (result.json.length === 0) this.io.out("no matches");
-      for (const item of result.json) this.io.out(String(item));
+      for (const item of result.json) this.io.out(firstLine(String(item)));
     } else if (result.printed !== "nil") {
       this.io.out(prettyPrinted(result.printed, this.#pretty));
     }
@@ -164,11 +263,16 @@ export class ReplCore {
     const catalog = this.engine.catalog();
     const chosen = server ? catalog.filter((s) => s.name === server) : catalog;
     if (server && chosen.length === 0) {
-      this.io.err(this.style.error(`no server '${server}'; servers: ${catalog.map((s) => s.name).join(", ") || "none"}`));
+      this.io.err(
+        this.style.error(`no server '${server}'; servers: ${catalog.map((s) => s.name).join(", ") || "none"}`),
+      );
       return { ok: false };
     }
     if (catalog.length === 0) this.io.out("no upstreams configured (start with --upstreams-config FILE)");
     for (const s of chosen) {
+      if (s.status !== "ready") {
+        this.io.out(`${s.name}: unavailable, no tools${s.error ? ` (${firstLine(s.error)})` : ""}`);
+      }
       for (const t of s.tools) this.io.out(`${s.name}/${t.name} - ${firstLine(t.description)}`);
     }
     return { ok: true };
@@ -180,6 +284,7 @@ export class ReplCore {
     for (const s of catalog) {
       const status = s.status === "ready" ? `${s.tools.length} tools` : this.style.error("unavailable");
       this.io.out(`${s.name} (${status})${s.description ? ` - ${firstLine(s.description)}` : ""}`);
+      if (s.status !== "ready" && s.error) this.io.out(`  ${s.error}`);
     }
     return { ok: true };
   }

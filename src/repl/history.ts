@@ -1,9 +1,10 @@
 /**
  * Persistent REPL history in the user's state directory (`$XDG_STATE_HOME/ptc/history`, else
  * `~/.local/state/ptc/history`; `PTC_HISTORY_FILE` overrides). One entry per line; multi-line entries are stored
- * joined. Failures to read or write history never stop the REPL.
+ * joined, without their `;` comments. Failures to read or write history never stop the REPL.
  * @module
  */
+import { oneLine } from "./balance.ts";
 
 /** Most entries kept. */
 export const HISTORY_LIMIT = 1000;
@@ -30,7 +31,7 @@ export async function loadHistory(path: string | undefined): Promise<string[]> {
 /** Append one entry (best effort); trims the file when it grows past twice the limit. */
 export async function appendHistory(path: string | undefined, entry: string): Promise<void> {
   if (!path) return;
-  const line = entry.replace(/\s*\n\s*/g, " ").trim();
+  const line = oneLine(entry);
   if (!line) return;
   try {
     await Deno.mkdir(path.replace(/\/[^/]*$/, ""), { recursive: true });

@@ -5,7 +5,7 @@
  */
 import * as readline from "node:readline";
 import process from "node:process";
-import { inputStatus } from "./balance.ts";
+import { inputStatus, oneLine } from "./balance.ts";
 import type { ReplCore } from "./core.ts";
 import { appendHistory, HISTORY_LIMIT, loadHistory } from "./history.ts";
 import type { Style } from "./style.ts";
@@ -25,9 +25,20 @@ export async function runInteractive(core: ReplCore, options: InteractiveOptions
     output: process.stdout,
     terminal: true,
     history,
-    historySize: HISTORY_LIMIT,
-    removeHistoryDuplicates: true,
+    // 0: readline adds nothing itself; `remember` records whole entries (it would record each physical line).
+    historySize: 0,
   });
+  const memory = rl as unknown as { history: string[]; historyIndex: number };
+  /** Put an entry at the front of the in-memory history (once) and persist it. */
+  const remember = async (entry: string) => {
+    const line = oneLine(entry);
+    if (!line || !Array.isArray(memory.history)) return;
+    const at = memory.history.indexOf(line);
+    if (at >= 0) memory.history.splice(at, 1);
+    memory.history.unshift(line);
+    if (memory.history.length > HISTORY_LIMIT) memory.history.length = HISTORY_LIMIT;
+    await appendHistory(options.historyFile, entry);
+  };
   const prompt = options.style.prompt("ptc> ");
   const more = options.style.prompt("...> ");
   console.log(options.banner);
@@ -42,41 +53,56 @@ export async function runInteractive(core: ReplCore, options: InteractiveOptions
     rl.prompt();
   };
 
-  const handleLine = async (line: string) => {
+  /** Handle one physical line; resolves true when the REPL should stop. */
+  const handleLine = async (line: string): Promise<boolean> => {
+    memory.historyIndex = -1; // Up starts again from the newest entry (readline resets it only when it adds one)
     buffer = buffer ? `${buffer}\n${line}` : line;
     const status = inputStatus(buffer);
-    if (status.kind === "incomplete") return showPrompt();
+    if (status.kind === "incomplete") return false;
     const entry = buffer;
     buffer = "";
-    if (status.kind === "error") {
-      console.error(options.style.error(`parse_error: ${status.message}`));
-      return showPrompt();
-    }
-    if (entry.trim() === "") return showPrompt();
-    // readline recorded only the last physical line; record the whole entry instead.
-    const h = (rl as unknown as { history: string[] }).history;
-    if (entry.includes("\n") && Array.isArray(h)) h[0] = entry.replace(/\s*\n\s*/g, " ");
-    await appendHistory(options.historyFile, entry);
-    running = new AbortController();
+    if (entry.trim() === "") return false;
+    // From here on Ctrl-C cancels this entry (also while the history is written, before the evaluation starts).
+    const controller = new AbortController();
+    running = controller;
     try {
-      const r = await core.submit(entry, running.signal);
-      if (r.quit) {
-        rl.close();
-        return;
+      await remember(entry);
+      if (status.kind === "error") {
+        console.error(options.style.error(`parse_error: ${status.message}`));
+        return false;
       }
+      return (await core.submit(entry, controller.signal)).quit === true;
+    } catch (e) {
+      // an engine fault must not end the session: report it and keep going
+      console.error(options.style.error(`internal_error: ${e instanceof Error ? e.message : String(e)}`));
+      return false;
     } finally {
       running = undefined;
     }
-    while (queue.length > 0 && !running) await handleLine(queue.shift()!);
+  };
+
+  /** Handle a line and any typed while it ran, then prompt again. */
+  const handleLines = async (line: string) => {
+    let next: string | undefined = line;
+    while (next !== undefined) {
+      if (await handleLine(next)) {
+        rl.close();
+        return;
+      }
+      next = queue.shift();
+    }
     showPrompt();
   };
 
+  // Lines that arrive while an entry is handled (typed during an evaluation, or pasted) wait their turn.
+  let busy = false;
   rl.on("line", (line: string) => {
-    if (running) {
+    if (busy) {
       queue.push(line);
       return;
     }
-    void handleLine(line);
+    busy = true;
+    void handleLines(line).finally(() => (busy = false));
   });
   rl.on("SIGINT", () => {
     if (running) {

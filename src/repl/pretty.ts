@@ -30,7 +30,11 @@ function parse(text: string): Node[] {
         continue;
       }
       const start = i;
-      if (c === '"' || (c === "#" && text[i + 1] === '"')) {
+      if (c === "\\") {
+        // a character literal: the character after the backslash is never a bracket or a separator
+        i += 2;
+        while (i < text.length && !" \n,()[]{}".includes(text[i])) i++;
+      } else if (c === '"' || (c === "#" && text[i + 1] === '"')) {
         i += c === "#" ? 2 : 1;
         while (i < text.length && text[i] !== '"') i += text[i] === "\\" ? 2 : 1;
         i++;
@@ -88,6 +92,18 @@ function layout(n: Node, indent: number, width: number): string {
       const v = layout(value, keyCol, width);
       lines.push(`${key} ${v}`);
     }
+  } else if (n.items.every((x) => x.kind === "atom")) {
+    // scalars are filled across the line (like Clojure's pprint) rather than one per line
+    let line = "";
+    for (const item of n.items.map(flat)) {
+      if (line && indent + n.open.length + line.length + 1 + item.length > width) {
+        lines.push(line);
+        line = item;
+      } else {
+        line = line ? `${line} ${item}` : item;
+      }
+    }
+    if (line) lines.push(line);
   } else {
     for (const item of n.items) lines.push(layout(item, indent + n.open.length, width));
   }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { inputStatus, splitTopLevel } from "../../src/repl/balance.ts";
+import { inputStatus, oneLine, splitTopLevel } from "../../src/repl/balance.ts";
 
 Deno.test("balanced input is complete; open brackets wait for more", () => {
   assert.equal(inputStatus("(+ 1 2)").kind, "complete");
@@ -27,11 +27,17 @@ Deno.test("a stray or mismatched closer is an error naming the line", () => {
 });
 
 Deno.test("split into top-level forms with their lines", () => {
-  const { forms, status } = splitTopLevel("(def x 1)\n\n(inc x) :k \"s\"\n'a/b #\"r\" 42");
+  const { forms, status } = splitTopLevel('(def x 1)\n\n(inc x) :k "s"\n\'a/b #"r" 42');
   assert.equal(status.kind, "complete");
   assert.deepEqual(forms.map((f) => f.text), ["(def x 1)", "(inc x)", ":k", '"s"', "'a/b", '#"r"', "42"]);
   assert.deepEqual(forms.map((f) => f.line), [1, 3, 3, 3, 4, 4, 4]);
   const partial = splitTopLevel("(a) (b");
   assert.equal(partial.status.kind, "incomplete");
   assert.equal(partial.rest, "(b");
+});
+
+Deno.test("oneLine joins a multi-line entry for the history without its comments", () => {
+  assert.equal(oneLine('(def total\n  (+ 1 2 ; a ) comment\n     (count "))")))'), '(def total (+ 1 2 (count "))")))');
+  assert.equal(oneLine('(str "a;b" \\; 1) ; tail'), '(str "a;b" \\; 1)');
+  assert.equal(oneLine('(str "line\\"; x")'), '(str "line\\"; x")');
 });

@@ -25,3 +25,19 @@ Deno.test("collections beyond maxItems and output beyond maxChars are cut visibl
   const long = prettyPrinted(`"${"z".repeat(500)}"`, { width: 1000, maxItems: 10, maxChars: 50 });
   assert.match(long, /output cut at 50 of 502 characters/);
 });
+
+Deno.test("long runs of scalars are filled across lines within the width", () => {
+  const v = `[${Array.from({ length: 40 }, (_, i) => i).join(" ")}]`;
+  const out = prettyPrinted(v, { width: 30, maxItems: 100, maxChars: 10_000 });
+  const lines = out.split("\n");
+  assert.ok(lines.length > 1 && lines.length < 10, out);
+  for (const line of lines) assert.ok(line.length <= 30, `line too long: ${line}`);
+  assert.equal(out.replace(/\s+/g, " "), v);
+  assert.ok(lines[1].startsWith(" "));
+});
+
+Deno.test("character literals are atoms even when the character is a bracket", () => {
+  assert.equal(prettyPrinted("[\\( \\] \\a]"), "[\\( \\] \\a]");
+  const out = prettyPrinted(`[\\( "${"x".repeat(30)}" \\)]`, { width: 20, maxItems: 100, maxChars: 10_000 });
+  assert.equal(out.replace(/\s+/g, " "), `[\\( "${"x".repeat(30)}" \\)]`);
+});
