@@ -24,6 +24,23 @@ async function withRepl(options: Parameters<typeof TmuxRepl.start>[0], body: (r:
   }
 }
 
+/**
+ * Remove a temp dir the REPL may still be writing its history into: killing the tmux server ends the REPL
+ * asynchronously, so its last history append can race the removal.
+ */
+async function removeEventually(dir: string): Promise<void> {
+  for (let attempt = 0;; attempt++) {
+    try {
+      await Deno.remove(dir, { recursive: true });
+      return;
+    } catch (e) {
+      if (e instanceof Deno.errors.NotFound) return;
+      if (attempt >= 40) throw e;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
 /** The last non-empty line of the screen. */
 function lastLine(screen: string): string {
   return screen.split("\n").filter((l) => l.trim() !== "").at(-1) ?? "";
@@ -73,7 +90,7 @@ Deno.test("tty: multi-line input waits for balanced brackets; history is recalle
       await r.waitFor((s) => lastLine(s) === 'ptc> (def total (+ 1 2 (count "))")))');
     });
   } finally {
-    await Deno.remove(dir, { recursive: true });
+    await removeEventually(dir);
   }
 });
 
