@@ -13,6 +13,7 @@ import { EMPTY_VEC, flexGet, kw, makeRegex, mapFromKvs, mkFloat, setFromItems, t
 import type { JsonObject } from "./api.ts";
 import { builtinCall, callNode, staticBuiltin } from "./calls.ts";
 import { analyzeSymbol, qualifiedHooks } from "./symbols.ts";
+import { takeRangeZero } from "./take_range.ts";
 
 /** A frame: slot 0 holds the captured values of the running closure, other slots hold locals. */
 // deno-lint-ignore no-explicit-any
@@ -274,7 +275,7 @@ function analyzeList(form: Form & { type: "list" }, a: Ana): Node {
   }
   if (head.type === "symbol") {
     const b = staticBuiltin(head, a);
-    if (b !== undefined) return builtinCall(b, analyzeArgs(items.slice(1), a), form, a);
+    if (b !== undefined) return takeRangeZero(b, items, a) ?? builtinCall(b, analyzeArgs(items.slice(1), a), form, a);
   }
   if (head.type === "keyword") {
     const k = kw(head.name);

@@ -75,7 +75,7 @@ export interface EvalLimits {
   maxProgramBytes?: number;
   /** Reader nesting depth. Reason `parse_error`. Default 256. */
   maxDepth?: number;
-  /** Call-stack depth of the running program. Reason `stack_overflow`. Default 10,000. */
+  /** Call-stack depth of the running program. Reason `stack_overflow`. Default 1,000 (within the JS stack's reach). */
   maxCallDepth?: number;
   /**
    * Wall-clock deadline (epoch ms). The interpreter checks it cooperatively (reason `timeout`); the host also

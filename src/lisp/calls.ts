@@ -8,7 +8,7 @@ import { type Ana, formError, type Node, UNBOUND } from "./analyze.ts";
 import { RUN } from "./runtime.ts";
 import { INTRINSIC1, INTRINSIC2, MISS } from "./intrinsics.ts";
 import { type Builtin, type BuiltinContext, checkArity, resolveBuiltin } from "./builtins/registry.ts";
-import { callValue, LispFn, type Value } from "./vals.ts";
+import { callValue, LispFn } from "./vals.ts";
 
 /** The builtin a head symbol denotes, unless a local, user var or global shadows it. */
 export function staticBuiltin(s: SymbolForm, a: Ana): Builtin | undefined {
@@ -94,33 +94,42 @@ export function builtinCall(b: Builtin, args: Node[], form: Form, a: Ana): Node 
   }
 }
 
-/** Call a value; closures and builtins directly (one JS frame less per Lisp call), the rest via callValue. */
-function callAny(h: Value, args: Value[]): Value {
-  return h instanceof LispFn ? h.call(args) : callValue(h, args);
-}
-
-/** Build a call node: evaluates `head` and the arguments, then calls the value. */
+/**
+ * Build a call node: evaluates `head` and the arguments, then calls the value. Functions are called inline (no helper
+ * frame: the JS stack bounds how deep non-tail recursion can go), with `call1`/`call2` for one or two arguments so no
+ * argument array is allocated; other callables go through `callValue`.
+ */
 export function callNode(head: Node, args: Node[]): Node {
   const n = args.length;
   switch (n) {
     case 0:
-      return (f) => callAny(head(f), []);
+      return (f) => {
+        const h = head(f);
+        return h instanceof LispFn ? h.call([]) : callValue(h, []);
+      };
     case 1: {
       const [a0] = args;
-      return (f) => callAny(head(f), [a0(f)]);
+      return (f) => {
+        const h = head(f);
+        const x = a0(f);
+        return h instanceof LispFn ? h.call1(x) : callValue(h, [x]);
+      };
     }
     case 2: {
       const [a0, a1] = args;
       return (f) => {
         const h = head(f);
-        return callAny(h, [a0(f), a1(f)]);
+        const x = a0(f);
+        const y = a1(f);
+        return h instanceof LispFn ? h.call2(x, y) : callValue(h, [x, y]);
       };
     }
     case 3: {
       const [a0, a1, a2] = args;
       return (f) => {
         const h = head(f);
-        return callAny(h, [a0(f), a1(f), a2(f)]);
+        const xs = [a0(f), a1(f), a2(f)];
+        return h instanceof LispFn ? h.call(xs) : callValue(h, xs);
       };
     }
     default:
@@ -128,7 +137,7 @@ export function callNode(head: Node, args: Node[]): Node {
         const h = head(f);
         const arr = new Array(n);
         for (let i = 0; i < n; i++) arr[i] = args[i](f);
-        return callAny(h, arr);
+        return h instanceof LispFn ? h.call(arr) : callValue(h, arr);
       };
   }
 }

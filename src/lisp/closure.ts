@@ -72,6 +72,50 @@ export class Closure extends LispFn {
     return v;
   }
 
+  /** Call with one argument without an argument array (used by map, filter, some, sort-by … in their loops). */
+  override call1(x: Value): Value {
+    const info = this.info;
+    if (info.paramSlots.length !== 1 || info.restSlot >= 0) return this.call([x]);
+    const R = RUN;
+    if (++R.steps >= R.nextCheck) R.slowCheck();
+    if (++R.depth > R.maxCallDepth) R.tooDeep();
+    const f: Frame = new Array(info.scope.nslots);
+    f[0] = this.captured;
+    f[info.paramSlots[0]] = x;
+    if (info.selfSlot >= 0) f[info.selfSlot] = this;
+    const body = info.body;
+    let v = body(f);
+    while (v === RECUR) {
+      if (++R.steps >= R.nextCheck) R.slowCheck();
+      v = body(f);
+    }
+    R.depth--;
+    return v;
+  }
+
+  /** Call with two arguments without an argument array (used by reduce, sort comparators, merge-with …). */
+  override call2(x: Value, y: Value): Value {
+    const info = this.info;
+    const ps = info.paramSlots;
+    if (ps.length !== 2 || info.restSlot >= 0) return this.call([x, y]);
+    const R = RUN;
+    if (++R.steps >= R.nextCheck) R.slowCheck();
+    if (++R.depth > R.maxCallDepth) R.tooDeep();
+    const f: Frame = new Array(info.scope.nslots);
+    f[0] = this.captured;
+    f[ps[0]] = x;
+    f[ps[1]] = y;
+    if (info.selfSlot >= 0) f[info.selfSlot] = this;
+    const body = info.body;
+    let v = body(f);
+    while (v === RECUR) {
+      if (++R.steps >= R.nextCheck) R.slowCheck();
+      v = body(f);
+    }
+    R.depth--;
+    return v;
+  }
+
   /** `#fn[x y]`. */
   printed(): string {
     return `#fn[${this.info.printedParams.join(" ")}]`;

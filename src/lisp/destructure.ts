@@ -17,7 +17,7 @@ export function restArgsMap(v: Value, what: string): Value {
   if (v === null || !(v instanceof PVec)) return v;
   if (v.n % 2 !== 0) destructureError(`${what}: keyword arguments must come in key/value pairs (got ${v.n} values)`);
   const b = new MapBuilder();
-  for (let i = 0; i + 1 < v.n; i += 2) b.set(v.arr[i], v.arr[i + 1]);
+  for (let i = 0; i + 1 < v.n; i += 2) b.set(v.at(i), v.at(i + 1));
   return b.build();
 }
 
@@ -77,27 +77,23 @@ function vectorPattern(items: Form[], a: Ana, scope: LexScope, what: string, for
   const n = fixed.length;
   void form;
   return (f, v) => {
-    let arr: readonly Value[];
     let len: number;
-    if (v instanceof PVec) {
-      arr = v.arr;
-      len = v.n;
-    } else if (v === null) {
-      arr = [];
-      len = 0;
-    } else {
+    if (v instanceof PVec) len = v.n;
+    else if (v === null) len = 0;
+    else {
       destructureError(`${what}: cannot destructure ${describe(v)} with a vector pattern (expected a vector or nil)`);
     }
-    for (let i = 0; i < n; i++) fixed[i](f, i < len ? arr[i] : null);
+    const vec = v as PVec;
+    for (let i = 0; i < n; i++) fixed[i](f, i < len ? vec.at(i) : null);
     if (rest !== null) {
       if (restIsMap) {
         const b = new MapBuilder();
         if ((len - n) % 2 !== 0 && len > n) {
           destructureError(`${what}: keyword arguments must come in key/value pairs (got ${len - n} values)`);
         }
-        for (let i = n; i + 1 < len; i += 2) b.set(arr[i], arr[i + 1]);
+        for (let i = n; i + 1 < len; i += 2) b.set(vec.at(i), vec.at(i + 1));
         rest(f, len > n ? b.build() : null);
-      } else rest(f, len > n ? (v as PVec).slice(n, len) : null);
+      } else rest(f, len > n ? vec.slice(n, len) : null);
     }
     if (asSlot >= 0) f[asSlot] = v;
   };

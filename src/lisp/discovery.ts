@@ -41,7 +41,7 @@ function keywordize(v: Value): Value {
     v.forEach((k, x) => b.set(typeof k === "string" ? kw(k) : k, keywordize(x)));
     return b.build();
   }
-  if (v instanceof PVec) return vecFrom(v.arr.slice(0, v.n).map(keywordize));
+  if (v instanceof PVec) return vecFrom(v.toArray().map(keywordize));
   return v;
 }
 
@@ -173,7 +173,7 @@ discoveryForm(
     const out: Value[] = [];
     if (RUN.discovery !== undefined) {
       const r = discoveryCall("apropos", { query: q, ...opts, limit });
-      if (r instanceof PVec) out.push(...r.arr.slice(0, r.n));
+      if (r instanceof PVec) out.push(...r.view());
     }
     for (const h of searchBuiltins(q, limit)) out.push(`local: ${h.name} - ${firstLine(h.doc.doc)}`);
     return vecFrom(out.slice(0, limit));

@@ -89,7 +89,7 @@ function write(v: Value, out: string[]): void {
     out.push("[");
     for (let i = 0; i < v.n; i++) {
       if (i > 0) out.push(" ");
-      write(v.arr[i], out);
+      write(v.at(i), out);
     }
     out.push("]");
   } else if (v instanceof PMap) {
@@ -148,7 +148,7 @@ export function printLine(args: Value[]): string {
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (typeof a === "string") parts[i] = a;
-    else if (a instanceof PVec && a.n > 0 && allChars(a)) parts[i] = (a.arr.slice(0, a.n) as string[]).join("");
+    else if (a instanceof PVec && a.n > 0 && allChars(a)) parts[i] = (a.view() as string[]).join("");
     else parts[i] = prStr(a);
   }
   return parts.join(" ");
@@ -156,7 +156,7 @@ export function printLine(args: Value[]): string {
 
 function allChars(v: PVec): boolean {
   for (let i = 0; i < v.n; i++) {
-    const x = v.arr[i];
+    const x = v.at(i);
     if (typeof x !== "string" || x.length === 0 || gCount(x) !== 1) return false;
   }
   return true;
@@ -221,7 +221,7 @@ export function printTruncated(v: Value, opts: TruncateOptions = {}): { text: st
       } else push(quoteString(x));
       return;
     }
-    if (x instanceof PVec) return items(x.arr.slice(0, Math.min(x.n, maxItems)), "[", "]", x.n, false);
+    if (x instanceof PVec) return items(x.slice(0, maxItems).view(), "[", "]", x.n, false);
     if (x instanceof PSet) return items(sortValues(x.members()).slice(0, maxItems), "#{", "}", x.size, false);
     if (x instanceof PMap) return items(sortedEntries(x).slice(0, 2 * maxItems), "{", "}", x.size, true);
     push(prStr(x));

@@ -50,7 +50,7 @@ export const DEFAULT_LIMITS: Readonly<SandboxLimits> = Object.freeze({
   maxPrintLength: 2_000,
   maxProgramBytes: 1_000_000,
   maxDepth: 256,
-  maxCallDepth: 10_000,
+  maxCallDepth: 1_000,
   maxResultChars: 16 * 1024 * 1024,
   maxToolResultBytes: 64 * 1024 * 1024,
 });

@@ -13,8 +13,12 @@ import { mapEntries, seqView } from "../values/seq.ts";
 import { flexGet, flexHas } from "../values/flex.ts";
 import { add, type Num, numCompare, toNumber } from "../values/numbers.ts";
 import { define } from "./table.ts";
-import { argError, intArg, numArg, slots } from "./util.ts";
+import { argError, entries, intArg, numArg, slots } from "./util.ts";
 import { countArg, positional } from "./colls.ts";
+
+function sizeOf(c: Value): number {
+  return c instanceof PMap || c instanceof PSet ? c.size : 0;
+}
 
 /** conj one item onto a collection. */
 export function conj1(fn: string, c: Value, x: Value): Value {
@@ -22,7 +26,7 @@ export function conj1(fn: string, c: Value, x: Value): Value {
   if (c === null) return vecFrom([x]);
   if (c instanceof PSet) return c.add(x);
   if (c instanceof PMap) {
-    if (x instanceof PVec && x.n === 2) return c.assoc(x.arr[0], x.arr[1]);
+    if (x instanceof PVec && x.n === 2) return c.assoc(x.at(0), x.at(1));
     if (x instanceof PMap) {
       let m = c;
       x.forEach((k, v) => {
@@ -40,7 +44,7 @@ export function conj1(fn: string, c: Value, x: Value): Value {
 export function intoImpl(to: Value, from: Value, alloc: (n: number) => void): Value {
   const xs = seqView(from, "into", 2);
   const n = xs.length;
-  alloc(slots(n));
+  alloc(to instanceof PMap || to instanceof PSet ? slots(2) + entries(n) : slots(n));
   if (to instanceof PVec) return n === 0 ? to : to.conjAll(xs, n);
   if (to === null) return vecFrom(xs.slice());
   if (to instanceof PSet) {
@@ -53,7 +57,7 @@ export function intoImpl(to: Value, from: Value, alloc: (n: number) => void): Va
     const b = MapBuilder.from(to);
     for (let i = 0; i < n; i++) {
       const x = xs[i];
-      if (x instanceof PVec && x.n === 2) b.set(x.arr[0], x.arr[1]);
+      if (x instanceof PVec && x.n === 2) b.set(x.at(0), x.at(1));
       else if (x instanceof PMap) x.forEach((k, v) => b.set(k, v));
       else if (x !== null) {
         throw new LispError("type_error", `into: a map target needs [k v] pairs, got ${describe(x)} at index ${i}`);
@@ -66,7 +70,7 @@ export function intoImpl(to: Value, from: Value, alloc: (n: number) => void): Va
 
 function flattenInto(v: PVec, out: Value[]): void {
   for (let i = 0; i < v.n; i++) {
-    const x = v.arr[i];
+    const x = v.at(i);
     if (x instanceof PVec) flattenInto(x, out);
     else out.push(x);
   }
@@ -198,7 +202,8 @@ define("sequences", {
       let c = a[0];
       if (a.length === 1) return c;
       for (let i = 1; i < a.length; i++) c = conj1("conj", c, a[i]);
-      ctx.alloc(slots(a.length - 1));
+      if (c instanceof PMap || c instanceof PSet) ctx.alloc(entries(c.size - sizeOf(a[0])));
+      else ctx.alloc(slots(a.length - 1));
       return c;
     },
   },
@@ -266,7 +271,9 @@ define("sequences", {
     doc: "[(take n coll) (drop n coll)] (negative n counts as 0).",
     fn: (a) => {
       const n = Math.max(0, countArg("split-at", a, 0));
-      const xs = seqView(a[1], "split-at", 2);
+      const v = a[1];
+      if (v instanceof PVec) return vecFrom([v.slice(0, n), v.slice(n, v.n)]);
+      const xs = seqView(v, "split-at", 2);
       return vecFrom([vecFrom(xs.slice(0, n)), vecFrom(xs.slice(n))]);
     },
   },
@@ -278,7 +285,7 @@ define("sequences", {
       const v = a[0];
       if (v === null) return null;
       if (!(v instanceof PVec)) return argError("peek", 1, "a vector", v);
-      return v.n > 0 ? v.arr[v.n - 1] : null;
+      return v.n > 0 ? v.at(v.n - 1) : null;
     },
   },
   "pop": {
@@ -344,7 +351,7 @@ define("sequences", {
       if (c instanceof PMap) return flexHas(c, a[1]);
       if (c instanceof PSet) return c.has(a[1]);
       if (c instanceof PVec) {
-        for (let i = 0; i < c.n; i++) if (keyEquals(c.arr[i], a[1])) return true;
+        for (let i = 0; i < c.n; i++) if (keyEquals(c.at(i), a[1])) return true;
         return false;
       }
       if (c === null) return false;
@@ -363,7 +370,7 @@ define("sequences", {
         return vecFrom([k, flexGet(c, k, null)]);
       }
       if (c instanceof PVec) {
-        return typeof k === "number" && Number.isInteger(k) && k >= 0 && k < c.n ? vecFrom([k, c.arr[k]]) : null;
+        return typeof k === "number" && Number.isInteger(k) && k >= 0 && k < c.n ? vecFrom([k, c.at(k)]) : null;
       }
       if (c === null) return null;
       return argError("find", 1, "a map or vector", c);

@@ -34,7 +34,7 @@ export function positional(fn: string, v: Value, pos: number): Value[] {
 }
 
 function nthOf(fn: string, v: Value, i: number): Value | undefined {
-  if (v instanceof PVec) return i >= 0 && i < v.n ? v.arr[i] : undefined;
+  if (v instanceof PVec) return i >= 0 && i < v.n ? v.at(i) : undefined;
   if (v === null) return undefined;
   if (typeof v === "string") return gAt(v, i);
   noMap(fn, v, 1);
@@ -47,8 +47,17 @@ function firstOf(v: Value): Value {
 }
 
 function nextOf(fn: string, v: Value): PVec | null {
+  if (v instanceof PVec) return v.n <= 1 ? null : v.slice(1, v.n);
   const xs = positional(fn, v, 1);
   return xs.length <= 1 ? null : vecFrom(xs.slice(1));
+}
+
+/**
+ * `v` as a vector for slicing: vectors as they are (slices share their backing array, O(1)), other collections
+ * copied from their seq view.
+ */
+export function sliceable(v: Value, fn: string, pos: number): PVec {
+  return v instanceof PVec ? v : vecFrom(seqView(v, fn, pos).slice());
 }
 
 function countOf(v: Value, fn = "count"): number {
@@ -77,14 +86,12 @@ export function countArg(fn: string, a: Value[], i: number): number {
   );
 }
 
-function takeImpl(n: number, xs: Value[]): PVec {
-  if (n >= 0) return n >= xs.length ? vecFrom(xs.slice()) : vecFrom(xs.slice(0, n));
-  return vecFrom(xs.slice(Math.max(0, xs.length + n)));
+function takeImpl(n: number, v: PVec): PVec {
+  return n >= 0 ? v.slice(0, n) : v.slice(v.n + n, v.n);
 }
 
-function dropImpl(n: number, xs: Value[]): PVec {
-  if (n >= 0) return vecFrom(xs.slice(n));
-  return vecFrom(xs.slice(0, Math.max(0, xs.length + n)));
+function dropImpl(n: number, v: PVec): PVec {
+  return n >= 0 ? v.slice(n, v.n) : v.slice(0, v.n + n);
 }
 
 define("sequences", {
@@ -106,7 +113,7 @@ define("sequences", {
     doc: "Last item or nil.",
     fn: (a) => {
       const v = a[0];
-      if (v instanceof PVec) return v.n > 0 ? v.arr[v.n - 1] : null;
+      if (v instanceof PVec) return v.n > 0 ? v.at(v.n - 1) : null;
       const xs = positional("last", v, 1);
       return xs.length > 0 ? xs[xs.length - 1] : null;
     },
@@ -161,7 +168,9 @@ define("sequences", {
     args: ["[coll]"],
     doc: "All but the first item, as a vector ([] when none).",
     fn: (a) => {
-      const xs = positional("rest", a[0], 1);
+      const v = a[0];
+      if (v instanceof PVec) return v.n <= 1 ? EMPTY_VEC : v.slice(1, v.n);
+      const xs = positional("rest", v, 1);
       return xs.length <= 1 ? EMPTY_VEC : vecFrom(xs.slice(1));
     },
   },
@@ -176,7 +185,9 @@ define("sequences", {
     args: ["[coll]"],
     doc: "All but the last item, or nil when that is empty.",
     fn: (a) => {
-      const xs = positional("butlast", a[0], 1);
+      const v = a[0];
+      if (v instanceof PVec) return v.n <= 1 ? null : v.slice(0, v.n - 1);
+      const xs = positional("butlast", v, 1);
       return xs.length <= 1 ? null : vecFrom(xs.slice(0, -1));
     },
   },
@@ -186,14 +197,14 @@ define("sequences", {
     doc: "First n items as a vector (negative n takes from the end; maps give entries; sets raise).",
     fn: (a) => {
       noSet("take", a[1], 2);
-      return takeImpl(countArg("take", a, 0), seqView(a[1], "take", 2));
+      return takeImpl(countArg("take", a, 0), sliceable(a[1], "take", 2));
     },
   },
   "drop": {
     arity: [2, 2],
     args: ["[n coll]"],
     doc: "All but the first n items (negative n drops from the end).",
-    fn: (a) => dropImpl(countArg("drop", a, 0), seqView(a[1], "drop", 2)),
+    fn: (a) => dropImpl(countArg("drop", a, 0), sliceable(a[1], "drop", 2)),
   },
   "take-last": {
     arity: [2, 2],
@@ -201,10 +212,10 @@ define("sequences", {
     doc: "Last n items; nil when the result would be empty.",
     fn: (a) => {
       const n = countArg("take-last", a, 0);
-      const xs = seqView(a[1], "take-last", 2);
+      const xs = sliceable(a[1], "take-last", 2);
       if (n <= 0) return EMPTY_VEC;
-      if (xs.length === 0) return null;
-      return vecFrom(xs.slice(Math.max(0, xs.length - n)));
+      if (xs.n === 0) return null;
+      return xs.slice(xs.n - n, xs.n);
     },
   },
   "drop-last": {
@@ -213,22 +224,22 @@ define("sequences", {
     doc: "All but the last n items (default 1).",
     fn: (a) => {
       const n = a.length === 2 ? countArg("drop-last", a, 0) : 1;
-      const xs = seqView(a[a.length - 1], "drop-last", a.length);
-      return vecFrom(n <= 0 ? xs.slice() : xs.slice(0, Math.max(0, xs.length - n)));
+      const xs = sliceable(a[a.length - 1], "drop-last", a.length);
+      return n <= 0 ? xs : xs.slice(0, xs.n - n);
     },
   },
   "nthrest": {
     arity: [2, 2],
     args: ["[coll n]"],
     doc: "(drop n coll) as a vector.",
-    fn: (a) => dropImpl(Math.max(0, countArg("nthrest", a, 1)), seqView(a[0], "nthrest", 1)),
+    fn: (a) => dropImpl(Math.max(0, countArg("nthrest", a, 1)), sliceable(a[0], "nthrest", 1)),
   },
   "nthnext": {
     arity: [2, 2],
     args: ["[coll n]"],
     doc: "(drop n coll), or nil when empty.",
     fn: (a) => {
-      const v = dropImpl(Math.max(0, countArg("nthnext", a, 1)), seqView(a[0], "nthnext", 1));
+      const v = dropImpl(Math.max(0, countArg("nthnext", a, 1)), sliceable(a[0], "nthnext", 1));
       return v.n === 0 ? null : v;
     },
   },

@@ -27,7 +27,7 @@ function encodable(v: Value): JsonValue | undefined {
   if (v instanceof PVec) {
     const out: JsonValue[] = [];
     for (let i = 0; i < v.n; i++) {
-      const x = encodable(v.arr[i]);
+      const x = encodable(v.at(i));
       if (x === undefined) return undefined;
       out.push(x);
     }

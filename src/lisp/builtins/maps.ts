@@ -11,8 +11,8 @@ import { mapEntries, seqView } from "../values/seq.ts";
 import { sortedEntries, sortedKeys } from "../values/compare.ts";
 import { fn1, fn2, fnN } from "../values/fn.ts";
 import { flexGet, getIn, mapFlexGet } from "../values/flex.ts";
-import { define } from "./table.ts";
-import { argError, slots } from "./util.ts";
+import { activeContext, define } from "./table.ts";
+import { argError, entries, ENTRY_BYTES, slots } from "./util.ts";
 
 function getImpl(a: Value[]): Value {
   const c = a[0];
@@ -46,14 +46,21 @@ function exactGet(c: Value, k: Value): Value {
     const r = c.get(k, NOT_FOUND)!;
     return r === NOT_FOUND ? null : r;
   }
-  if (c instanceof PVec && typeof k === "number" && Number.isInteger(k) && k >= 0 && k < c.n) return c.arr[k];
+  if (c instanceof PVec && typeof k === "number" && Number.isInteger(k) && k >= 0 && k < c.n) return c.at(k);
   return null;
 }
 
 /** `(assoc coll k v)` for one pair. */
 export function assoc1(fn: string, c: Value, k: Value, v: Value): Value {
-  if (c instanceof PMap) return c.assoc(k, v);
-  if (c === null) return EMPTY_MAP.assoc(k, v);
+  if (c instanceof PMap) {
+    const r = c.assoc(k, v);
+    if (r.size > c.size) activeContext().alloc(ENTRY_BYTES);
+    return r;
+  }
+  if (c === null) {
+    activeContext().alloc(ENTRY_BYTES);
+    return EMPTY_MAP.assoc(k, v);
+  }
   if (c instanceof PVec) {
     if (typeof k !== "number" || !Number.isInteger(k)) {
       return argError(fn, 2, "an integer index for a vector", k);
@@ -189,7 +196,7 @@ define("maps", {
       if (ms.length === 1) return ms[0];
       const b = MapBuilder.from(ms[0]);
       for (let i = 1; i < ms.length; i++) mergeInto(b, ms[i], null);
-      ctx.alloc(slots(b.size));
+      ctx.alloc(slots(2) + entries(b.size - ms[0].size));
       return b.build();
     },
   },
@@ -264,7 +271,7 @@ define("maps", {
     doc: "The key of a [k v] entry.",
     fn: (a) => {
       const e = a[0];
-      if (e instanceof PVec && e.n === 2) return e.arr[0];
+      if (e instanceof PVec && e.n === 2) return e.at(0);
       return argError("key", 1, "a [k v] entry", e);
     },
   },
@@ -274,7 +281,7 @@ define("maps", {
     doc: "The value of a [k v] entry.",
     fn: (a) => {
       const e = a[0];
-      if (e instanceof PVec && e.n === 2) return e.arr[1];
+      if (e instanceof PVec && e.n === 2) return e.at(1);
       return argError("val", 1, "a [k v] entry", e);
     },
   },

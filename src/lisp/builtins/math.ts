@@ -11,6 +11,7 @@ import { add, float, intFromNumber, isFloat, mul, neg, normBig, type Num, sub, t
 import { gCount } from "../values/strings.ts";
 import { alias, define, type NsGroup } from "./table.ts";
 import { argError, numArg } from "./util.ts";
+import { numberText } from "../values/kinds.ts";
 
 const M: NsGroup[] = ["math"];
 
@@ -242,7 +243,10 @@ define("math", {
       if (x !== x) return 0;
       const t = Math.trunc(x);
       if (!Number.isFinite(x) || t > 2147483647 || t < -2147483648) {
-        throw new LispError("arithmetic_error", `int: ${String(v)} is outside the 32-bit integer range`);
+        throw new LispError(
+          "arithmetic_error",
+          `int: ${numberText(typeof v === "bigint" ? v : x, isFloat(v))} is outside the 32-bit integer range`,
+        );
       }
       return t + 0;
     },

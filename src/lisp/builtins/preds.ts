@@ -38,12 +38,12 @@ function shape(v: Value, depth: number, sample: number): Value {
   if (v instanceof PVec) {
     b.set(kw("count"), v.n);
     const types = new Set<string>();
-    for (let i = 0; i < v.n; i++) types.add(typeName(v.arr[i]) ?? "nil");
+    for (let i = 0; i < v.n; i++) types.add(typeName(v.at(i)) ?? "nil");
     b.set(kw("item_types"), vecFrom([...types].sort().map((x) => kw(x))));
     if (depth > 0 && v.n > 0) {
       b.set(
         kw("sample"),
-        vecFrom(v.arr.slice(0, Math.min(sample, v.n)).map((x) => shape(x, depth - 1, sample))),
+        vecFrom(v.slice(0, sample).view().map((x) => shape(x, depth - 1, sample))),
       );
     }
   } else if (v instanceof PMap) {

@@ -193,7 +193,7 @@ define("sequences", {
         const r = f(xs[i]);
         if (r === null) continue;
         if (r instanceof PVec) {
-          for (let j = 0; j < r.n; j++) out.push(r.arr[j]);
+          for (let j = 0; j < r.n; j++) out.push(r.at(j));
         } else {
           const ys = seqView(r, "mapcat (result of f)", 1);
           for (let j = 0; j < ys.length; j++) out.push(ys[j]);
@@ -206,7 +206,8 @@ define("sequences", {
   "reduce": {
     arity: [2, 3],
     args: ["[f coll]", "[f init coll]"],
-    doc: "Left fold: (f (f init x1) x2)…; without init the first item seeds it; empty coll → init (or nil).",
+    doc: "Left fold: (f (f init x1) x2)…; without init the first item seeds it; empty coll → init, else (f) " +
+      "when f takes no arguments ((reduce + []) is 0), else nil.",
     fn: (a) => {
       const f = a[0];
       const hint = swapHint("reduce", a);
@@ -218,7 +219,7 @@ define("sequences", {
       else {
         if (n === 0) {
           fn2(f, "reduce", 1, hint);
-          return null;
+          return reduceNothing(f);
         }
         acc = xs[0];
         i = 1;
@@ -304,7 +305,7 @@ define("sequences", {
       const xs = coll("drop-while", a, 1);
       let i = 0;
       while (i < xs.length && truthy(p(xs[i]))) i++;
-      return vecFrom(xs.slice(i));
+      return a[1] instanceof PVec ? a[1].slice(i, a[1].n) : vecFrom(xs.slice(i));
     },
   },
   "split-with": {
@@ -316,6 +317,8 @@ define("sequences", {
       const xs = coll("split-with", a, 1);
       let i = 0;
       while (i < xs.length && truthy(p(xs[i]))) i++;
+      const v = a[1];
+      if (v instanceof PVec) return vecFrom([v.slice(0, i), v.slice(i, v.n)]);
       return vecFrom([vecFrom(xs.slice(0, i)), vecFrom(xs.slice(i))]);
     },
   },
@@ -345,3 +348,17 @@ define("sequences", {
 });
 
 export { coll as collArg, noMap };
+
+/**
+ * `(reduce f [])` without init: like Clojure, the value of `(f)` when f accepts no arguments (`+` → 0, `str` → "",
+ * `conj` → []), so `(+ 1 (reduce + []))` works; nil for functions that need arguments (where Clojure would throw).
+ */
+function reduceNothing(f: Value): Value {
+  if (!(f instanceof LispFn)) return null;
+  try {
+    return f.call([]);
+  } catch (e) {
+    if (e instanceof LispError && (e.reason === "arity_error" || e.reason === "arity_mismatch")) return null;
+    throw e;
+  }
+}

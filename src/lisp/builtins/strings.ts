@@ -13,7 +13,7 @@ import { seqView } from "../values/seq.ts";
 import { gCount, gIndexOf, gLastIndexOf, graphemes, gSlice } from "../values/strings.ts";
 import { strOf } from "../printer.ts";
 import { alias, define, type NsGroup } from "./table.ts";
-import { argError, intArg, slots, strArg } from "./util.ts";
+import { argError, intArg, slots, strArg, stringBytes } from "./util.ts";
 import { regexReplaceAll, regexSplit } from "./regex.ts";
 
 const S: NsGroup[] = ["string"];
@@ -133,7 +133,7 @@ define("strings", {
       const parts = new Array<string>(xs.length);
       for (let i = 0; i < xs.length; i++) parts[i] = strOf(xs[i]);
       const s = parts.join(sep);
-      ctx.alloc(2 * s.length);
+      ctx.alloc(stringBytes(s.length));
       return s;
     },
   },

@@ -10,7 +10,7 @@ import { float, isInt, normBig, toNumber } from "../values/numbers.ts";
 import { isNumber } from "../values/equality.ts";
 import { printLine, prStr, strOf } from "../printer.ts";
 import { define } from "./table.ts";
-import { strArg } from "./util.ts";
+import { strArg, stringBytes } from "./util.ts";
 
 /** `format` directives: %s %d %f %.Nf %e %x %o %% (width and flags are accepted and ignored). */
 function format(a: Value[]): string {
@@ -92,7 +92,7 @@ define("strings", {
       if (a.length === 1 && typeof a[0] === "string") return a[0];
       let s = "";
       for (let i = 0; i < a.length; i++) s += strOf(a[i]);
-      ctx.alloc(2 * s.length);
+      ctx.alloc(stringBytes(s.length));
       return s;
     },
   },

@@ -73,3 +73,19 @@ export function swapHint(fn: string, args: Value[]): string {
 export function slots(n: number): number {
   return 8 * n + 16;
 }
+
+/**
+ * Bytes charged per entry a map or set gains: key and value slots plus the share of trie nodes (measured ~36 live
+ * bytes per entry with the heap after GC), rounded up for the GC's slack.
+ */
+export const ENTRY_BYTES = 48;
+
+/** Bytes charged for `n` new map or set entries (for ctx.alloc). */
+export function entries(n: number): number {
+  return n > 0 ? ENTRY_BYTES * n : 0;
+}
+
+/** Bytes charged for a new string of `length` UTF-16 units: header plus two bytes a unit (for ctx.alloc). */
+export function stringBytes(length: number): number {
+  return 32 + 2 * length;
+}

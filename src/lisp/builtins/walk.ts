@@ -17,14 +17,14 @@ import { LispError } from "../errors.ts";
 function walk(inner: (x: Value) => Value, outer: (x: Value) => Value, form: Value): Value {
   if (form instanceof PVec) {
     const out = new Array<Value>(form.n);
-    for (let i = 0; i < form.n; i++) out[i] = inner(form.arr[i]);
+    for (let i = 0; i < form.n; i++) out[i] = inner(form.at(i));
     return outer(vecFrom(out));
   }
   if (form instanceof PMap) {
     const b = new MapBuilder();
     form.forEach((k, v) => {
       const e = inner(vecFrom([k, v]));
-      if (e instanceof PVec && e.n === 2) b.set(e.arr[0], e.arr[1]);
+      if (e instanceof PVec && e.n === 2) b.set(e.at(0), e.at(1));
       else if (e !== null) {
         throw new LispError("type_error", "walk: a map entry must stay a [k v] pair after transformation");
       }

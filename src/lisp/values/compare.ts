@@ -66,7 +66,7 @@ export function compare(a: Value, b: Value): number {
       const y = b as PVec;
       const n = Math.min(x.n, y.n);
       for (let i = 0; i < n; i++) {
-        const c = compare(x.arr[i], y.arr[i]);
+        const c = compare(x.at(i), y.at(i));
         if (c !== 0) return c;
       }
       return x.n < y.n ? -1 : x.n > y.n ? 1 : 0;

@@ -61,7 +61,7 @@ export function hash(v: Value): number {
   if (v instanceof PVec) {
     if (v.h !== 0) return v.h;
     let h = 1;
-    for (let i = 0; i < v.n; i++) h = (Math.imul(h, 31) + hash(v.arr[i])) | 0;
+    for (let i = 0; i < v.n; i++) h = (Math.imul(h, 31) + hash(v.at(i))) | 0;
     return (v.h = mix(h) || 1);
   }
   if (v instanceof PMap) {
@@ -93,7 +93,7 @@ export function keyEquals(a: Value, b: Value): boolean {
   if (a instanceof LFloat) return b instanceof LFloat && a.v === b.v;
   if (a instanceof PVec) {
     if (!(b instanceof PVec) || a.n !== b.n) return false;
-    for (let i = 0; i < a.n; i++) if (!keyEquals(a.arr[i], b.arr[i])) return false;
+    for (let i = 0; i < a.n; i++) if (!keyEquals(a.at(i), b.at(i))) return false;
     return true;
   }
   if (a instanceof PMap) return b instanceof PMap && mapEq(a, b, keyEquals);
@@ -154,7 +154,7 @@ export function equals(a: Value, b: Value): boolean {
   if (a === null || b === null || ta !== "object" || typeof b !== "object") return false;
   if (a instanceof PVec) {
     if (!(b instanceof PVec) || a.n !== b.n) return false;
-    for (let i = 0; i < a.n; i++) if (!equals(a.arr[i], b.arr[i])) return false;
+    for (let i = 0; i < a.n; i++) if (!equals(a.at(i), b.at(i))) return false;
     return true;
   }
   if (a instanceof PMap) return b instanceof PMap && mapEq(a, b, equals);

@@ -88,7 +88,7 @@ export function flexGet(coll: Value, key: Value, nf: Value): Value {
     return r === NOT_FOUND ? nf : r;
   }
   if (coll instanceof PVec) {
-    if (typeof key === "number") return Number.isInteger(key) && key >= 0 && key < coll.n ? coll.arr[key] : nf;
+    if (typeof key === "number") return Number.isInteger(key) && key >= 0 && key < coll.n ? coll.at(key) : nf;
     if (key instanceof PVec) return getIn(coll, key, nf);
   }
   return nf;
@@ -98,13 +98,13 @@ export function flexGet(coll: Value, key: Value, nf: Value): Value {
 export function getIn(coll: Value, path: PVec, nf: Value): Value {
   let cur = coll;
   for (let i = 0; i < path.n; i++) {
-    const k = path.arr[i];
+    const k = path.at(i);
     if (cur instanceof PMap) {
       const r = mapFlexGet(cur, k);
       if (r === NOT_FOUND) return nf;
       cur = r;
     } else if (cur instanceof PVec && typeof k === "number" && Number.isInteger(k) && k >= 0 && k < cur.n) {
-      cur = cur.arr[k];
+      cur = cur.at(k);
     } else {
       return nf;
     }

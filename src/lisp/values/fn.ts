@@ -55,7 +55,7 @@ function badFn(f: Value, fnName: string, pos: number, hint: string): never {
  * (wrap them in `#(m %)`). `hint` is appended to the type error (e.g. a "did you swap the arguments?" hint).
  */
 export function fn1(f: Value, fnName: string, pos: number, hint = ""): (x: Value) => Value {
-  if (f instanceof LispFn) return (x) => f.call1(x);
+  if (f instanceof LispFn) return f.call1.bind(f);
   if (f instanceof Keyword) return (x) => flexGet(x, f, null);
   if (f instanceof PSet) return (x) => (f.has(x) ? x : null);
   return badFn(f, fnName, pos, hint);
@@ -63,14 +63,14 @@ export function fn1(f: Value, fnName: string, pos: number, hint = ""): (x: Value
 
 /** A binary JS function for the HOF argument `f`. */
 export function fn2(f: Value, fnName: string, pos: number, hint = ""): (x: Value, y: Value) => Value {
-  if (f instanceof LispFn) return (x, y) => f.call2(x, y);
+  if (f instanceof LispFn) return f.call2.bind(f);
   if (f instanceof Keyword) return (x, y) => flexGet(x, f, y);
   return badFn(f, fnName, pos, hint);
 }
 
 /** An n-ary JS function for the HOF argument `f`. */
 export function fnN(f: Value, fnName: string, pos: number, hint = ""): (args: Value[]) => Value {
-  if (f instanceof LispFn) return (args) => f.call(args);
+  if (f instanceof LispFn) return f.call.bind(f);
   if (f instanceof Keyword || f instanceof PSet) return (args) => callValue(f, args);
   return badFn(f, fnName, pos, hint);
 }

@@ -83,7 +83,7 @@ export function toJson(v: Value): JsonValue {
   if (s !== undefined) return s;
   if (v instanceof PVec) {
     const out = new Array<JsonValue>(v.n);
-    for (let i = 0; i < v.n; i++) out[i] = toJson(v.arr[i]);
+    for (let i = 0; i < v.n; i++) out[i] = toJson(v.at(i));
     return out;
   }
   if (v instanceof PMap) {
@@ -106,7 +106,7 @@ export function toToolArgs(v: Value, path = "args"): JsonValue {
   if (s !== undefined) return s;
   if (v instanceof PVec) {
     const out = new Array<JsonValue>(v.n);
-    for (let i = 0; i < v.n; i++) out[i] = toToolArgs(v.arr[i], `${path}[${i}]`);
+    for (let i = 0; i < v.n; i++) out[i] = toToolArgs(v.at(i), `${path}[${i}]`);
     return out;
   }
   if (v instanceof PMap) {

@@ -6,6 +6,16 @@
 import { Keyword, LDate, LDuration, LFloat, LispFn, LRegex, SymbolRef, type Value, Var } from "./types.ts";
 import { PVec } from "./vector.ts";
 import { PMap, PSet } from "./hashmap.ts";
+import { strFloat } from "../printer.ts";
+
+/** Short readable text of a number for messages: `42`, `1.5`, `1.0e300`, `##Inf`, `##NaN`. */
+export function numberText(x: number | bigint, isFloat = false): string {
+  if (typeof x === "bigint") return x.toString();
+  if (x !== x) return "##NaN";
+  if (x === Infinity) return "##Inf";
+  if (x === -Infinity) return "##-Inf";
+  return isFloat || !Number.isInteger(x) ? strFloat(x) : String(x);
+}
 
 /** Only nil and false are falsy. */
 export function truthy(v: Value): boolean {
@@ -39,7 +49,7 @@ export function describe(v: Value): string {
   switch (typeof v) {
     case "number":
     case "bigint":
-      return `a number (${Number.isNaN(v) ? "##NaN" : String(v)})`;
+      return `a number (${numberText(v)})`;
     case "string":
       return `a string (${JSON.stringify(v.length > 20 ? v.slice(0, 17) + "..." : v)})`;
     case "boolean":
@@ -47,7 +57,7 @@ export function describe(v: Value): string {
   }
   if (v === null) return "nil";
   if (v instanceof Keyword) return `a keyword (:${v.name})`;
-  if (v instanceof LFloat) return `a number (${v.v}.0)`;
+  if (v instanceof LFloat) return `a number (${numberText(v.v, true)})`;
   if (v instanceof PVec) return `a vector (${v.n} items)`;
   if (v instanceof PMap) return `a map (${v.size} entries)`;
   if (v instanceof PSet) return `a set (${v.size} items)`;

@@ -21,16 +21,6 @@ export interface Deviation {
 /** Program id → deviation. */
 export const DEVIATIONS: Record<string, Deviation> = {
   "maps-56": { src: "(get {[1 2] :v} [1 2])", expect: "nil", why: "§2.3: a vector key in get is a get-in path" },
-  "sequences-18": {
-    src: "(reduce + [])",
-    expect: "nil",
-    why: "§4.1: reduce without init over an empty collection is nil (Clojure calls (f) with no args)",
-  },
-  "sequences-139": {
-    src: "(take 3 (range 1 5 0))",
-    expect: { error: "type_error" },
-    why: "§4.1: a zero range step raises; the reference's special case for (take n (range a b 0)) is not copied",
-  },
   "sets-19": {
     src: "(sort (set [5 3 9]))",
     expect: { error: "type_error" },

@@ -24,13 +24,13 @@ Deno.test("vector: conj shares on the newest version and copies on older ones", 
   assert.deepEqual(v1.toArray(), [1, 2]);
   assert.deepEqual(v2.toArray(), [1, 2, 3]);
   assert.deepEqual(v3.toArray(), [1, 2, 4]);
-  assert.equal(v2.arr, v1.arr, "newest conj pushes in place");
-  assert.notEqual(v3.arr, v1.arr, "older conj copies");
+  assert.equal(v2.buf, v1.buf, "newest conj pushes in place");
+  assert.notEqual(v3.buf, v1.buf, "older conj copies");
   let v = EMPTY_VEC;
   for (let i = 0; i < 1000; i++) v = v.conj(i);
   assert.equal(v.n, 1000);
   assert.equal(EMPTY_VEC.n, 0);
-  assert.equal(EMPTY_VEC.arr.length, 0, "the shared empty vector is never written");
+  assert.equal(EMPTY_VEC.buf.length, 0, "the shared empty vector is never written");
 });
 
 Deno.test("vector: assoc, slice, view, conjAll", () => {

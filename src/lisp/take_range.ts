@@ -1,0 +1,42 @@
+/**
+ * The one literal pattern that gives a zero-step `range` a meaning (digest §10): `(take n (range a b 0))` is `n`
+ * copies of `a` (none when `a` = `b`), as Clojure's infinite `(range a b 0)` would give. There are no lazy sequences,
+ * so the analyzer recognises the pattern as written; `(range a b 0)` anywhere else stays a `type_error`.
+ * @module
+ */
+import type { Form } from "./forms.ts";
+import { type Ana, analyzeArgs, type Node } from "./analyze.ts";
+import { staticBuiltin } from "./calls.ts";
+import { RUN } from "./runtime.ts";
+import type { Builtin } from "./builtins/registry.ts";
+import { countArg } from "./builtins/colls.ts";
+import { numArg, slots } from "./builtins/util.ts";
+import { numCompare } from "./values/numbers.ts";
+import { EMPTY_VEC, type Value, vecFrom } from "./vals.ts";
+
+function isZeroLiteral(f: Form): boolean {
+  return (f.type === "int" && f.value === 0) || (f.type === "float" && f.value === 0);
+}
+
+/** A node for `(take n (range a b 0))` when `items` (the call `(take …)` to builtin `b`) is that pattern, else null. */
+export function takeRangeZero(b: Builtin, items: Form[], a: Ana): Node | null {
+  if (b.name !== "take" || items.length !== 3) return null;
+  const r = items[2];
+  if (r.type !== "list" || r.items.length !== 4 || r.items[0].type !== "symbol" || !isZeroLiteral(r.items[3])) {
+    return null;
+  }
+  if (staticBuiltin(r.items[0], a)?.name !== "range") return null;
+  const [nNode, startNode, endNode] = analyzeArgs([items[1], r.items[1], r.items[2]], a);
+  const R = RUN;
+  return (f) => {
+    const n0 = nNode(f);
+    const bounds: Value[] = [startNode(f), endNode(f)];
+    if (++R.steps >= R.nextCheck) R.slowCheck();
+    const start = numArg("range", bounds, 0);
+    const end = numArg("range", bounds, 1);
+    const n = countArg("take", [n0], 0);
+    if (n <= 0 || numCompare(start, end) === 0) return EMPTY_VEC;
+    R.alloc(slots(n));
+    return vecFrom(new Array<Value>(n).fill(start));
+  };
+}
