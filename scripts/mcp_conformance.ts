@@ -18,8 +18,8 @@
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { ROOT, spawnHttpServer } from "../tests/integration/ptc_mcp_child.ts";
 
-const ROOT = new URL("../", import.meta.url).pathname;
 const SUITE = join(ROOT, "tests/peers/node_modules/@modelcontextprotocol/conformance/dist/index.js");
 
 /** One check of one scenario as the suite records it. */
@@ -73,50 +73,6 @@ export async function readChecks(dir: string): Promise<Check[]> {
   return out.sort((a, b) => a.scenario.localeCompare(b.scenario) || a.id.localeCompare(b.id));
 }
 
-async function startServer(flags: string[]): Promise<{ url: string; stop: () => Promise<void> }> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--unstable-worker-options",
-      "--unstable-no-legacy-abort",
-      "-A",
-      join(ROOT, "main.ts"),
-      "mcp",
-      "--http",
-      "127.0.0.1:0",
-      ...flags,
-    ],
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  const decoder = new TextDecoder();
-  let err = "";
-  let resolveUrl!: (u: string | undefined) => void;
-  const url = new Promise<string | undefined>((r) => (resolveUrl = r));
-  const drain = (async () => {
-    for await (const chunk of child.stderr) {
-      err += decoder.decode(chunk, { stream: true });
-      const m = /listening on (http:\/\/\S+)/.exec(err);
-      if (m) resolveUrl(m[1]);
-    }
-    resolveUrl(undefined);
-  })();
-  const found = await url;
-  const stop = async () => {
-    try {
-      child.kill("SIGTERM");
-    } catch { /* gone */ }
-    await child.status;
-    await drain;
-  };
-  if (!found) {
-    await stop();
-    throw new Error(`ptc mcp did not start:\n${err}`);
-  }
-  return { url: found, stop };
-}
-
 async function main(argv: string[]): Promise<number> {
   const sep = argv.indexOf("--");
   const { values } = parseArgs({
@@ -129,7 +85,7 @@ async function main(argv: string[]): Promise<number> {
   });
   const extra = sep >= 0 ? argv.slice(sep + 1) : [];
   const out = values.out ?? await Deno.makeTempDir({ prefix: "ptc-conformance-" });
-  const server = await startServer(["--sessions", "--introspection", ...extra]);
+  const server = await spawnHttpServer(["--sessions", "--introspection", ...extra]);
   let log = "";
   try {
     const run = await new Deno.Command(Deno.execPath(), {

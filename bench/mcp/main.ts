@@ -20,8 +20,8 @@ import { createTokenDir, startObservatory } from "../../fixtures/observatory/mod
 import { writeConcreteConfig } from "../../src/cli/demo_session.ts";
 import { createEngine } from "../../src/engine/engine.ts";
 import { lispEvalDescription } from "../../src/mcp/card.ts";
+import { spawnHttpServer } from "../../tests/integration/ptc_mcp_child.ts";
 
-const ROOT = new URL("../../", import.meta.url).pathname;
 const TRIVIAL = "(+ 1 2)";
 const QUERY = `(->> (tool/call 'observatory/list-traces {:org_id "acme" :limit 50})
      :value :traces (map :status) frequencies)`;
@@ -73,54 +73,6 @@ function rssKiB(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
 }
 
-async function spawnServer(config: string, maxConcurrent: number, poolSize: number) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--unstable-worker-options",
-      "--unstable-no-legacy-abort",
-      "-A",
-      join(ROOT, "main.ts"),
-      "mcp",
-      "--http",
-      "127.0.0.1:0",
-      "--upstreams-config",
-      config,
-      "--max-concurrent-calls",
-      String(maxConcurrent),
-      "--pool-size",
-      String(poolSize),
-    ],
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  let err = "";
-  let found!: (u: string | undefined) => void;
-  const url = new Promise<string | undefined>((r) => (found = r));
-  const drain = (async () => {
-    for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) {
-      err += chunk;
-      const m = /listening on (http:\/\/\S+)/.exec(err);
-      if (m) found(m[1]);
-    }
-    found(undefined);
-  })();
-  const u = await url;
-  const stop = async () => {
-    try {
-      child.kill("SIGTERM");
-    } catch { /* gone */ }
-    await child.status;
-    await drain;
-  };
-  if (!u) {
-    await stop();
-    throw new Error(`ptc mcp did not start:\n${err}`);
-  }
-  return { url: u, pid: child.pid, stop };
-}
-
 /** The `lisp_eval` description for the Observatory config in each catalog mode (chars, ~tokens = chars / 4). */
 async function describeSizes(config: string): Promise<void> {
   const engine = await createEngine({ upstreamsConfig: config, snapshot: "frozen", poolSize: 1 });
@@ -164,7 +116,14 @@ export async function run(args: string[]): Promise<void> {
   });
   const config = await writeConcreteConfig(dir, observatory.url);
   const token = (await Deno.readTextFile(join(tokenDir, "observatory.token"))).trim();
-  const server = await spawnServer(config, maxConcurrent, poolSize);
+  const server = await spawnHttpServer([
+    "--upstreams-config",
+    config,
+    "--max-concurrent-calls",
+    String(maxConcurrent),
+    "--pool-size",
+    String(poolSize),
+  ]);
   const clients: Client[] = [];
   try {
     for (let i = 0; i < maxConcurrent; i++) {
@@ -228,7 +187,7 @@ export async function run(args: string[]): Promise<void> {
       );
     };
     await sequential(100);
-    const rss100 = rssKiB(server.pid);
+    const rss100 = rssKiB(server.child.pid);
     const checkpoints: string[] = [];
     const t0 = performance.now();
     const step = Math.max(1, Math.floor(evals / 4));
@@ -238,7 +197,7 @@ export async function run(args: string[]): Promise<void> {
       const n = Math.min(step, evals - done);
       await sequential(n);
       done += n;
-      rssN = rssKiB(server.pid);
+      rssN = rssKiB(server.child.pid);
       checkpoints.push(`${done}: ${(rssN / 1024).toFixed(1)}`);
     }
     const took = (performance.now() - t0) / 1000;

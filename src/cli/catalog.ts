@@ -7,7 +7,7 @@ import { loadBuiltinTransports } from "../../transports/mod.ts";
 import { catalogJson, catalogText, diffCatalogs } from "../upstream/catalog.ts";
 import { RuntimeStartError, startRuntime } from "../upstream/runtime.ts";
 import { prepareConfig } from "../upstream/startup.ts";
-import { parseFlags, UsageError } from "./usage.ts";
+import { choiceFlag, parseFlags, UsageError, usageError } from "./usage.ts";
 
 const USAGE = `Usage: ptc catalog [--upstreams-config F] [--format text|json] [--diff OLD.json] [--read-only]
 
@@ -35,11 +35,9 @@ export async function run(args: string[]): Promise<number> {
       help: { type: "boolean", short: "h" },
     }, false);
     values = parsed.values;
-    if (values.format !== undefined && values.format !== "text" && values.format !== "json") {
-      throw new UsageError(`--format must be text or json, got '${values.format}'`);
-    }
+    choiceFlag("format", values.format, ["text", "json"]);
   } catch (e) {
-    if (e instanceof UsageError) return fail([`${e.message}`, "", USAGE]);
+    if (e instanceof UsageError) return usageError(e.message, USAGE, "catalog");
     throw e;
   }
   if (values.help) {

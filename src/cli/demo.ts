@@ -6,6 +6,7 @@
  * @module
  */
 import { intFlag, parseFlags, UsageError, usageError } from "./usage.ts";
+import { untilStopSignal } from "./signals.ts";
 import type { DemoQuestion } from "./demo_questions.ts";
 import type { DemoSession, ProgramRun } from "./demo_session.ts";
 
@@ -169,15 +170,7 @@ export async function run(args: string[]): Promise<number> {
       console.log(
         `  deno task ptc eval --upstreams-config ${cfg} '(tool/call (quote runbooks/read-text-file) {:path "timeout.md"})'`,
       );
-      await new Promise<void>((resolve) => {
-        const stop = () => {
-          Deno.removeSignalListener("SIGINT", stop);
-          Deno.removeSignalListener("SIGTERM", stop);
-          resolve();
-        };
-        Deno.addSignalListener("SIGINT", stop);
-        Deno.addSignalListener("SIGTERM", stop);
-      });
+      await untilStopSignal();
       await session.server.stop();
       await Deno.remove(session.dir, { recursive: true }).catch(() => {});
       console.log("Observatory stopped.");

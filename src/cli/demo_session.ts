@@ -176,14 +176,7 @@ export async function startDemoSession(options: DemoSessionOptions = {}): Promis
     const run = async (program: string): Promise<ProgramRun> => {
       const workers = await sandbox();
       const started = performance.now();
-      const report = await withRunContext(runtime, (ctx) =>
-        workers.evaluate(program, {
-          host: {
-            toolNames: ["call"],
-            callTool: (r) => ctx.callTool(r),
-            discovery: (op, args) => ctx.discovery(op, args),
-          },
-        }));
+      const report = await withRunContext(runtime, (ctx) => workers.evaluate(program, { host: ctx.callbacks() }));
       const result = report.value;
       const upstreamBytes = report.calls.reduce((s, c) => s + c.bytes, 0);
       const answerBytes = result.ok ? jsonByteLength(result.json) : 0;

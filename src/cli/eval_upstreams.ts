@@ -31,13 +31,7 @@ export async function openUpstreamProvider(configFlag: string | undefined, readO
   return {
     ok: true,
     provider: {
-      withHost: async (fn) =>
-        (await withRunContext(rt, (ctx) =>
-          fn({
-            toolNames: ["call"],
-            callTool: (request) => ctx.callTool(request),
-            discovery: (op, args) => ctx.discovery(op, args),
-          }))).value,
+      withHost: async (fn) => (await withRunContext(rt, (ctx) => fn(ctx.callbacks()))).value,
       close: () => rt.stop(),
     },
   };

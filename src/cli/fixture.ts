@@ -5,6 +5,7 @@
  * @module
  */
 import { intFlag, parseFlags, UsageError, usageError } from "./usage.ts";
+import { untilStopSignal } from "./signals.ts";
 
 const USAGE = `Usage: ptc fixture observatory [options]
 
@@ -94,15 +95,7 @@ export async function run(args: string[]): Promise<number> {
   console.log(`tokens file: ${tokensFile}`);
   if (tokenFile) console.log(`client token file (for a ptc "file" credential): ${tokenFile}`);
   console.log("Press Ctrl-C to stop.");
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      Deno.removeSignalListener("SIGINT", stop);
-      Deno.removeSignalListener("SIGTERM", stop);
-      resolve();
-    };
-    Deno.addSignalListener("SIGINT", stop);
-    Deno.addSignalListener("SIGTERM", stop);
-  });
+  await untilStopSignal();
   await server.stop();
   console.log("Observatory stopped.");
   return 0;

@@ -7,7 +7,7 @@ import { loadBuiltinTransports } from "../../transports/mod.ts";
 import { computePermissions, permissionFlags } from "../upstream/permissions.ts";
 import { prepareConfig } from "../upstream/startup.ts";
 import { sandboxReadPaths } from "../sandbox/mod.ts";
-import { parseFlags, UsageError } from "./usage.ts";
+import { choiceFlag, parseFlags, UsageError, usageError } from "./usage.ts";
 
 const USAGE = `Usage: ptc permissions [--upstreams-config F] [--format flags|json]
 
@@ -24,14 +24,9 @@ export async function run(args: string[]): Promise<number> {
       format: { type: "string" },
       help: { type: "boolean", short: "h" },
     }, false).values;
-    if (values.format !== undefined && values.format !== "flags" && values.format !== "json") {
-      throw new UsageError(`--format must be flags or json, got '${values.format}'`);
-    }
+    choiceFlag("format", values.format, ["flags", "json"]);
   } catch (e) {
-    if (e instanceof UsageError) {
-      console.error(`ptc permissions: ${e.message}\n\n${USAGE}`);
-      return 2;
-    }
+    if (e instanceof UsageError) return usageError(e.message, USAGE, "permissions");
     throw e;
   }
   if (values.help) {

@@ -4,9 +4,9 @@
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
 
-/** Print `ptc: <message>` and the usage text to stderr; returns exit code 2. */
-export function usageError(message: string, usageText: string): number {
-  console.error(`ptc: ${message}\n\n${usageText}`);
+/** Print `ptc: <message>` (`ptc <command>: …` when `command` is given) and the usage text to stderr; returns 2. */
+export function usageError(message: string, usageText: string, command?: string): number {
+  console.error(`ptc${command ? ` ${command}` : ""}: ${message}\n\n${usageText}`);
   return 2;
 }
 
@@ -42,4 +42,11 @@ export function intFlag(name: string, value: string | undefined, min = 0, max = 
   const n = Number(value);
   if (n < min || n > max) throw new UsageError(`--${name} must be between ${min} and ${max}, got ${n}`);
   return n;
+}
+
+/** Check a flag that takes one of `choices` (absent passes) or throw UsageError naming the flag and the choices. */
+export function choiceFlag<C extends string>(name: string, value: string | undefined, choices: readonly C[]) {
+  if (value === undefined || (choices as readonly string[]).includes(value)) return value as C | undefined;
+  const list = choices.length > 1 ? `${choices.slice(0, -1).join(", ")} or ${choices.at(-1)}` : choices[0];
+  throw new UsageError(`--${name} must be ${list}, got '${value}'`);
 }

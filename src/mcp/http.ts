@@ -9,6 +9,7 @@ import { createMcpHandler } from "@modelcontextprotocol/server";
 import { checkBearer, FailedAuthLimiter } from "./auth.ts";
 import { buildGuard, guardResponse, isLoopbackHost } from "./guards.ts";
 import { InFlightResponses } from "./inflight.ts";
+import { readCapped } from "../upstream/http_client.ts";
 
 /** Longest wait for open connections after draining; the process exits afterwards anyway. */
 const SHUTDOWN_GRACE_MS = 5_000;
@@ -48,31 +49,6 @@ export interface HttpFace {
 async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-/** Read a request body with a byte cap; undefined when over the cap. */
-async function readCapped(req: Request, max: number): Promise<Uint8Array<ArrayBuffer> | undefined> {
-  if (!req.body) return new Uint8Array();
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
-    if (size > max) {
-      await reader.cancel();
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const c of chunks) {
-    out.set(c, offset);
-    offset += c.length;
-  }
-  return out;
 }
 
 /** Build the Hono app (exported for tests that drive it without a socket). */
@@ -127,9 +103,10 @@ export function createHttpApp(
     if (declared > options.maxBodyBytes) return c.json({ error: "request body too large" }, 413);
     let forwarded = req;
     if (req.method === "POST") {
-      const body = await readCapped(req, options.maxBodyBytes);
-      if (body === undefined) return c.json({ error: "request body too large" }, 413);
+      const { bytes, over } = await readCapped(req, options.maxBodyBytes);
+      if (over) return c.json({ error: "request body too large" }, 413);
       // Keep the client-disconnect signal: the SDK aborts the tool handler (and so the program) through it.
+      const body = bytes as Uint8Array<ArrayBuffer>;
       forwarded = new Request(req.url, { method: req.method, headers: req.headers, body, signal: req.signal });
     }
     // A `subscriptions/listen` stream stays open until the client leaves: shutdown closes it rather than waiting.

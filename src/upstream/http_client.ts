@@ -9,6 +9,7 @@
  *   text (which quotes the URL) and never anything the remote sent.
  * @module
  */
+import { concatBytes } from "./bytes.ts";
 
 /** Closed failure classes of {@link guardedFetch}. */
 export type HttpFailureKind =
@@ -177,11 +178,12 @@ export async function guardedFetch(url: string, options: GuardedFetchOptions): P
 }
 
 /**
- * Read a response body up to `limit` bytes. Stops (and cancels the stream) as soon as the limit is exceeded, so an
- * endless or huge body is never buffered. `onProgress` sees the running byte count.
+ * Read a body (a fetch Response's, or an incoming Request's) up to `limit` bytes. Stops (and cancels the stream) as
+ * soon as the limit is exceeded, so an endless or huge body is never buffered. `onProgress` sees the running byte
+ * count.
  */
 export async function readCapped(
-  response: Response,
+  response: Pick<Body, "body">,
   limit: number,
   onProgress?: (bytes: number) => void,
 ): Promise<{ bytes: Uint8Array; over: boolean }> {
@@ -208,7 +210,7 @@ export async function readCapped(
     if (over) await reader.cancel().catch(() => {});
     reader.releaseLock();
   }
-  return { bytes: concat(chunks, total), over };
+  return { bytes: concatBytes(chunks, total), over };
 }
 
 /**
@@ -280,15 +282,4 @@ function errorText(error: unknown): string {
     }
   }
   return parts.join(" ");
-}
-
-function concat(chunks: Uint8Array[], total: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0];
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const c of chunks) {
-    out.set(c, offset);
-    offset += c.byteLength;
-  }
-  return out;
 }

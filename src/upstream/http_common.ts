@@ -7,6 +7,7 @@
 import type { AuthEmitter, ConfigContext, ConfigError, JsonSchema } from "./types.ts";
 import { HEADER_TOKEN_RE, isReservedHeader, secretNamePart } from "./headers.ts";
 import { didYouMean, joinIndex, joinKey } from "./suggest.ts";
+import { optionalBool } from "./config_keys.ts";
 
 /** The parsed common part of an HTTP upstream. */
 export interface HttpCommonConfig {
@@ -92,16 +93,6 @@ export function checkHttpUrl(value: unknown, path: string, policy: UrlPolicy): U
     }
   }
   return url;
-}
-
-function bool(raw: Record<string, unknown>, key: string, path: string, errors: ConfigError[]): boolean {
-  const v = raw[key];
-  if (v === undefined || v === null) return false;
-  if (typeof v !== "boolean") {
-    errors.push({ path: joinKey(path, key), message: "must be true or false" });
-    return false;
-  }
-  return v;
 }
 
 /** Parse an `auth` list (null/absent = none). */
@@ -238,9 +229,11 @@ export function parseHttpCommon(
   options: HttpCommonOptions,
 ): HttpCommonConfig | ConfigError[] {
   const errors: ConfigError[] = [];
-  const allowInsecureHttp = bool(raw, "allow_insecure_http", ctx.path, errors);
-  const allowInsecureAuth = bool(raw, "allow_insecure_auth", ctx.path, errors);
-  const allowInsecureLoopback = options.loopbackFlag ? bool(raw, "allow_insecure_loopback", ctx.path, errors) : false;
+  const allowInsecureHttp = optionalBool(raw, "allow_insecure_http", ctx.path, false, errors);
+  const allowInsecureAuth = optionalBool(raw, "allow_insecure_auth", ctx.path, false, errors);
+  const allowInsecureLoopback = options.loopbackFlag
+    ? optionalBool(raw, "allow_insecure_loopback", ctx.path, false, errors)
+    : false;
   if (allowInsecureAuth && !allowInsecureHttp) {
     errors.push({
       path: joinKey(ctx.path, "allow_insecure_auth"),

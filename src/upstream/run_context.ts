@@ -119,9 +119,10 @@ export class RunContext {
     return discover(this, op, args);
   }
 
-  /** Both callbacks, bound, for the sandbox bridge. */
-  callbacks(): HostCallbacks {
+  /** Both callbacks, bound, with the one host tool name they serve (`call`): the sandbox bridge's host. */
+  callbacks(): HostCallbacks & { toolNames: string[] } {
     return {
+      toolNames: ["call"],
       callTool: (request) => this.callTool(request),
       discovery: (op, args) => this.discovery(op, args),
     };

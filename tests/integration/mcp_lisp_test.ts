@@ -92,14 +92,7 @@ async function startWorld(): Promise<World> {
     runtime,
     pool,
     async run(program: string) {
-      const report = await withRunContext(runtime, (ctx) =>
-        pool.evaluate(program, {
-          host: {
-            toolNames: ["call"],
-            callTool: (r) => ctx.callTool(r),
-            discovery: (op, args) => ctx.discovery(op, args),
-          },
-        }));
+      const report = await withRunContext(runtime, (ctx) => pool.evaluate(program, { host: ctx.callbacks() }));
       const result = report.value;
       if (!result.ok) throw new Error(`program failed: ${result.reason}: ${result.message}`);
       return result.json;

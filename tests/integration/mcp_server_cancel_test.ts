@@ -8,9 +8,8 @@ import {
   connectHttp,
   evalLisp,
   type HttpServer,
-  ptcMcpArgs,
-  ROOT,
   spawnHttpServer,
+  spawnStdioServer,
   startWorld,
   textOf,
 } from "./mcp_server_helpers.ts";
@@ -71,70 +70,28 @@ Deno.test("HTTP: an aborted call leaves the server and the session usable", asyn
 
 Deno.test("stdio: notifications/cancelled stops the program and frees the permit", async () => {
   const world = await startWorld();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ptcMcpArgs(["--upstreams-config", world.configPath, "--max-concurrent-calls", "1"]),
-    cwd: ROOT,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  const send = (m: unknown) => writer.write(new TextEncoder().encode(`${JSON.stringify(m)}\n`));
-  const frames: { id?: number; result?: { isError?: boolean; content: { text: string }[] } }[] = [];
-  const reading = (async () => {
-    let buf = "";
-    for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
-      buf += chunk;
-      let nl;
-      while ((nl = buf.indexOf("\n")) >= 0) {
-        frames.push(JSON.parse(buf.slice(0, nl)));
-        buf = buf.slice(nl + 1);
-      }
-    }
-  })();
-  const answer = async (id: number) => {
-    for (;;) {
-      const f = frames.find((x) => x.id === id);
-      if (f) return f;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  };
-  const call = (id: number, program: string) =>
-    send({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "lisp_eval", arguments: { program } } });
+  const server = spawnStdioServer(["--upstreams-config", world.configPath, "--max-concurrent-calls", "1"]);
   try {
-    await send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
-    });
-    await answer(1);
-    await send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    await server.initialize({ wait: true });
     const before = world.mcp!.requests();
-    await call(2, SLOW);
+    await server.call(2, SLOW);
     while (world.mcp!.requests() === before) await new Promise((r) => setTimeout(r, 10));
-    await call(3, "(+ 1 1)");
-    assert.match((await answer(3)).result!.content[0].text, /^busy: /, "the slow call holds the only permit");
-    await send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 2, reason: "test" } });
+    await server.call(3, "(+ 1 1)");
+    assert.match((await server.answer(3)).result!.content[0].text, /^busy: /, "the slow call holds the only permit");
+    await server.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 2, reason: "test" } });
     let freed = false;
     for (let id = 10; id < 110 && !freed; id++) {
-      await call(id, "(+ 1 1)");
-      const f = await answer(id);
+      await server.call(id, "(+ 1 1)");
+      const f = await server.answer(id);
       freed = f.result!.isError !== true;
       if (!freed) await new Promise((r) => setTimeout(r, 20));
     }
     assert.ok(freed, "the permit came back well before the 4 s upstream call ended");
-    await writer.close();
-    assert.equal((await child.status).code, 0);
-    await reading;
-    assert.equal(frames.find((f) => f.id === 2), undefined, "a cancelled request gets no response");
+    await server.closeInput();
+    assert.equal((await server.finished()).code, 0);
+    assert.equal(server.frames().find((f) => f.id === 2), undefined, "a cancelled request gets no response");
   } finally {
-    try {
-      child.kill("SIGKILL");
-    } catch { /* exited */ }
-    await child.status;
-    await writer.close().catch(() => {});
-    await reading.catch(() => {});
+    await server.dispose();
     await world.close();
   }
 });

@@ -12,11 +12,18 @@ import { join } from "node:path";
 import { createTokenDir, type RunningObservatory, startObservatory } from "../../fixtures/observatory/mod.ts";
 import { type McpHttpFixture, startMcpHttpFixture } from "../../fixtures/mcp/http.ts";
 import { writeConcreteConfig } from "../../src/cli/demo_session.ts";
+import { ptcMcpArgs, ROOT } from "./ptc_mcp_child.ts";
 
-/** Repository root. */
-export const ROOT = new URL("../../", import.meta.url).pathname;
-/** `main.ts` of ptc. */
-export const MAIN = join(ROOT, "main.ts");
+export {
+  type Frame,
+  type HttpServer,
+  MAIN,
+  ptcMcpArgs,
+  ROOT,
+  spawnHttpServer,
+  spawnStdioServer,
+  type StdioServer,
+} from "./ptc_mcp_child.ts";
 
 /** A running set of upstream fixtures plus a config that names them. */
 export interface World {
@@ -25,6 +32,13 @@ export interface World {
   observatory: RunningObservatory;
   mcp?: McpHttpFixture;
   close(): Promise<void>;
+}
+
+/** Add (or replace) the upstream `name` in the JSONC config at `configPath`, keeping its comments. */
+async function addUpstream(configPath: string, name: string, entry: Record<string, unknown>): Promise<void> {
+  const text = await Deno.readTextFile(configPath);
+  const edits = modify(text, ["upstreams", name], entry, { formattingOptions: { insertSpaces: true, tabSize: 2 } });
+  await Deno.writeTextFile(configPath, applyEdits(text, edits));
 }
 
 /** Start the Observatory (and, unless `mcp: false`, the MCP HTTP fixture) and write a config for both. */
@@ -46,26 +60,20 @@ export async function startWorld(
     const configPath = await writeConcreteConfig(dir, observatory.url);
     if (options.mcp !== false) {
       mcp = await startMcpHttpFixture({ era: "both" });
-      let text = await Deno.readTextFile(configPath);
-      const edits = modify(text, ["upstreams", "fixture"], {
+      await addUpstream(configPath, "fixture", {
         transport: "mcp_http",
         description: "MCP fixture: echo, users, items, a slow sleep tool and a failing tool.",
         url: mcp.url,
         allow_insecure_loopback: true,
-      }, { formattingOptions: { insertSpaces: true, tabSize: 2 } });
-      text = applyEdits(text, edits);
-      await Deno.writeTextFile(configPath, text);
+      });
     }
     if (options.stdioUpstream) {
-      let text = await Deno.readTextFile(configPath);
-      const edits = modify(text, ["upstreams", "local"], {
+      await addUpstream(configPath, "local", {
         transport: "mcp_stdio",
         description: "MCP fixture over stdio (a child process).",
         command: Deno.execPath(),
         args: ["run", "--allow-env", join(ROOT, "fixtures/mcp/stdio.ts")],
-      }, { formattingOptions: { insertSpaces: true, tabSize: 2 } });
-      text = applyEdits(text, edits);
-      await Deno.writeTextFile(configPath, text);
+      });
     }
     return {
       dir,
@@ -103,11 +111,6 @@ export function newClient(era: Era): Client {
   );
 }
 
-/** The deno command line that runs `ptc mcp` with the given flags. */
-export function ptcMcpArgs(flags: string[]): string[] {
-  return ["run", "--unstable-worker-options", "--unstable-no-legacy-abort", "-A", MAIN, "mcp", ...flags];
-}
-
 /** Connect a client to `ptc mcp` over stdio (the SDK spawns the child; `close()` ends it). */
 export async function connectStdio(era: Era, flags: string[], env: Record<string, string> = {}): Promise<Client> {
   const client = newClient(era);
@@ -122,77 +125,6 @@ export async function connectStdio(era: Era, flags: string[], env: Record<string
   transport.stderr?.on("data", () => {});
   await client.connect(transport);
   return client;
-}
-
-/** A `ptc mcp --http` child process. */
-export interface HttpServer {
-  url: string;
-  /** `http://127.0.0.1:<port>` */
-  origin: string;
-  child: Deno.ChildProcess;
-  /** Everything written to stderr so far. */
-  stderr(): string;
-  /** SIGTERM the child (unless it already exited) and wait; returns its exit code. */
-  stop(): Promise<number>;
-  /** Wait for the child to exit on its own; returns its exit code. */
-  exited(): Promise<number>;
-}
-
-/** Spawn `ptc mcp --http 127.0.0.1:0 …` and wait for its "listening on" line. */
-export async function spawnHttpServer(flags: string[], env: Record<string, string> = {}): Promise<HttpServer> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ptcMcpArgs(["--http", "127.0.0.1:0", ...flags]),
-    cwd: ROOT,
-    env,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  let err = "";
-  let out = "";
-  const decoder = new TextDecoder();
-  let resolveUrl!: (url: string | undefined) => void;
-  const urlPromise = new Promise<string | undefined>((r) => (resolveUrl = r));
-  const readErr = (async () => {
-    for await (const chunk of child.stderr) {
-      err += decoder.decode(chunk, { stream: true });
-      const m = /listening on (http:\/\/\S+)/.exec(err);
-      if (m) resolveUrl(m[1]);
-    }
-    resolveUrl(undefined);
-  })();
-  const readOut = (async () => {
-    for await (const chunk of child.stdout) out += decoder.decode(chunk, { stream: true });
-  })();
-  let status: Deno.CommandStatus | undefined;
-  const finished = child.status.then((s) => (status = s));
-  const url = await urlPromise;
-  if (!url) {
-    await finished;
-    await Promise.all([readErr, readOut]);
-    throw new Error(`ptc mcp --http did not start (exit ${status?.code}):\n${err}`);
-  }
-  return {
-    url,
-    origin: new URL(url).origin,
-    child,
-    stderr: () => err,
-    stop: async () => {
-      if (!status) {
-        try {
-          child.kill("SIGTERM");
-        } catch { /* already gone */ }
-      }
-      await finished;
-      await Promise.all([readErr, readOut]);
-      return status!.code;
-    },
-    exited: async () => {
-      await finished;
-      await Promise.all([readErr, readOut]);
-      return status!.code;
-    },
-  };
 }
 
 /** Connect a client to an HTTP server URL in one era, optionally with a bearer token. */

@@ -4,7 +4,7 @@
  * shutdown short).
  */
 import assert from "node:assert/strict";
-import { connectHttp, evalLisp, ptcMcpArgs, ROOT, spawnHttpServer, startWorld, textOf } from "./mcp_server_helpers.ts";
+import { connectHttp, evalLisp, spawnHttpServer, spawnStdioServer, startWorld, textOf } from "./mcp_server_helpers.ts";
 
 Deno.test("SIGTERM over HTTP: the in-flight call finishes, then exit 0", async () => {
   const world = await startWorld({ stdioUpstream: true });
@@ -31,64 +31,24 @@ Deno.test("SIGTERM over HTTP: the in-flight call finishes, then exit 0", async (
 
 Deno.test("SIGTERM over stdio: the in-flight call is answered, then exit 0", async () => {
   const world = await startWorld({ stdioUpstream: true });
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ptcMcpArgs(["--upstreams-config", world.configPath]),
-    cwd: ROOT,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  const send = (m: unknown) => writer.write(new TextEncoder().encode(`${JSON.stringify(m)}\n`));
-  const frames: Record<string, unknown>[] = [];
-  const reading = (async () => {
-    let buf = "";
-    for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
-      buf += chunk;
-      let nl;
-      while ((nl = buf.indexOf("\n")) >= 0) {
-        frames.push(JSON.parse(buf.slice(0, nl)));
-        buf = buf.slice(nl + 1);
-      }
-    }
-  })();
-  const stderr = new Response(child.stderr).text();
+  const server = spawnStdioServer(["--upstreams-config", world.configPath]);
   const waitFor = async (pred: () => boolean) => {
     while (!pred()) await new Promise((r) => setTimeout(r, 20));
   };
   try {
-    await send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
-    });
-    await waitFor(() => frames.some((f) => f.id === 1));
-    await send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    await server.initialize({ wait: true });
     const before = world.mcp!.requests();
-    await send({
-      jsonrpc: "2.0",
-      id: 2,
-      method: "tools/call",
-      params: { name: "lisp_eval", arguments: { program: `(-> (tool/call 'fixture/sleep {:ms 800}) :value :slept)` } },
-    });
+    await server.call(2, `(-> (tool/call 'fixture/sleep {:ms 800}) :value :slept)`);
     // The fixture saw the upstream call: the program is running.
     await waitFor(() => world.mcp!.requests() > before);
-    child.kill("SIGTERM");
-    const status = await child.status;
-    await reading;
-    assert.equal(status.code, 0, await stderr);
-    const answer = frames.find((f) => f.id === 2) as { result: { content: { text: string }[] } } | undefined;
+    server.child.kill("SIGTERM");
+    const { code, stderr } = await server.finished();
+    assert.equal(code, 0, stderr);
+    const answer = server.frames().find((f) => f.id === 2);
     assert.ok(answer, "the in-flight call was answered");
-    assert.equal(answer.result.content[0].text, "800");
+    assert.equal(answer.result!.content[0].text, "800");
   } finally {
-    try {
-      child.kill("SIGKILL");
-    } catch { /* exited */ }
-    await child.status;
-    await writer.close().catch(() => {});
-    await reading.catch(() => {});
-    await stderr.catch(() => {});
+    await server.dispose();
     await world.close();
   }
 });

@@ -4,7 +4,7 @@
  * (prints, upstream calls, errors, a malformed line, an MCP stdio upstream's child process).
  */
 import assert from "node:assert/strict";
-import { connectStdio, evalLisp, ptcMcpArgs, ROOT, startWorld, textOf } from "./mcp_server_helpers.ts";
+import { connectStdio, evalLisp, spawnStdioServer, startWorld, textOf } from "./mcp_server_helpers.ts";
 
 type Structured = Record<string, unknown>;
 const sc = (r: unknown) => (r as { structuredContent?: Structured }).structuredContent ?? {};
@@ -56,73 +56,41 @@ Deno.test("ptc mcp over stdio with the official client in every era", async (t) 
 
 Deno.test("on stdio, stdout carries JSON-RPC frames only", async () => {
   const world = await startWorld({ stdioUpstream: true });
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ptcMcpArgs([
-      "--upstreams-config",
-      world.configPath,
-      "--response-profile",
-      "debug",
-      "--max-concurrent-calls",
-      "8",
-    ]),
-    cwd: ROOT,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const enc = new TextEncoder();
-  const writer = child.stdin.getWriter();
-  const send = (m: unknown) => writer.write(enc.encode(`${typeof m === "string" ? m : JSON.stringify(m)}\n`));
-  const call = (id: number, program: string) =>
-    send({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "lisp_eval", arguments: { program } } });
-  const stdoutText = new Response(child.stdout).text();
-  const stderrText = new Response(child.stderr).text();
+  const server = spawnStdioServer([
+    "--upstreams-config",
+    world.configPath,
+    "--response-profile",
+    "debug",
+    "--max-concurrent-calls",
+    "8",
+  ]);
+  const { call } = server;
   try {
-    await send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
-    });
-    await send({ jsonrpc: "2.0", method: "notifications/initialized" });
-    await send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+    await server.initialize();
+    await server.send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
     await call(3, `(println "hello from the program") 42`);
     await call(4, `(tool/call 'local/echo {:text "via a child process"})`);
     await call(5, `(do (tool/call 'observatory/list-traces {:org_id "acme"}) (tool/call 'local/env {:name "HOME"}))`);
     await call(6, "(undefined-fn 1)");
     await call(7, `(tool/call 'local/listItems {:limit 2})`);
-    await send("this is not json");
+    await server.send("this is not json");
     await call(8, "(+ 40 2)");
     // End of input with calls still running: every one is still answered before the process exits 0.
-    await writer.close();
-    const status = await child.status;
-    const out = await stdoutText;
-    const err = await stderrText;
-    assert.equal(status.code, 0, err);
-    const lines = out.split("\n").filter((l) => l !== "");
-    const frames = lines.map((l, i) => {
-      try {
-        return JSON.parse(l);
-      } catch {
-        throw new Error(`stdout line ${i + 1} is not JSON: ${l.slice(0, 200)}`);
-      }
-    });
+    await server.closeInput();
+    const { code, stderr } = await server.finished();
+    assert.equal(code, 0, stderr);
+    const frames = server.frames();
     for (const f of frames) assert.equal(f.jsonrpc, "2.0");
     const byId = new Map(frames.filter((f) => f.id !== undefined && f.id !== null).map((f) => [f.id, f]));
     for (const id of [1, 2, 3, 4, 5, 6, 7, 8]) assert.ok(byId.has(id), `a response for request ${id}`);
-    const text = (id: number) => byId.get(id).result.content[0].text as string;
+    const text = (id: number) => byId.get(id)!.result!.content[0].text;
     assert.equal(text(3), "hello from the program\n\n42", "prints come first, inside the result");
     assert.match(text(4), /via a child process/);
     assert.match(text(6), /undefined-fn/);
-    assert.equal(byId.get(6).result.isError, true);
+    assert.equal(byId.get(6)!.result!.isError, true);
     assert.equal(text(8), "42");
   } finally {
-    try {
-      child.kill();
-    } catch { /* exited */ }
-    await child.status;
-    await stdoutText.catch(() => {});
-    await stderrText.catch(() => {});
+    await server.dispose();
     await world.close();
   }
 });

@@ -3,8 +3,10 @@
  * @module
  */
 import type { ConfigError, JsonSchema } from "../../src/upstream/types.ts";
-import { didYouMean, joinKey } from "../../src/upstream/suggest.ts";
-import type { ProtocolMode } from "./session.ts";
+import { joinKey } from "../../src/upstream/suggest.ts";
+
+/** The per-upstream `protocol` setting. */
+export type ProtocolMode = "auto" | "2026-07-28" | "legacy";
 
 /** The shared MCP settings of one upstream. */
 export interface McpCommonConfig {
@@ -51,26 +53,6 @@ export function posInt(
     return def;
   }
   return v;
-}
-
-/** Read an optional boolean (absent → default). */
-export function bool(raw: Record<string, unknown>, key: string, path: string, def: boolean, errors: ConfigError[]) {
-  const v = raw[key];
-  if (v === undefined || v === null) return def;
-  if (typeof v !== "boolean") {
-    errors.push({ path: joinKey(path, key), message: "must be true or false" });
-    return def;
-  }
-  return v;
-}
-
-/** Report keys outside `allowed` (with a did-you-mean). */
-export function unknownKeys(raw: Record<string, unknown>, allowed: string[], path: string, errors: ConfigError[]) {
-  for (const key of Object.keys(raw)) {
-    if (!allowed.includes(key)) {
-      errors.push({ path: joinKey(path, key), message: `unknown key${didYouMean(key, allowed)}` });
-    }
-  }
 }
 
 /** Parse the shared MCP keys. */

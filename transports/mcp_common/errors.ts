@@ -7,19 +7,13 @@
  */
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from "@modelcontextprotocol/client";
 import type { FailureReason, Redactor, ToolResult } from "../../src/upstream/types.ts";
+import type { HttpFailureKind } from "../../src/upstream/http_client.ts";
 
-/** Closed kinds of wire failure raised by our transports (fetch wrapper, stdio line reader). */
-export type WireFailureKind =
-  | "timeout"
-  | "aborted"
-  | "connect_failed"
-  | "dns_failed"
-  | "tls_failed"
-  | "network_error"
-  | "redirect_refused"
-  | "too_many_redirects"
-  | "response_too_large"
-  | "credential_failed";
+/**
+ * Closed kinds of wire failure raised by our transports (fetch wrapper, stdio line reader): the guarded HTTP client's
+ * failure kinds plus a credential that could not be materialized.
+ */
+export type WireFailureKind = HttpFailureKind | "credential_failed";
 
 /** A wire failure with a message that is safe to show (no endpoint, no certificate, no remote text). */
 export class McpWireFailure extends Error {

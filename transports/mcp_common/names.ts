@@ -6,9 +6,9 @@
  * @module
  */
 import type { JsonSchema, ToolAnnotations, ToolEntry } from "../../src/upstream/types.ts";
+import { kebabCase, shortenName } from "../../src/upstream/tool_names.ts";
 
-/** Longest exposed tool name. */
-export const MAX_TOOL_NAME = 64;
+export { MAX_TOOL_NAME } from "../../src/upstream/tool_names.ts";
 
 /** A tool as an MCP server lists it (the fields ptc reads). */
 export interface McpTool {
@@ -39,51 +39,14 @@ export interface ExposedTools {
   unnamed: string[];
 }
 
-function isUpper(c: string) {
-  return c >= "A" && c <= "Z";
-}
-function isLower(c: string) {
-  return c >= "a" && c <= "z";
-}
-function isDigit(c: string) {
-  return c >= "0" && c <= "9";
-}
-
 /**
  * Kebab-case an MCP tool name: `get_user` → `get-user`, `listItems` → `list-items`, `HTTPStatus` → `http-status`,
  * `fs.read` → `fs-read`. Any character other than ASCII letters and digits separates words. The result matches
  * `^[a-z0-9]+(-[a-z0-9]+)*$`, or is empty when the name has no letters or digits. Long names are shortened with a
- * stable hash suffix.
+ * stable hash of the server's own spelling (so `get_x…` and `getX…` stay distinct).
  */
 export function kebabName(name: string): string {
-  let out = "";
-  for (let i = 0; i < name.length; i++) {
-    const c = name[i];
-    const prev = i > 0 ? name[i - 1] : "";
-    const next = i + 1 < name.length ? name[i + 1] : "";
-    if (isUpper(c)) {
-      if ((prev && (isLower(prev) || isDigit(prev))) || (prev && isUpper(prev) && next && isLower(next))) out += "-";
-      out += c.toLowerCase();
-    } else if (isLower(c) || isDigit(c)) {
-      out += c;
-    } else {
-      out += "-";
-    }
-  }
-  const kebab = out.replace(/-+/g, "-").replace(/^-|-$/g, "");
-  if (kebab.length <= MAX_TOOL_NAME) return kebab;
-  const suffix = fnv1a(name);
-  return `${kebab.slice(0, MAX_TOOL_NAME - suffix.length - 1).replace(/-+$/, "")}-${suffix}`;
-}
-
-/** FNV-1a 32-bit hash as 8 hex digits. */
-function fnv1a(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h.toString(16).padStart(8, "0");
+  return shortenName(kebabCase(name), name);
 }
 
 function annotationsOf(tool: McpTool): ToolAnnotations {

@@ -16,9 +16,7 @@ import type { Transport as SdkTransport } from "@modelcontextprotocol/client";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/client/validators/cf-worker";
 import { UpstreamStartError } from "../../src/upstream/types.ts";
 import { findWireFailure } from "./errors.ts";
-
-/** The per-upstream `protocol` setting. */
-export type ProtocolMode = "auto" | "2026-07-28" | "legacy";
+import type { McpCommonConfig, ProtocolMode } from "./config.ts";
 
 /** The modern revision ptc speaks. */
 export const MODERN_REVISION = "2026-07-28";
@@ -95,14 +93,12 @@ export interface Connection {
   reusedVerdict: boolean;
 }
 
-/** What {@link connectClient} needs. */
-export interface ConnectOptions {
+/**
+ * What {@link connectClient} needs: from the upstream's config its name, `protocol`, `startTimeoutMs` (bound on the
+ * handshake, probe included) and `maxListPages` (cap on `tools/list` pages), plus the transport-specific parts.
+ */
+export interface ConnectOptions extends Pick<McpCommonConfig, "protocol" | "startTimeoutMs" | "maxListPages"> {
   upstreamName: string;
-  protocol: ProtocolMode;
-  /** Bound on the handshake (probe included). */
-  startTimeoutMs: number;
-  /** Cap on `tools/list` pages. */
-  maxListPages: number;
   /** Key of the era-verdict cache (transport + endpoint identity). */
   cacheKey: string;
   /** A fresh transport (and the tap watching it) per attempt. */

@@ -20,6 +20,7 @@ import { type ExposedTools, exposeTools, mapArgumentKeys, type McpTool } from ".
 import { normalizeCallResult } from "./normalize.ts";
 import { withCallScope } from "./call_scope.ts";
 import type { Connection } from "./session.ts";
+import type { McpCommonConfig } from "./config.ts";
 
 /** Restart policy after an unexpected disconnect (child exit). */
 export interface RestartPolicy {
@@ -37,18 +38,15 @@ export interface McpUpstreamSpec {
   deps: TransportDeps;
   /** Connect (spawn/handshake); throws UpstreamStartError. */
   connect: () => Promise<Connection>;
-  /** Bound on `tools/list` (all pages). */
-  listTimeoutMs: number;
-  /** Most tools accepted from one server. */
-  maxTools: number;
+  /**
+   * The shared MCP settings: `startTimeoutMs` bounds `tools/list` (all pages), `maxTools` caps the tools accepted,
+   * `requestTimeoutMs` is the upstream ceiling on one call, `protocol` is reported in diagnostics.
+   */
+  config: McpCommonConfig;
   /** Restart after an unexpected close (stdio); absent = no restart (HTTP is connectionless). */
   restart?: RestartPolicy;
   /** Non-secret transport facts for diagnostics (pid, stderr tail …). */
   extraDiagnostics?: () => JsonObject;
-  /** Protocol mode as configured. */
-  protocol: string;
-  /** Upstream ceiling on one call (the call context may be shorter). */
-  requestTimeoutMs: number;
 }
 
 type State = "ready" | "restarting" | "failed" | "stopped";
@@ -86,14 +84,14 @@ export async function startMcpUpstream(spec: McpUpstreamSpec): Promise<Upstream>
   let conn = await spec.connect();
   let exposed: ExposedTools;
   try {
-    exposed = expose(await listServerTools(conn, spec.listTimeoutMs, spec.maxTools));
+    exposed = expose(await listServerTools(conn, spec.config.startTimeoutMs, spec.config.maxTools));
   } catch (error) {
     await conn.client.close().catch(() => {});
     if (error instanceof UpstreamStartError) {
       throw new UpstreamStartError(error.code, `upstream ${n}: ${error.message}`, error.hint);
     }
     const c = classifyCallError(error, `upstream ${n}, tools/list`, {
-      timeoutMs: spec.listTimeoutMs,
+      timeoutMs: spec.config.startTimeoutMs,
       redactor: spec.deps.redactor,
     });
     throw new UpstreamStartError("tool_list_failed", c.message, "run `ptc doctor --connect` for details");
@@ -156,7 +154,7 @@ export async function startMcpUpstream(spec: McpUpstreamSpec): Promise<Upstream>
         await fresh.client.close().catch(() => {});
         return;
       }
-      const tools = await listServerTools(fresh, spec.listTimeoutMs, spec.maxTools);
+      const tools = await listServerTools(fresh, spec.config.startTimeoutMs, spec.config.maxTools);
       conn = fresh;
       exposed = expose(tools);
       restarts++;
@@ -207,7 +205,7 @@ export async function startMcpUpstream(spec: McpUpstreamSpec): Promise<Upstream>
       }
       if (state !== "ready") return unavailable();
       const c = conn;
-      const timeoutMs = Math.min(ctx.timeoutMs, spec.requestTimeoutMs);
+      const timeoutMs = Math.min(ctx.timeoutMs, spec.config.requestTimeoutMs);
       try {
         const result = await withCallScope({ maxResponseBytes: ctx.maxResponseBytes }, () =>
           c.client.callTool(
@@ -234,7 +232,7 @@ export async function startMcpUpstream(spec: McpUpstreamSpec): Promise<Upstream>
       const out: JsonObject = {
         transport: spec.transportName,
         state,
-        protocol: spec.protocol,
+        protocol: spec.config.protocol,
         era: conn.era,
         protocolVersion: conn.protocolVersion,
         reusedVerdict: conn.reusedVerdict,
@@ -251,7 +249,7 @@ export async function startMcpUpstream(spec: McpUpstreamSpec): Promise<Upstream>
 
     async refresh(): Promise<void> {
       if (state !== "ready") return;
-      exposed = expose(await listServerTools(conn, spec.listTimeoutMs, spec.maxTools));
+      exposed = expose(await listServerTools(conn, spec.config.startTimeoutMs, spec.config.maxTools));
     },
 
     async stop(): Promise<void> {

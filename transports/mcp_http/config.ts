@@ -12,8 +12,8 @@ import {
   mcpCommonSchemaProperties,
   parseMcpCommon,
   posInt,
-  unknownKeys,
 } from "../mcp_common/config.ts";
+import { unknownKeys } from "../../src/upstream/config_keys.ts";
 
 /** Parsed `mcp_http` config. */
 export interface McpHttpConfig extends McpCommonConfig, HttpCommonConfig {

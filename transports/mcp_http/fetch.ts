@@ -70,9 +70,10 @@ export function makeMcpFetch(config: McpHttpConfig, deps: TransportDeps, tap?: P
       for (const [name, value] of Object.entries(auth)) headers.set(name, value);
     }
     const body = typeof init?.body === "string" ? init.body : undefined;
-    const probing = tap !== undefined &&
-      requestMessages(body).some((m) => (m as { method?: unknown })?.method === "server/discover");
-    if (probing) { for (const m of requestMessages(body)) tap!.sent(m); }
+    // Only a body that names server/discover is parsed (once); tool calls go through untouched.
+    const sent = tap !== undefined && body?.includes("server/discover") ? requestMessages(body) : [];
+    const probing = sent.some((m) => (m as { method?: unknown })?.method === "server/discover");
+    if (probing) { for (const m of sent) tap!.sent(m); }
     const result = await guardedFetch(String(input), {
       method,
       headers,

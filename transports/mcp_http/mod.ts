@@ -16,10 +16,7 @@ async function start(config: McpHttpConfig, deps: TransportDeps): Promise<Upstre
   const url = new URL(config.url);
   const connect = () =>
     connectClient({
-      upstreamName: config.upstreamName,
-      protocol: config.protocol,
-      startTimeoutMs: config.startTimeoutMs,
-      maxListPages: config.maxListPages,
+      ...config,
       cacheKey: JSON.stringify(["mcp_http", config.url]),
       makeTransport: () => {
         const tap = new ProbeTap();
@@ -31,10 +28,7 @@ async function start(config: McpHttpConfig, deps: TransportDeps): Promise<Upstre
     transportName: "mcp_http",
     deps,
     connect,
-    listTimeoutMs: config.startTimeoutMs,
-    maxTools: config.maxTools,
-    protocol: config.protocol,
-    requestTimeoutMs: config.requestTimeoutMs,
+    config,
     extraDiagnostics: () => ({ origin: config.insecure ? "http (insecure)" : "https" }),
   });
 }

@@ -6,14 +6,13 @@
 import type { ConfigContext, ConfigError, JsonObject, JsonSchema } from "../../src/upstream/types.ts";
 import { didYouMean, joinIndex, joinKey } from "../../src/upstream/suggest.ts";
 import {
-  bool,
   COMMON_KEYS,
   type McpCommonConfig,
   mcpCommonSchemaProperties,
   parseMcpCommon,
   posInt,
-  unknownKeys,
 } from "../mcp_common/config.ts";
+import { optionalBool, unknownKeys } from "../../src/upstream/config_keys.ts";
 import { selfReference } from "./command.ts";
 
 /** One child environment value: a literal or a credential reference (resolved at spawn, never logged). */
@@ -146,8 +145,8 @@ export function parseStdioConfig(raw: JsonObject, ctx: ConfigContext): McpStdioC
       }
     }
   }
-  const inheritEnvironment = bool(raw, "inherit_environment", path, false, errors);
-  const passPath = bool(raw, "pass_path", path, true, errors);
+  const inheritEnvironment = optionalBool(raw, "inherit_environment", path, false, errors);
+  const passPath = optionalBool(raw, "pass_path", path, true, errors);
   const restartBackoffMs = posInt(raw, "restart_backoff_ms", path, 500, errors, 600_000);
   const restartMaxBackoffMs = posInt(raw, "restart_max_backoff_ms", path, 30_000, errors, 3_600_000);
   const restartMaxAttempts = posInt(raw, "restart_max_attempts", path, 5, errors, 1000);

@@ -91,10 +91,7 @@ async function start(config: McpStdioConfig, deps: TransportDeps): Promise<Upstr
     // Resolved at every (re)start, so a rotated credential reaches a restarted server.
     const env = await childEnvironment(config, deps);
     return await connectClient({
-      upstreamName: config.upstreamName,
-      protocol: config.protocol,
-      startTimeoutMs: config.startTimeoutMs,
-      maxListPages: config.maxListPages,
+      ...config,
       cacheKey: JSON.stringify(["mcp_stdio", command, config.args, config.cwd]),
       makeTransport: () => {
         const tap = new ProbeTap();
@@ -124,10 +121,7 @@ async function start(config: McpStdioConfig, deps: TransportDeps): Promise<Upstr
     transportName: "mcp_stdio",
     deps,
     connect,
-    listTimeoutMs: config.startTimeoutMs,
-    maxTools: config.maxTools,
-    protocol: config.protocol,
-    requestTimeoutMs: config.requestTimeoutMs,
+    config,
     restart: {
       initialBackoffMs: config.restartBackoffMs,
       maxBackoffMs: config.restartMaxBackoffMs,

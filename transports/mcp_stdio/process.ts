@@ -13,6 +13,7 @@ import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
 import { OVERSIZE_RPC_CODE } from "../mcp_common/errors.ts";
 import type { ProbeTap } from "../mcp_common/session.ts";
 import { trackChild, untrackChild } from "./reaper.ts";
+import { concatBytes } from "../../src/upstream/bytes.ts";
 
 /** How to spawn the server. */
 export interface ProcessSpec {
@@ -199,7 +200,7 @@ export class ChildProcessTransport implements Transport {
           if (oversize) {
             oversize.tail = lastBytes(oversize.tail, piece);
           } else if (size + piece.byteLength > max) {
-            const head = concat([...parts, piece], size + piece.byteLength).subarray(0, KEEP_ID_BYTES);
+            const head = concatBytes([...parts, piece], size + piece.byteLength).subarray(0, KEEP_ID_BYTES);
             oversize = { head, tail: lastBytes(new Uint8Array(0), piece) };
             parts = [];
             size = 0;
@@ -212,7 +213,7 @@ export class ChildProcessTransport implements Transport {
             this.#oversized(decoder.decode(oversize.head), decoder.decode(oversize.tail));
             oversize = undefined;
           } else {
-            this.#line(decoder.decode(concat(parts, size)));
+            this.#line(decoder.decode(concatBytes(parts, size)));
           }
           parts = [];
           size = 0;
@@ -267,17 +268,6 @@ function exitsWithin(child: Deno.ChildProcess, ms: number): Promise<boolean> {
 }
 
 function lastBytes(prev: Uint8Array, next: Uint8Array): Uint8Array {
-  const joined = concat([prev, next], prev.byteLength + next.byteLength);
+  const joined = concatBytes([prev, next], prev.byteLength + next.byteLength);
   return joined.subarray(Math.max(0, joined.byteLength - KEEP_ID_BYTES)).slice();
-}
-
-function concat(chunks: Uint8Array[], total: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0];
-  const out = new Uint8Array(total);
-  let o = 0;
-  for (const c of chunks) {
-    out.set(c, o);
-    o += c.byteLength;
-  }
-  return out;
 }

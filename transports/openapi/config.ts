@@ -8,6 +8,7 @@ import type { ConfigContext, ConfigError, JsonSchema } from "../../src/upstream/
 import { type HttpCommonConfig, httpCommonSchemaProperties, parseHttpCommon } from "../../src/upstream/http_common.ts";
 import { checkHttpUrl } from "../../src/upstream/http_common.ts";
 import { didYouMean, joinIndex, joinKey } from "../../src/upstream/suggest.ts";
+import { unknownKeys } from "../../src/upstream/config_keys.ts";
 
 /** Defaults of the numeric settings. */
 export const DEFAULTS = {
@@ -124,9 +125,7 @@ export const openapiConfigSchema: JsonSchema = {
 export function parseOpenApiConfig(raw: Record<string, unknown>, ctx: ConfigContext): OpenApiConfig | ConfigError[] {
   const errors: ConfigError[] = [];
   const key = (k: string) => joinKey(ctx.path, k);
-  for (const k of Object.keys(raw)) {
-    if (!OWN_KEYS.includes(k)) errors.push({ path: key(k), message: `unknown key${didYouMean(k, OWN_KEYS)}` });
-  }
+  unknownKeys(raw, OWN_KEYS, ctx.path, errors);
   const http = parseHttpCommon(raw, ctx, { urlKey: "base_url" });
   if (Array.isArray(http)) errors.push(...http);
 

@@ -1,37 +1,12 @@
 /**
  * Lisp-facing tool names for OpenAPI operations: kebab-case from the operationId (or an override), a deterministic
- * id for operations without one, and deterministic shortening of long names.
+ * id for operations without one, and deterministic shortening of long names (the shared rules: `tool_names.ts`).
  * @module
  */
 
-/** Longest exposed tool name. */
-export const MAX_TOOL_NAME = 64;
+import { kebabCase, shortenName } from "../../src/upstream/tool_names.ts";
 
-/**
- * Kebab-case a name: word boundaries at case changes (`getTraceSteps` → `get-trace-steps`,
- * `HTTPServerStatus` → `http-server-status`), `_`, `.`, `/`, spaces and any other non-alphanumeric character become
- * `-`, repeats collapse, the ends are trimmed. The result matches `^[a-z0-9]+(-[a-z0-9]+)*$` or is empty.
- */
-export function kebabCase(name: string): string {
-  const s = name.trim();
-  let out = "";
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i];
-    const prev = i > 0 ? s[i - 1] : "";
-    const next = i + 1 < s.length ? s[i + 1] : "";
-    if (isUpper(c)) {
-      const boundary = (prev !== "" && (isLower(prev) || isDigit(prev))) ||
-        (prev !== "" && isUpper(prev) && next !== "" && isLower(next));
-      if (boundary) out += "-";
-      out += c.toLowerCase();
-    } else if (isLower(c) || isDigit(c)) {
-      out += c;
-    } else {
-      out += "-";
-    }
-  }
-  return out.replace(/-+/g, "-").replace(/^-|-$/g, "");
-}
+export { fnv1a, kebabCase, MAX_TOOL_NAME, shortenName } from "../../src/upstream/tool_names.ts";
 
 /**
  * Deterministic id for an operation without an operationId: the method (`list` for a GET whose path does not end
@@ -46,38 +21,7 @@ export function derivedOperationId(method: string, path: string): string {
   return [verb, ...(words.length ? words : ["root"])].join("-");
 }
 
-/**
- * Shorten a name over {@link MAX_TOOL_NAME} characters: keep a prefix and append `-` and 8 hex digits of a hash of
- * the full name, so the result is stable across runs and distinct names stay distinct (with overwhelming odds).
- */
-export function shortenName(name: string): string {
-  if (name.length <= MAX_TOOL_NAME) return name;
-  const suffix = fnv1a(name);
-  const prefix = name.slice(0, MAX_TOOL_NAME - suffix.length - 1).replace(/-+$/, "");
-  return `${prefix}-${suffix}`;
-}
-
 /** The exposed name for a raw name (operationId, `x-ptc-name` or override): kebab-cased, then shortened. */
 export function toolName(raw: string): string {
   return shortenName(kebabCase(raw));
-}
-
-/** FNV-1a 32-bit hash as 8 lowercase hex digits. */
-export function fnv1a(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h.toString(16).padStart(8, "0");
-}
-
-function isUpper(c: string): boolean {
-  return c >= "A" && c <= "Z";
-}
-function isLower(c: string): boolean {
-  return c >= "a" && c <= "z";
-}
-function isDigit(c: string): boolean {
-  return c >= "0" && c <= "9";
 }

@@ -1,0 +1,16 @@
+/**
+ * Byte helpers shared by the transports' stream readers (the guarded HTTP client, the stdio line reader).
+ * @module
+ */
+
+/** Join `chunks` (whose lengths add up to `total`) into one array; a single chunk is returned as it is. */
+export function concatBytes(chunks: Uint8Array[], total: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0];
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.byteLength;
+  }
+  return out;
+}
