@@ -48,9 +48,10 @@ export function evalUsage(): string {
     "Evaluate a PTC-Lisp program (PROGRAM text, a file, or `-` for stdin) in the sandbox.",
     "",
     "Options:",
-    "  --format text|json        text (default): println output, then the value; errors on stderr as",
-    "                            `reason: message`. json: one object {ok, printed, value, prints, elapsed_ms}",
-    "                            or {ok:false, reason, message}",
+    "  --format text|json        text (default): println output, then the value (a nil value after println",
+    "                            output is not repeated, as after (doc …)); errors on stderr as `reason: message`.",
+    "                            json: one object {ok, printed, value, prints, elapsed_ms}",
+    "                            or {ok:false, reason, message, line?, column?}",
     "  --jsonl                   read one JSON-encoded program string per stdin line, write one JSON object per",
     "                            line (exit 0 once every line is answered; failures are in the objects)",
     "  --data FILE               JSON (or JSON lines → vector) bound to the symbol `data`",
@@ -94,7 +95,7 @@ export async function runEval(args: string[], provider?: HostProvider): Promise<
     }
     plan = parsed;
   } catch (e) {
-    if (e instanceof UsageError || e instanceof LimitFlagError) return usageError(e.message, evalUsage());
+    if (e instanceof UsageError || e instanceof LimitFlagError) return usageError(e.message, evalUsage(), "eval");
     if (e instanceof InputError) {
       console.error(`ptc eval: ${e.message}`);
       return 2;
@@ -268,7 +269,9 @@ async function runOne(pool: SandboxPool, plan: EvalPlan, provider: HostProvider 
   }
   const lines = result.prints.map((l) => l + "\n").join("");
   if (success) {
-    await writeOut(lines + (result.ok ? result.printed : "") + "\n");
+    // Like `clojure -e`: a program that printed (`doc`, `doseq` + `println`) and returned nil shows only its output.
+    const quietNil = result.ok && result.printed === "nil" && result.prints.length > 0;
+    await writeOut(lines + (quietNil ? "" : (result.ok ? result.printed : "") + "\n"));
   } else {
     await writeOut(lines);
     console.error(result.ok ? `fail: ${result.printed}` : `${result.reason}: ${result.message}`);

@@ -78,7 +78,14 @@ export async function run(args: string[]): Promise<number> {
         text: file === "-" ? await new Response(Deno.stdin.readable).text() : await Deno.readTextFile(file),
       });
     } catch (e) {
-      console.error(`ptc repl: cannot read ${file}: ${(e as Error).message}`);
+      const why = e instanceof Deno.errors.NotFound
+        ? "no such file"
+        : e instanceof Deno.errors.PermissionDenied
+        ? "permission denied"
+        : e instanceof Deno.errors.IsADirectory
+        ? "it is a directory"
+        : (e as Error).message;
+      console.error(`ptc repl: cannot read ${file}: ${why}`);
       return 2;
     }
   }

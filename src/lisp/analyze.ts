@@ -11,7 +11,7 @@ import { SPECIALS } from "./specials.ts";
 import { RUN } from "./runtime.ts";
 import { EMPTY_VEC, flexGet, kw, makeRegex, mapFromKvs, mkFloat, setFromItems, type Value, vecFrom } from "./vals.ts";
 import type { JsonObject } from "./api.ts";
-import { builtinCall, callNode, staticBuiltin } from "./calls.ts";
+import { builtinCall, callNode, callSite, staticBuiltin } from "./calls.ts";
 import { analyzeSymbol, qualifiedHooks } from "./symbols.ts";
 import { takeRangeZero } from "./take_range.ts";
 
@@ -300,5 +300,5 @@ function analyzeList(form: Form & { type: "list" }, a: Ana): Node {
   }
   const h = analyze(head, nonTail(a));
   const args = analyzeArgs(items.slice(1), a);
-  return callNode(h, args);
+  return callNode(h, args, callSite(form, a));
 }

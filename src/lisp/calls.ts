@@ -3,8 +3,9 @@
  * at analysis time, with number fast paths for the hottest arithmetic and comparisons).
  * @module
  */
-import type { Form, SymbolForm } from "./forms.ts";
+import { type Form, lineCol, type SymbolForm } from "./forms.ts";
 import { type Ana, formError, type Node, UNBOUND } from "./analyze.ts";
+import { LispError } from "./errors.ts";
 import { RUN } from "./runtime.ts";
 import { INTRINSIC1, INTRINSIC2, MISS } from "./intrinsics.ts";
 import { type Builtin, type BuiltinContext, checkArity, resolveBuiltin } from "./builtins/registry.ts";
@@ -29,6 +30,42 @@ export const CTX: BuiltinContext = {
   callFn: (f, args) => callValue(f, args),
 };
 
+/** Where a call form sits in its program's source: found lazily, only when the call fails. */
+export interface CallSite {
+  source: string;
+  at: number;
+}
+
+/** The call site of `form` in the program being analyzed. */
+export function callSite(form: Form, a: Ana): CallSite {
+  return { source: a.p.source, at: form.at };
+}
+
+/** The source of the program now running (positions in code defined by an earlier evaluation would mislead). */
+let running: string | undefined;
+
+/** Note the source of the program that starts running now. */
+export function enterProgram(source: string): void {
+  running = source;
+}
+
+/**
+ * Give a runtime error the position of the innermost call that raised it: `(line L, column C)` is appended to the
+ * message (as analysis errors have it) and set as the error's line/column. Errors that already carry a position,
+ * budget errors, non-Lisp values (signals, host faults) and calls written in an earlier evaluation's source (a
+ * function a REPL or session defined before) pass through unchanged; an outer call of the current program then
+ * locates them.
+ */
+export function located(e: unknown, site: CallSite): unknown {
+  if (e instanceof LispError && e.line === undefined && !e.uncatchable && site.source === running) {
+    const { line, column } = lineCol(site.source, site.at);
+    e.line = line;
+    e.column = column;
+    e.message = `${e.message} (line ${line}, column ${column})`;
+  }
+  return e;
+}
+
 /** A direct call of a statically known builtin (arity checked now). */
 export function builtinCall(b: Builtin, args: Node[], form: Form, a: Ana): Node {
   const [min, max] = b.arity;
@@ -42,11 +79,16 @@ export function builtinCall(b: Builtin, args: Node[], form: Form, a: Ana): Node 
   const fn = b.fn;
   const R = RUN;
   const n = args.length;
+  const site = callSite(form, a);
   switch (n) {
     case 0:
       return () => {
         if (++R.steps >= R.nextCheck) R.slowCheck();
-        return fn([], CTX);
+        try {
+          return fn([], CTX);
+        } catch (e) {
+          throw located(e, site);
+        }
       };
     case 1: {
       const [a0] = args;
@@ -55,14 +97,22 @@ export function builtinCall(b: Builtin, args: Node[], form: Form, a: Ana): Node 
         return (f) => {
           const x = a0(f);
           if (++R.steps >= R.nextCheck) R.slowCheck();
-          const r = op(x);
-          return r !== MISS ? r : fn([x], CTX);
+          try {
+            const r = op(x);
+            return r !== MISS ? r : fn([x], CTX);
+          } catch (e) {
+            throw located(e, site);
+          }
         };
       }
       return (f) => {
         const x = a0(f);
         if (++R.steps >= R.nextCheck) R.slowCheck();
-        return fn([x], CTX);
+        try {
+          return fn([x], CTX);
+        } catch (e) {
+          throw located(e, site);
+        }
       };
     }
     case 2: {
@@ -73,15 +123,23 @@ export function builtinCall(b: Builtin, args: Node[], form: Form, a: Ana): Node 
           const x = a0(f);
           const y = a1(f);
           if (++R.steps >= R.nextCheck) R.slowCheck();
-          const r = op(x, y);
-          return r !== MISS ? r : fn([x, y], CTX);
+          try {
+            const r = op(x, y);
+            return r !== MISS ? r : fn([x, y], CTX);
+          } catch (e) {
+            throw located(e, site);
+          }
         };
       }
       return (f) => {
         const x = a0(f);
         const y = a1(f);
         if (++R.steps >= R.nextCheck) R.slowCheck();
-        return fn([x, y], CTX);
+        try {
+          return fn([x, y], CTX);
+        } catch (e) {
+          throw located(e, site);
+        }
       };
     }
     default:
@@ -89,7 +147,11 @@ export function builtinCall(b: Builtin, args: Node[], form: Form, a: Ana): Node 
         const arr = new Array(n);
         for (let i = 0; i < n; i++) arr[i] = args[i](f);
         if (++R.steps >= R.nextCheck) R.slowCheck();
-        return fn(arr, CTX);
+        try {
+          return fn(arr, CTX);
+        } catch (e) {
+          throw located(e, site);
+        }
       };
   }
 }
@@ -97,22 +159,31 @@ export function builtinCall(b: Builtin, args: Node[], form: Form, a: Ana): Node 
 /**
  * Build a call node: evaluates `head` and the arguments, then calls the value. Functions are called inline (no helper
  * frame: the JS stack bounds how deep non-tail recursion can go), with `call1`/`call2` for one or two arguments so no
- * argument array is allocated; other callables go through `callValue`.
+ * argument array is allocated; other callables go through `callValue`. A failure not located deeper (an uncallable
+ * value, a wrong arity, a bad destructuring of the arguments) gets the call's position.
  */
-export function callNode(head: Node, args: Node[]): Node {
+export function callNode(head: Node, args: Node[], site: CallSite): Node {
   const n = args.length;
   switch (n) {
     case 0:
       return (f) => {
         const h = head(f);
-        return h instanceof LispFn ? h.call([]) : callValue(h, []);
+        try {
+          return h instanceof LispFn ? h.call([]) : callValue(h, []);
+        } catch (e) {
+          throw located(e, site);
+        }
       };
     case 1: {
       const [a0] = args;
       return (f) => {
         const h = head(f);
         const x = a0(f);
-        return h instanceof LispFn ? h.call1(x) : callValue(h, [x]);
+        try {
+          return h instanceof LispFn ? h.call1(x) : callValue(h, [x]);
+        } catch (e) {
+          throw located(e, site);
+        }
       };
     }
     case 2: {
@@ -121,7 +192,11 @@ export function callNode(head: Node, args: Node[]): Node {
         const h = head(f);
         const x = a0(f);
         const y = a1(f);
-        return h instanceof LispFn ? h.call2(x, y) : callValue(h, [x, y]);
+        try {
+          return h instanceof LispFn ? h.call2(x, y) : callValue(h, [x, y]);
+        } catch (e) {
+          throw located(e, site);
+        }
       };
     }
     case 3: {
@@ -129,7 +204,11 @@ export function callNode(head: Node, args: Node[]): Node {
       return (f) => {
         const h = head(f);
         const xs = [a0(f), a1(f), a2(f)];
-        return h instanceof LispFn ? h.call(xs) : callValue(h, xs);
+        try {
+          return h instanceof LispFn ? h.call(xs) : callValue(h, xs);
+        } catch (e) {
+          throw located(e, site);
+        }
       };
     }
     default:
@@ -137,7 +216,11 @@ export function callNode(head: Node, args: Node[]): Node {
         const h = head(f);
         const arr = new Array(n);
         for (let i = 0; i < n; i++) arr[i] = args[i](f);
-        return h instanceof LispFn ? h.call(arr) : callValue(h, arr);
+        try {
+          return h instanceof LispFn ? h.call(arr) : callValue(h, arr);
+        } catch (e) {
+          throw located(e, site);
+        }
       };
   }
 }

@@ -4,7 +4,7 @@
  * `DiscoveryBackend`. Symbol arguments are auto-quoted (`(doc map)` ≡ `(doc "map")`).
  * @module
  */
-import type { BuiltinDoc, DiscoveryOp, JsonObject } from "./api.ts";
+import type { BuiltinDoc, DiscoveryOp, DiscoveryOutcome, JsonObject } from "./api.ts";
 import { LispError } from "./errors.ts";
 import { type Ana, analyze, constNode, formError, type Node, nonTail } from "./analyze.ts";
 import { defSpecial, SPECIALS } from "./specials.ts";
@@ -51,8 +51,8 @@ export function discoveryCall(op: DiscoveryOp, args: JsonObject): Value {
   if (d === undefined) {
     throw new LispError(
       "runtime_error",
-      `${op === "servers" ? "(tool/servers)" : `(${op} …)`}: discovery forms that reach upstreams are only available ` +
-        `when a discovery backend is configured`,
+      `${op === "servers" ? "(tool/servers)" : `(${op} …)`}: no upstream servers are configured here, so there ` +
+        `are no tools to discover (give ptc an upstreams config, e.g. --upstreams-config FILE)`,
     );
   }
   const o = d.exec(op, args);
@@ -60,6 +60,30 @@ export function discoveryCall(op: DiscoveryOp, args: JsonObject): Value {
   if (o.kind === "programmer_fault") throw new LispError("runtime_error", `runtime_error: ${o.message}`);
   const v = fromJson(o.result);
   return o.keywordKeys ? keywordize(v) : v;
+}
+
+/**
+ * The qualified name (`server/tool`) of an upstream tool whose own name is `name` (`list-traces`), found through the
+ * host's catalog search; undefined without a backend or without an exact match. Used to turn `(list-traces …)` and
+ * `(tool/list-traces …)` into a pointer at `tool/call`.
+ */
+export function upstreamToolNamed(name: string): string | undefined {
+  const d = RUN.discovery;
+  if (d === undefined || name === "") return undefined;
+  let o: DiscoveryOutcome;
+  try {
+    o = d.exec("apropos", { query: name, limit: 20 });
+  } catch {
+    return undefined;
+  }
+  if (o.kind !== "ok" || !Array.isArray(o.result)) return undefined;
+  for (const line of o.result) {
+    if (typeof line !== "string") continue;
+    const qualified = line.replace(/^upstream: /, "").split(" ")[0];
+    const slash = qualified.indexOf("/");
+    if (slash > 0 && qualified.slice(slash + 1) === name) return qualified;
+  }
+  return undefined;
 }
 
 /** Documentation of a local name (builtin or special form), if any. */

@@ -6,7 +6,7 @@
 import { formText, type SymbolForm } from "./forms.ts";
 import { type Ana, analyzeArgs, constNode, formError } from "./analyze.ts";
 import { qualifiedHooks } from "./symbols.ts";
-import { builtinCall, staticBuiltin } from "./calls.ts";
+import { builtinCall, callSite, located, staticBuiltin } from "./calls.ts";
 import { resolveBuiltin } from "./builtins/registry.ts";
 import { RUN } from "./runtime.ts";
 import { callTool, ToolFn } from "./tools.ts";
@@ -61,11 +61,16 @@ qualifiedHooks.call.push((head, items, form, a) => {
   checkTool(a, head);
   const name = head.name;
   const n = args.length;
+  const site = callSite(form, a);
   return (f) => {
     const vals = new Array<Value>(n);
     for (let i = 0; i < n; i++) vals[i] = args[i](f);
     RUN.step();
-    return callTool(name, vals);
+    try {
+      return callTool(name, vals);
+    } catch (e) {
+      throw located(e, site);
+    }
   };
 });
 

@@ -14,6 +14,8 @@ export function hintFor(reason: string, message: string, tools: string[] = []): 
       const asTool = tools.find((q) =>
         new RegExp(`(^|[\\s:,])${escape(q.slice(q.indexOf("/") + 1))}([\\s,(]|$)`).test(message)
       );
+      // the language already pointed at tool/call when its host could search the catalog: add only the :doc
+      if (asTool && message.includes(`(tool/call '${asTool} `)) return `hint: :doc ${asTool}`;
       if (asTool) {
         return `hint: ${asTool.slice(asTool.indexOf("/") + 1)} is a tool: (tool/call '${asTool} {…}); :doc ${asTool}`;
       }

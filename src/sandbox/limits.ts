@@ -119,9 +119,10 @@ export function limitsFromFlags(values: Record<string, unknown>): Partial<Sandbo
       throw new LimitFlagError(`--${flag} expects a whole number, got '${String(raw)}'`);
     }
     const n = Number(raw);
-    if (n < 1 || n * unit > Number.MAX_SAFE_INTEGER) {
+    if (n < 1) throw new LimitFlagError(`--${flag} must be at least 1, got ${raw}`);
+    if (n * unit > Number.MAX_SAFE_INTEGER) {
       throw new LimitFlagError(
-        `--${flag} must be between 1 and ${Math.floor(Number.MAX_SAFE_INTEGER / unit)}, got ${raw}`,
+        `--${flag} is too large (at most ${Math.floor(Number.MAX_SAFE_INTEGER / unit)}), got ${raw}`,
       );
     }
     out[key] = n * unit;

@@ -158,3 +158,19 @@ Deno.test("eval with a host provider: tool/call reaches the provider's host, one
   const o = JSON.parse(r.stdout);
   assert.equal(o.printed, '[true {"args" {"limit" 2} "server" "obs" "tool" "list-traces"} 3]');
 });
+
+Deno.test("eval text: a nil value after println output is not echoed; a bare nil still is", async () => {
+  const printed = await ptc(["(doseq [x [1 2]] (println x))"]);
+  assert.deepEqual([printed.code, printed.stdout], [0, "1\n2\n"]);
+  const doc = await ptc(["(doc 'inc)"]);
+  assert.equal(doc.code, 0, doc.stderr);
+  assert.doesNotMatch(doc.stdout, /\nnil\n$/);
+  const bare = await ptc(["nil"]);
+  assert.deepEqual([bare.code, bare.stdout], [0, "nil\n"]);
+});
+
+Deno.test("eval: usage errors name the command", async () => {
+  const r = await ptc(["--bogus", "1"]);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /^ptc eval: Unknown option '--bogus'/);
+});

@@ -76,7 +76,7 @@ Deno.test("batch: bad flags and unreadable files exit 2 with a message naming th
     [["--catalog-snapshot-mode", "sometimes"], /--catalog-snapshot-mode must be live or frozen, got 'sometimes'/],
     [["--max-steps", "lots"], /--max-steps expects a whole number, got 'lots'/],
     [["a.clj", "b.clj"], /expected at most one FILE, got 2/],
-    [["/nonexistent/ptc-repl.clj"], /cannot read \/nonexistent\/ptc-repl\.clj/],
+    [["/nonexistent/ptc-repl.clj"], /^ptc repl: cannot read \/nonexistent\/ptc-repl\.clj: no such file\n$/],
     [["--upstreams-config", "/nonexistent/upstreams.jsonc", "-e", "1"], /nonexistent\/upstreams\.jsonc/],
   ];
   for (const [args, message] of cases) {

@@ -122,6 +122,22 @@ Deno.test("discovery: local builtins first, then the backend", () => {
   assert.equal(ev("(ns-name 'clojure.string)"), '"clojure.string"');
   assert.ok(ev('(apropos "upper")').includes("upper-case"));
   assert.ok(ev("(count (dir clojure.string))") !== "0");
-  assert.equal(err("(tool/servers)").reason, "runtime_error");
+  const noHost = err("(tool/servers)");
+  assert.equal(noHost.reason, "runtime_error");
+  assert.match(noHost.message, /no upstream servers are configured.*--upstreams-config/);
+  assert.doesNotMatch(noHost.message, /backend/);
   assert.equal(err("(doc)").reason, "invalid_arity");
+});
+
+Deno.test("discovery: a bare or tool/-prefixed upstream tool name points at tool/call", () => {
+  const discovery = new FakeDiscovery();
+  const bare = err('(read {:path "a"})', { discovery });
+  assert.equal(bare.reason, "unbound_var");
+  assert.match(bare.message, /read \(a tool: call it as \(tool\/call 'fs\/read \{…\}\)\)/);
+  const tools = new FakeTools();
+  const prefixed = err('(tool/read {:path "a"})', { discovery, tools });
+  assert.equal(prefixed.reason, "unknown_tool");
+  assert.match(prefixed.message, /\(tool\/call 'fs\/read \{…\}\)/);
+  // a name no upstream tool has keeps the usual suggestion
+  assert.match(err("(mapp inc [1])", { discovery }).message, /did you mean map/);
 });

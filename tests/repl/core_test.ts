@@ -64,7 +64,8 @@ Deno.test("*e is nil, then the last error as {:reason :message}; :reset clears i
     await h.core.submit("*e");
     assert.deepEqual(h.out, ["nil", '"arithmetic_error"', "#'y", "namespace cleared", "nil"]);
     assert.equal((await h.core.submit("y")).ok, false);
-    assert.match(h.err.at(-1)!, /unbound_var/);
+    assert.match(h.err.at(-2)!, /^unbound_var: Undefined variable: y \(line 1, column 1\)$/);
+    assert.match(h.err.at(-1)!, /^hint: :find TEXT/);
   } finally {
     await h.close();
   }

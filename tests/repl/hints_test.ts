@@ -7,6 +7,14 @@ Deno.test("an unbound name that is a tool points at tool/call; the language's ow
     hintFor("unbound_var", "Undefined variable: list-traces (did you mean list?) (line 1, column 2)", tools),
     "hint: list-traces is a tool: (tool/call 'observatory/list-traces {…}); :doc observatory/list-traces",
   );
+  assert.equal(
+    hintFor(
+      "unbound_var",
+      "Undefined variable: list-traces (a tool: call it as (tool/call 'observatory/list-traces {…})) (line 1, column 2)",
+      tools,
+    ),
+    "hint: :doc observatory/list-traces",
+  );
   assert.equal(hintFor("unbound_var", "Undefined variable: mapp (did you mean map, map?, mapv?)", tools), undefined);
   assert.match(hintFor("unbound_var", "Undefined variable: zzz", tools)!, /:find TEXT/);
   assert.match(hintFor("unbound_var", "Undefined variable: get-trace-x", tools)!, /:find TEXT/);

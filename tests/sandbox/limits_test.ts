@@ -39,7 +39,11 @@ Deno.test("limits: flags parse with units; bad values name the flag", () => {
     maxAllocBytes: 64 * 1024 * 1024,
   });
   assert.throws(() => limitsFromFlags({ "max-steps": "1e6" }), LimitFlagError);
-  assert.throws(() => limitsFromFlags({ "max-steps": "0" }), /--max-steps must be between 1 and/);
+  assert.throws(() => limitsFromFlags({ "max-steps": "0" }), /^LimitFlagError: --max-steps must be at least 1, got 0$/);
+  assert.throws(
+    () => limitsFromFlags({ "max-memory-mb": "99999999999999" }),
+    /--max-memory-mb is too large \(at most \d+\), got 99999999999999/,
+  );
   assert.throws(() => limitsFromFlags({ "timeout-ms": true }), /--timeout-ms expects a whole number/);
 });
 

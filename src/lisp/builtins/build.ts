@@ -395,6 +395,16 @@ define("sequences", {
       return b.build();
     },
   },
+  "sorted-set": {
+    arity: [0, Infinity],
+    args: ["[& items]"],
+    doc: "Same as hash-set: every set already prints and iterates in sorted order.",
+    fn: (a) => {
+      const b = new SetBuilder();
+      for (const x of a) b.add(x);
+      return b.build();
+    },
+  },
   "set": {
     arity: [1, 1],
     args: ["[coll]"],

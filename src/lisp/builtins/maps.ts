@@ -343,6 +343,12 @@ define("maps", {
     doc: "A map from alternating keys and values.",
     fn: (a) => buildMap("hash-map", a),
   },
+  "sorted-map": {
+    arity: [0, Infinity],
+    args: ["[& kvs]"],
+    doc: "Same as hash-map: every map already prints and iterates in key order.",
+    fn: (a) => buildMap("sorted-map", a),
+  },
   "array-map": {
     arity: [0, Infinity],
     args: ["[& kvs]"],

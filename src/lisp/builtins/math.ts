@@ -13,6 +13,8 @@ import { alias, define, type NsGroup } from "./table.ts";
 import { argError, numArg } from "./util.ts";
 import { numberText } from "../values/kinds.ts";
 
+const LONG_LIMIT = 2n ** 63n;
+
 const M: NsGroup[] = ["math"];
 
 function isNaNNum(v: Num): boolean {
@@ -249,6 +251,29 @@ define("math", {
         );
       }
       return t + 0;
+    },
+  },
+  "long": {
+    arity: [1, 1],
+    args: ["[x]"],
+    doc: "x truncated to an integer (64-bit range; a 1-character string gives its code point).",
+    groups: M,
+    fn: (a) => {
+      const v = a[0];
+      if (typeof v === "string" && gCount(v) === 1) return v.codePointAt(0)!;
+      const n = numArg("long", a, 0);
+      if (typeof n === "bigint") {
+        if (n >= -LONG_LIMIT && n < LONG_LIMIT) return n;
+      } else {
+        const x = toNumber(n);
+        if (x !== x) return 0;
+        const t = Math.trunc(x);
+        if (Number.isFinite(x) && t >= -(2 ** 63) && t < 2 ** 63) return intFromNumber(t + 0);
+      }
+      throw new LispError(
+        "arithmetic_error",
+        `long: ${numberText(typeof n === "bigint" ? n : toNumber(n), isFloat(n))} is outside the 64-bit integer range`,
+      );
     },
   },
   "sqrt": {

@@ -112,6 +112,8 @@ export function suggest(name: string, candidates: Iterable<string>, max = 3): st
     let d = distance(lower, cl);
     if (cl.startsWith(lower) || lower.startsWith(cl)) d = Math.min(d, 1);
     else if (cl.includes(lower) && lower.length >= 3) d = Math.min(d, 2);
+    // a candidate with nothing in common (`a` → `*`) is no suggestion, however short the name
+    if (d >= Math.max(lower.length, cl.length)) continue;
     if (d <= Math.max(1, Math.floor(name.length / 3))) scored.push([d, c]);
   }
   scored.sort((x, y) => x[0] - y[0] || (x[1] < y[1] ? -1 : 1));

@@ -105,3 +105,13 @@ Deno.test("update-vals / update-keys / reduce-kv / hash-map / zipmap", () => {
     ["(zipmap [:a :a] [1 2])", "{:a 2}"],
   ]);
 });
+
+Deno.test("sorted-map / sorted-set: Clojure's sorted constructors build ordinary (already ordered) maps and sets", () => {
+  check([
+    ["(into (sorted-map) {:b 1 :a 2})", "{:a 2 :b 1}"],
+    ["(sorted-map :b 1 :a 2)", "{:a 2 :b 1}"],
+    ["(= (sorted-map :a 1) {:a 1})", "true"],
+    ["(sorted-set 3 1 2)", "#{1 2 3}"],
+    ["(conj (sorted-set) 2 1)", "#{1 2}"],
+  ]);
+});

@@ -110,3 +110,19 @@ Deno.test("bit operations", () => {
     ["(bit-shift-left 1 -1)", "ERR type_error"],
   ]);
 });
+
+Deno.test("long: truncates to a 64-bit integer like Clojure's long", () => {
+  check([
+    ["(long 2.7)", "2"],
+    ["(long -2.7)", "-2"],
+    ["(long 1e10)", "10000000000"],
+    ["(long 12345678901234567)", "12345678901234567"],
+    ["(long 5)", "5"],
+    ['(long "a")', "97"],
+    ["(long ##NaN)", "0"],
+    ["(long 1e300)", "ERR arithmetic_error"],
+    ["(long 99999999999999999999)", "ERR arithmetic_error"],
+    ["(long ##Inf)", "ERR arithmetic_error"],
+    ['(long "ab")', "ERR type_error"],
+  ]);
+});

@@ -15,7 +15,7 @@ Deno.test("number messages: int out of range names the number readably", () => {
   for (const [src, want] of cases) {
     const e = err(src);
     assert.equal(e.reason, "arithmetic_error", src);
-    assert.equal(e.message, want, src);
+    assert.equal(e.message, `${want} (line 1, column 1)`, src);
   }
 });
 

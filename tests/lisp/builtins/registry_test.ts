@@ -9,9 +9,11 @@ import {
   namespaceMembers,
   resolveBuiltin,
   searchBuiltins,
+  suggest,
   supportedMethods,
 } from "../../../src/lisp/builtins/registry.ts";
 import { LispError } from "../../../src/lisp/errors.ts";
+import { err } from "./helpers.ts";
 
 Deno.test("resolveBuiltin: bare names, aliases and namespaces", () => {
   const ok = (ns: string | null, name: string, want: string) => {
@@ -117,4 +119,13 @@ Deno.test("every builtin is exercised by at least one test program", async () =>
     if (!re.test(text)) missing.push(n);
   }
   assert.deepEqual(missing, [], `builtins without a test: ${missing.join(", ")}`);
+});
+
+Deno.test("suggest: near names only; a one-letter name is not 'near' an unrelated operator", () => {
+  assert.deepEqual(suggest("mapp", ["map", "mapv", "filter"]), ["map", "mapv"]);
+  assert.deepEqual(suggest("a", ["*", "+", "-"]), []);
+  assert.deepEqual(suggest("x", ["*", "+", "-", "xs"]), ["xs"]);
+  const e = err("(let [b 1] y)");
+  assert.equal(e.reason, "unbound_var");
+  assert.doesNotMatch(e.message, /did you mean/);
 });
