@@ -3,7 +3,7 @@
  * `ptc --help` and `ptc eval` do not load the MCP SDK.
  * @module
  */
-import { VERSION } from "./version.ts";
+import { VERSION } from "../version.ts";
 import { usageError } from "./usage.ts";
 
 /** A command module's entry point: receives the arguments after the command name, returns the exit code. */

@@ -11,7 +11,7 @@ import { runInteractive } from "../repl/interactive.ts";
 import { colorWanted, makeStyle } from "../repl/style.ts";
 import { LIMIT_FLAG_OPTIONS, LimitFlagError, limitsFromFlags, limitsUsage, resolveLimits } from "../sandbox/mod.ts";
 import type { CatalogServer } from "../engine/types.ts";
-import { VERSION } from "./version.ts";
+import { VERSION } from "../version.ts";
 import { parseFlags, UsageError } from "./usage.ts";
 
 /** The REPL's wall-clock limit per evaluation unless --timeout-ms says otherwise (people explore slow upstreams). */

@@ -8,7 +8,7 @@ import { fromJsonSchema, McpServer } from "@modelcontextprotocol/server";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/server/validators/cf-worker";
 import type { Engine, EngineEvalResult } from "../engine/types.ts";
 import type { JsonObject } from "../upstream/types.ts";
-import { VERSION } from "../cli/version.ts";
+import { VERSION } from "../version.ts";
 import { lispEvalDescription } from "./card.ts";
 import { errorResponse, renderEvalResult, type ResponseProfile, type ToolResponse } from "./envelope.ts";
 import type { ConcurrencyGate } from "./gate.ts";
