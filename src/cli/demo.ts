@@ -95,7 +95,7 @@ export async function run(args: string[]): Promise<number> {
     port = intFlag("port", flags.values.port, 0, 65535);
     traces = intFlag("traces", flags.values.traces, 100, 200_000);
   } catch (e) {
-    if (e instanceof UsageError) return usageError(e.message, USAGE);
+    if (e instanceof UsageError) return usageError(e.message, USAGE, "demo");
     throw e;
   }
   if (flags.values.help) {

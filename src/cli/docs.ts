@@ -5,6 +5,7 @@
  */
 import { loadBuiltinTransports } from "../../transports/mod.ts";
 import { buildConfigSchema } from "../upstream/config_schema.ts";
+import { usageError } from "./usage.ts";
 
 const USAGE = `Usage: ptc docs <topic>
 
@@ -19,12 +20,8 @@ export async function run(args: string[]): Promise<number> {
     return 0;
   }
   if (topic !== "schema-config" || rest.length > 0) {
-    console.error(
-      `ptc docs: ${
-        topic === undefined ? "missing topic" : `unknown topic '${[topic, ...rest].join(" ")}'`
-      }\n\n${USAGE}`,
-    );
-    return 2;
+    const problem = topic === undefined ? "missing topic" : `unknown topic '${[topic, ...rest].join(" ")}'`;
+    return usageError(problem, USAGE, "docs");
   }
   const registry = await loadBuiltinTransports();
   console.log(JSON.stringify(buildConfigSchema(registry.list()), null, 2));

@@ -71,7 +71,7 @@ export async function run(args: string[]): Promise<number> {
       help: { type: "boolean", short: "h" },
     }, false);
   } catch (e) {
-    return usageError(e instanceof UsageError ? e.message : String(e), USAGE);
+    return usageError(e instanceof UsageError ? e.message : String(e), USAGE, "doctor");
   }
   const v = flags.values;
   if (v.help) {
@@ -80,10 +80,10 @@ export async function run(args: string[]): Promise<number> {
   }
   const format = v.format ?? "text";
   if (format !== "text" && format !== "json") {
-    return usageError(`--format must be text or json, got '${format}'`, USAGE);
+    return usageError(`--format must be text or json, got '${format}'`, USAGE, "doctor");
   }
   const file = resolveConfigPath(v["upstreams-config"]);
-  if (!file) return usageError("no config: pass --upstreams-config FILE or set PTC_UPSTREAMS", USAGE);
+  if (!file) return usageError("no config: pass --upstreams-config FILE or set PTC_UPSTREAMS", USAGE, "doctor");
   await loadBuiltinTransports();
   const loaded = await loadConfigFile(file, { readOnly: v["read-only"] === true });
   if (Array.isArray(loaded)) {

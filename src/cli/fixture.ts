@@ -30,7 +30,7 @@ export async function run(args: string[]): Promise<number> {
     return 0;
   }
   if (kind !== "observatory") {
-    return usageError(kind === undefined ? "missing fixture name" : `unknown fixture '${kind}'`, USAGE);
+    return usageError(kind === undefined ? "missing fixture name" : `unknown fixture '${kind}'`, USAGE, "fixture");
   }
   let flags;
   let port: number | undefined;
@@ -49,7 +49,7 @@ export async function run(args: string[]): Promise<number> {
     port = intFlag("port", flags.values.port, 0, 65535);
     traces = intFlag("traces", flags.values.traces, 1, 200_000);
   } catch (e) {
-    if (e instanceof UsageError) return usageError(e.message, USAGE);
+    if (e instanceof UsageError) return usageError(e.message, USAGE, "fixture");
     throw e;
   }
   if (flags.values.help) {
@@ -60,7 +60,7 @@ export async function run(args: string[]): Promise<number> {
   let tokensFile = flags.values["tokens-file"];
   let tokenFile: string | undefined;
   if (tokensFile && flags.values["token-dir"]) {
-    return usageError("use either --tokens-file or --token-dir, not both", USAGE);
+    return usageError("use either --tokens-file or --token-dir, not both", USAGE, "fixture");
   }
   if (!tokensFile) {
     const dir = flags.values["token-dir"];

@@ -12,6 +12,7 @@ import { createServerFactory } from "../mcp/server.ts";
 import { SessionManager } from "../mcp/sessions.ts";
 import { protectStdout, serveMcpStdio } from "../mcp/stdio.ts";
 import { delegateSignalHandling } from "../../transports/mcp_stdio/reaper.ts";
+import { usageError } from "./usage.ts";
 
 /** Entry point of `ptc mcp`. */
 export async function run(args: string[]): Promise<number> {
@@ -23,10 +24,7 @@ export async function run(args: string[]): Promise<number> {
   try {
     options = parseMcpFlags(args, (name) => Deno.env.get(name));
   } catch (e) {
-    if (e instanceof FlagError) {
-      console.error(`ptc mcp: ${e.message}\n\n${mcpUsage()}`);
-      return 2;
-    }
+    if (e instanceof FlagError) return usageError(e.message, mcpUsage(), "mcp");
     throw e;
   }
   if (!options.http) protectStdout();

@@ -7,7 +7,7 @@ import { SandboxPool, type SandboxResult, type SandboxSession } from "../sandbox
 import type { SandboxHost } from "../sandbox/mod.ts";
 import type { SandboxLimits } from "../sandbox/mod.ts";
 import { renderCatalog } from "../upstream/catalog.ts";
-import type { CallRecord, RunContext } from "../upstream/run_context.ts";
+import type { CallRecord } from "../upstream/run_context.ts";
 import { withRunContext } from "../upstream/run_context.ts";
 import { type Runtime, RuntimeStartError, startRuntime } from "../upstream/runtime.ts";
 import { prepareConfig } from "../upstream/startup.ts";
@@ -96,14 +96,6 @@ function endpointOf(config: unknown): JsonObject {
   return out;
 }
 
-function hostFor(ctx: RunContext): SandboxHost {
-  return {
-    toolNames: ["call"],
-    callTool: (request) => ctx.callTool(request),
-    discovery: (op, args) => ctx.discovery(op, args),
-  };
-}
-
 class EngineImpl implements Engine {
   #sessions = new Set<EngineSession>();
 
@@ -127,7 +119,7 @@ class EngineImpl implements Engine {
     const recorded: RecordedCall[] | undefined = request.record ? [] : undefined;
     const report = await withRunContext(
       this.runtime,
-      (ctx) => run(recorded ? recordingHost(hostFor(ctx), recorded) : hostFor(ctx), limits),
+      (ctx) => run(recorded ? recordingHost(ctx.callbacks(), recorded) : ctx.callbacks(), limits),
       { signal: request.signal },
     );
     const result = toEngineResult(report.value, report.calls, performance.now() - started);

@@ -10,6 +10,7 @@
  * @module
  */
 import type { EvalLimits } from "../lisp/api.ts";
+import { DEFAULT_LIMITS as LANGUAGE_LIMITS } from "../lisp/runtime.ts";
 
 /** Every budget of one sandboxed evaluation. */
 export interface SandboxLimits {
@@ -40,17 +41,14 @@ export interface SandboxLimits {
   maxToolResultBytes: number;
 }
 
-/** Defaults: sized so that iterating 100,000 items or handling multi-MB tool results is normal work. */
+/**
+ * Defaults: sized so that iterating 100,000 items or handling multi-MB tool results is normal work. The language's
+ * budgets are its own defaults (`src/lisp/runtime.ts`); only the host-side keys are set here.
+ */
 export const DEFAULT_LIMITS: Readonly<SandboxLimits> = Object.freeze({
   timeoutMs: 10_000,
   graceMs: 1_000,
-  maxSteps: 50_000_000,
-  maxAllocBytes: 256 * 1024 * 1024,
-  maxPrintChars: 1_000_000,
-  maxPrintLength: 2_000,
-  maxProgramBytes: 1_000_000,
-  maxDepth: 256,
-  maxCallDepth: 1_000,
+  ...LANGUAGE_LIMITS,
   maxResultChars: 16 * 1024 * 1024,
   maxToolResultBytes: 64 * 1024 * 1024,
 });

@@ -4,7 +4,7 @@
  * @module
  */
 import type { ConfigError } from "./types.ts";
-import { didYouMean, joinKey } from "./suggest.ts";
+import { joinKey, unknownKeyHint } from "./suggest.ts";
 
 /** Read the optional boolean `raw[key]` (absent or null → `def`); anything else is reported and gives `def`. */
 export function optionalBool(
@@ -23,11 +23,11 @@ export function optionalBool(
   return v;
 }
 
-/** Report every key of `raw` outside `allowed`, with a did-you-mean. */
+/** Report every key of `raw` outside `allowed`, with a did-you-mean, else the list of allowed keys. */
 export function unknownKeys(raw: Record<string, unknown>, allowed: string[], path: string, errors: ConfigError[]) {
   for (const key of Object.keys(raw)) {
     if (!allowed.includes(key)) {
-      errors.push({ path: joinKey(path, key), message: `unknown key${didYouMean(key, allowed)}` });
+      errors.push({ path: joinKey(path, key), message: `unknown key${unknownKeyHint(key, allowed)}` });
     }
   }
 }

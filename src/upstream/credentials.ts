@@ -9,7 +9,7 @@
 import { isAbsolute, resolve } from "node:path";
 import type { AuthEmitter, ConfigError, CredentialMaterializer, Redactor } from "./types.ts";
 import { base64Utf8 } from "./redact.ts";
-import { didYouMean, joinKey } from "./suggest.ts";
+import { didYouMean, joinKey, unknownKeyHint } from "./suggest.ts";
 import { HEADER_TOKEN_RE, isReservedHeader } from "./headers.ts";
 
 /** What kind of emitter a credential is meant for. */
@@ -95,7 +95,7 @@ export function parseCredentials(raw: unknown, configDir: string, path = "creden
       if (!SOURCE_KEYS[source].includes(key)) {
         out.errors.push({
           path: joinKey(p, key),
-          message: `unknown key for a ${source} credential${didYouMean(key, SOURCE_KEYS[source])}`,
+          message: `unknown key for a ${source} credential${unknownKeyHint(key, SOURCE_KEYS[source])}`,
         });
         ok = false;
       }

@@ -6,7 +6,7 @@
  */
 import type { AuthEmitter, ConfigContext, ConfigError, JsonSchema } from "./types.ts";
 import { HEADER_TOKEN_RE, isReservedHeader, secretNamePart } from "./headers.ts";
-import { didYouMean, joinIndex, joinKey } from "./suggest.ts";
+import { didYouMean, joinIndex, joinKey, unknownKeyHint } from "./suggest.ts";
 import { optionalBool } from "./config_keys.ts";
 
 /** The parsed common part of an HTTP upstream. */
@@ -116,7 +116,7 @@ export function parseAuth(raw: unknown, path: string, ctx: ConfigContext, errors
       if (!["scheme", "binding", "header"].includes(key)) {
         errors.push({
           path: joinKey(p, key),
-          message: `unknown key${didYouMean(key, ["scheme", "binding", "header"])}`,
+          message: `unknown key${unknownKeyHint(key, ["scheme", "binding", "header"])}`,
         });
         ok = false;
       }

@@ -5,7 +5,7 @@
  */
 import { Validator } from "@cfworker/json-schema";
 import type { ConfigError, JsonSchema } from "./types.ts";
-import { describeValue, didYouMean, joinIndex, joinKey, jsonTypeName } from "./suggest.ts";
+import { describeValue, didYouMean, joinIndex, joinKey, jsonTypeName, unknownKeyHint } from "./suggest.ts";
 
 const STRUCTURAL_KEYWORDS = new Set([
   "properties",
@@ -36,6 +36,24 @@ const TYPE_WORDS: Record<string, string> = {
   null: "null",
 };
 
+/** A valid example for the common string formats, shown when a value does not match. */
+const FORMAT_EXAMPLES: Record<string, string> = {
+  "date-time": "2026-10-24T00:00:00Z",
+  date: "2026-10-24",
+  time: "14:30:00Z",
+  duration: "P1DT2H",
+  uri: "https://example.com/path",
+  "uri-reference": "/path?x=1",
+  url: "https://example.com/path",
+  email: "name@example.com",
+  hostname: "api.example.com",
+  ipv4: "192.0.2.1",
+  ipv6: "2001:db8::1",
+  uuid: "123e4567-e89b-12d3-a456-426614174000",
+  "json-pointer": "/items/0",
+  regex: "^[a-z]+$",
+};
+
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
@@ -51,7 +69,7 @@ export function unknownKeys(schema: JsonSchema, value: unknown, path: string, ou
       else if (isPlainObject(extra)) unknownKeys(extra as JsonSchema, v, p, out);
       else if (extra === false) {
         const known = Object.keys(props).filter((k) => k !== "$schema");
-        out.push({ path: p, message: `unknown key${didYouMean(key, known)}` });
+        out.push({ path: p, message: `unknown key${unknownKeyHint(key, known)}` });
       }
     }
   } else if (Array.isArray(value) && isPlainObject(schema.items)) {
@@ -132,8 +150,10 @@ function message(keyword: string, rule: unknown, schemaNode: JsonSchema, value: 
       return `must be a multiple of ${rule}`;
     case "minProperties":
       return rule === 1 ? "must not be empty" : `must have at least ${rule} keys`;
-    case "format":
-      return `must be a valid ${rule}`;
+    case "format": {
+      const example = FORMAT_EXAMPLES[String(rule)];
+      return `must be a valid ${rule}${example ? ` such as ${example}` : ""}, got ${describeValue(value)}`;
+    }
     default:
       return schemaNode.description ? `is invalid (${schemaNode.description})` : undefined;
   }

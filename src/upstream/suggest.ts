@@ -43,6 +43,16 @@ export function didYouMean(word: string, candidates: Iterable<string>): string {
   return near.length ? ` (did you mean "${near[0]}"?)` : "";
 }
 
+/**
+ * Help for an unknown key: ` (did you mean "x"?)` when one known key is close, else ` (valid keys: a, b, c)`, or the
+ * empty string when there is nothing to list. `noun` names the list (`valid keys`, `accepted arguments`).
+ */
+export function unknownKeyHint(word: string, known: readonly string[], noun = "valid keys"): string {
+  const near = didYouMean(word, known);
+  if (near) return near;
+  return known.length ? ` (${noun}: ${known.join(", ")})` : "";
+}
+
 /** Append an object key to a key path: `upstreams` + `obs` → `upstreams.obs`. Odd keys are quoted. */
 export function joinKey(prefix: string, key: string): string {
   const part = /^[A-Za-z0-9_$-]+$/.test(key) ? key : JSON.stringify(key);

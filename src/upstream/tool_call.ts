@@ -5,17 +5,17 @@
  * is redacted.
  * @module
  */
-import type { Validator } from "@cfworker/json-schema";
-import type { JsonObject, JsonSchema, JsonValue, ToolEntry, ToolResult } from "./types.ts";
+import type { JsonObject, JsonValue, ToolResult } from "./types.ts";
 import type { ToolOutcome, ToolRequest } from "./host_types.ts";
 import type { CallRecord, RunContext } from "./run_context.ts";
 import type { UpstreamState } from "./runtime.ts";
 import { previewJson } from "./preview.ts";
-import { checkAgainstSchema, compileSchema } from "./schema_check.ts";
-import { describeValue, didYouMean, formatConfigError, nearest } from "./suggest.ts";
+import { argumentProblems, matchArgNames } from "./tool_args.ts";
+import { describeValue, didYouMean, nearest } from "./suggest.ts";
+
+export { argumentProblems, matchArgNames } from "./tool_args.ts";
 
 const MAX_MESSAGE_CHARS = 2000;
-const validators = new WeakMap<ToolEntry, Validator | null>();
 
 function raise(message: string): ToolOutcome {
   return { kind: "raise", reason: "runtime_error", message };
@@ -28,46 +28,6 @@ function isObject(v: unknown): v is JsonObject {
 /** UTF-8 byte length of a JSON value. */
 export function jsonBytes(value: JsonValue): number {
   return new TextEncoder().encode(JSON.stringify(value) ?? "null").length;
-}
-
-/**
- * Rename argument keys to the tool's declared parameter names: exact match first, then the `-`/`_` variant (the
- * language turns `-` into `_`, so a parameter really named `x-id` stays reachable as `:x-id`).
- */
-export function matchArgNames(args: JsonObject, schema: JsonSchema): JsonObject {
-  const props = isObject(schema.properties) ? schema.properties : {};
-  const out: JsonObject = {};
-  for (const [k, v] of Object.entries(args)) {
-    if (Object.hasOwn(props, k)) out[k] = v;
-    else {
-      const dash = k.replace(/_/g, "-");
-      out[Object.hasOwn(props, dash) && !Object.hasOwn(args, dash) ? dash : k] = v;
-    }
-  }
-  return out;
-}
-
-function validatorFor(entry: ToolEntry): Validator | null {
-  let v = validators.get(entry);
-  if (v === undefined) {
-    try {
-      v = compileSchema(entry.inputSchema ?? {});
-    } catch {
-      v = null; // an upstream schema the validator cannot compile: the upstream validates instead
-    }
-    validators.set(entry, v);
-  }
-  return v;
-}
-
-/** Problems with `args` against the tool's input schema, one `name: problem` string each. */
-export function argumentProblems(entry: ToolEntry, args: JsonObject): string[] {
-  const validator = validatorFor(entry);
-  if (!validator) return [];
-  const schema = entry.inputSchema ?? {};
-  return checkAgainstSchema(schema, args, "", validator).map((e) =>
-    formatConfigError(e).replace(/^([^:]+): unknown key/, "$1: unknown argument")
-  );
 }
 
 function clip(text: string): string {

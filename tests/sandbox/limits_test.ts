@@ -54,3 +54,12 @@ Deno.test("limits: usage lists every flag with its default", () => {
   }
   assert.match(text, /--max-memory-mb N\s+MiB the program may allocate \(default 256\)/);
 });
+
+Deno.test("limits: the language budgets default to the language's own defaults; the sandbox adds host keys", async () => {
+  const { DEFAULT_LIMITS: LANGUAGE } = await import("../../src/lisp/runtime.ts");
+  const { deadline, ...converted } = toEvalLimits(DEFAULT_LIMITS, 1);
+  assert.equal(deadline, 1);
+  assert.deepEqual(converted, LANGUAGE);
+  const hostKeys = Object.keys(DEFAULT_LIMITS).filter((k) => !Object.hasOwn(LANGUAGE, k)).sort();
+  assert.deepEqual(hostKeys, ["graceMs", "maxResultChars", "maxToolResultBytes", "timeoutMs"]);
+});

@@ -395,3 +395,12 @@ Deno.test("resolveConfigPath: flag wins over PTC_UPSTREAMS; neither → undefine
     else Deno.env.set("PTC_UPSTREAMS", old);
   }
 });
+
+Deno.test("config rule: an unknown key with no close match lists the valid keys at that path", () => {
+  const r = parse({ upstreams: {}, credentials: { c: { source: "env", name: "X" } } });
+  assert.ok(Array.isArray(r));
+  const e = (r as ConfigError[]).find((x) => x.path === "credentials.c.name");
+  assert.ok(e, JSON.stringify(r));
+  assert.match(e.message, /unknown key.*\(valid keys: [^)]*\bvar\b/);
+  rejects({ upstreams: {}, catalog: { zzzzzz: 1 } }, "catalog.zzzzzz", /unknown key \(valid keys: \w/);
+});

@@ -175,3 +175,22 @@ Deno.test("tool/call: read-only mode hides and refuses tools not annotated read-
     await rt.stop();
   }
 });
+
+Deno.test("tool/call: an undeclared argument raises before any request, naming it with did-you-mean", async () => {
+  const rt = await start(twoUpstreams());
+  try {
+    seenCalls.length = 0;
+    const { value, calls } = await withRunContext(
+      rt,
+      (ctx) => ctx.callTool(call("obs", "list-traces", { org_id: "acme", limt: 5 })),
+    );
+    assert.equal(value.kind, "raise");
+    const m = (value as { message: string }).message;
+    assert.match(m, /rejected args: limt: unknown argument \(did you mean "limit"\?\)/);
+    assert.match(m, /accepted arguments: org_id, environment, limit, x-trace-filter/);
+    assert.equal(seenCalls.length, 0);
+    assert.equal(calls.length, 0);
+  } finally {
+    await rt.stop();
+  }
+});

@@ -1,0 +1,105 @@
+/**
+ * Checking one `tool/call`'s arguments against the tool's input schema before anything is sent: keys renamed to the
+ * declared parameter names, keys the schema does not declare reported with a did-you-mean and the accepted names,
+ * then `@cfworker/json-schema` for types, enums, ranges and formats. Every problem is one `name: problem` string.
+ * @module
+ */
+import type { Validator } from "@cfworker/json-schema";
+import type { JsonObject, JsonSchema, ToolEntry } from "./types.ts";
+import { checkAgainstSchema, compileSchema } from "./schema_check.ts";
+import { didYouMean, formatConfigError, joinKey } from "./suggest.ts";
+
+const validators = new WeakMap<ToolEntry, Validator | null>();
+
+function isObject(v: unknown): v is JsonObject {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+/**
+ * Rename argument keys to the tool's declared parameter names: exact match first, then the `-`/`_` variant (the
+ * language turns `-` into `_`, so a parameter really named `x-id` stays reachable as `:x-id`).
+ */
+export function matchArgNames(args: JsonObject, schema: JsonSchema): JsonObject {
+  const props = isObject(schema.properties) ? schema.properties : {};
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(args)) {
+    if (Object.hasOwn(props, k)) out[k] = v;
+    else {
+      const dash = k.replace(/_/g, "-");
+      out[Object.hasOwn(props, dash) && !Object.hasOwn(args, dash) ? dash : k] = v;
+    }
+  }
+  return out;
+}
+
+/**
+ * The argument names a schema declares, or `undefined` when it accepts any key: no `properties` anywhere at the top
+ * level, or `additionalProperties` explicitly `true` or a schema. Properties of top-level `allOf`/`anyOf`/`oneOf`
+ * members count as declared.
+ */
+export function declaredArgNames(schema: JsonSchema): string[] | undefined {
+  const parts = [
+    schema,
+    ...["allOf", "anyOf", "oneOf"].flatMap((k) => {
+      const list = schema[k];
+      return Array.isArray(list) ? list.filter(isObject) as JsonSchema[] : [];
+    }),
+  ];
+  if (!parts.some((p) => isObject(p.properties))) return undefined;
+  if (parts.some((p) => p.additionalProperties === true || isObject(p.additionalProperties))) return undefined;
+  const names = new Set<string>();
+  for (const p of parts) if (isObject(p.properties)) { for (const k of Object.keys(p.properties)) names.add(k); }
+  return [...names];
+}
+
+function matchesPattern(schema: JsonSchema, key: string): boolean {
+  const patterns = isObject(schema.patternProperties) ? Object.keys(schema.patternProperties) : [];
+  return patterns.some((p) => {
+    try {
+      return new RegExp(p, "u").test(key);
+    } catch {
+      return true; // a pattern we cannot read: let the upstream judge the key
+    }
+  });
+}
+
+/**
+ * Keys of `args` (already renamed by {@link matchArgNames}) the schema does not declare, one problem each with a
+ * did-you-mean, then one `accepted arguments: …` line. Empty when the schema accepts extra keys.
+ */
+export function unknownArguments(schema: JsonSchema, args: JsonObject): string[] {
+  const declared = declaredArgNames(schema);
+  if (!declared) return [];
+  const unknown = Object.keys(args).filter((k) => !declared.includes(k) && !matchesPattern(schema, k));
+  if (unknown.length === 0) return [];
+  const problems = unknown.map((k) => `${joinKey("", k)}: unknown argument${didYouMean(k, declared)}`);
+  problems.push(declared.length ? `accepted arguments: ${declared.join(", ")}` : "this tool takes no arguments");
+  return problems;
+}
+
+function validatorFor(entry: ToolEntry): Validator | null {
+  let v = validators.get(entry);
+  if (v === undefined) {
+    try {
+      v = compileSchema(entry.inputSchema ?? {});
+    } catch {
+      v = null; // an upstream schema the validator cannot compile: the upstream validates instead
+    }
+    validators.set(entry, v);
+  }
+  return v;
+}
+
+/** Problems with `args` (renamed by {@link matchArgNames}) against the tool's input schema, one string each. */
+export function argumentProblems(entry: ToolEntry, args: JsonObject): string[] {
+  const schema = entry.inputSchema ?? {};
+  const unknown = unknownArguments(schema, args);
+  const reported = new Set(Object.keys(args).map((k) => joinKey("", k)));
+  const validator = validatorFor(entry);
+  const rest = validator
+    ? checkAgainstSchema(schema, args, "", validator)
+      .filter((e) => !(unknown.length > 0 && reported.has(e.path) && e.message.startsWith("unknown key")))
+      .map((e) => formatConfigError(e).replace(/^([^:]+): unknown key/, "$1: unknown argument"))
+    : [];
+  return [...unknown.slice(0, -1), ...rest, ...unknown.slice(-1)];
+}

@@ -1,0 +1,80 @@
+import assert from "node:assert/strict";
+import { argumentProblems, declaredArgNames, matchArgNames } from "../../src/upstream/tool_args.ts";
+import type { JsonObject, JsonSchema, ToolEntry } from "../../src/upstream/types.ts";
+
+const TRACES: JsonSchema = {
+  type: "object",
+  properties: {
+    "org-id": { type: "string" },
+    status: { type: "string", enum: ["ok", "error"] },
+    since: { type: "string", format: "date-time" },
+  },
+  required: ["org-id"],
+};
+
+function entry(inputSchema: JsonSchema): ToolEntry {
+  return {
+    name: "t",
+    description: "",
+    inputSchema,
+    annotations: {},
+    _ptc: { server: "s", transport: "fake" },
+  } as unknown as ToolEntry;
+}
+
+/** Problems for program args (keys as the language sends them: `-` already turned into `_`). */
+function problems(schema: JsonSchema, args: JsonObject): string[] {
+  return argumentProblems(entry(schema), matchArgNames(args, schema));
+}
+
+Deno.test("tool args: an undeclared key is refused by name, with did-you-mean and the accepted names", () => {
+  const p = problems(TRACES, { org_id: "acme", sttus: "error" });
+  assert.deepEqual(p, [
+    'sttus: unknown argument (did you mean "status"?)',
+    "accepted arguments: org-id, status, since",
+  ]);
+});
+
+Deno.test("tool args: a typo of a required key names the typo first, then the missing key", () => {
+  const schema: JsonSchema = {
+    type: "object",
+    properties: { path: { type: "string" }, head: { type: "number" } },
+    required: ["path"],
+  };
+  const p = problems(schema, { pth: "x" });
+  assert.match(p[0], /^pth: unknown argument \(did you mean "path"\?\)$/);
+  assert.ok(p.some((x) => /^path: is required/.test(x)));
+  assert.equal(p.at(-1), "accepted arguments: path, head");
+});
+
+Deno.test("tool args: additionalProperties false reports each unknown key once", () => {
+  const p = problems({ ...TRACES, additionalProperties: false }, { org_id: "a", zzz: 1 });
+  assert.deepEqual(p, ["zzz: unknown argument", "accepted arguments: org-id, status, since"]);
+});
+
+Deno.test("tool args: extra keys pass when the schema allows them or declares no properties", () => {
+  assert.deepEqual(problems({ ...TRACES, additionalProperties: true }, { org_id: "a", extra: 1 }), []);
+  assert.deepEqual(problems({ ...TRACES, additionalProperties: { type: "number" } }, { org_id: "a", extra: 1 }), []);
+  assert.deepEqual(problems({ type: "object" }, { anything: 1 }), []);
+  assert.deepEqual(problems({}, { anything: 1 }), []);
+  assert.deepEqual(problems({ ...TRACES, patternProperties: { "^x_": {} } }, { org_id: "a", x_1: 1 }), []);
+});
+
+Deno.test("tool args: declared names come from properties and top-level allOf members", () => {
+  assert.deepEqual(declaredArgNames({ properties: { a: {} }, allOf: [{ properties: { b: {} } }] }), ["a", "b"]);
+  assert.equal(declaredArgNames({ type: "object" }), undefined);
+  assert.deepEqual(problems({ type: "object", properties: {} }, { x: 1 }), [
+    "x: unknown argument",
+    "this tool takes no arguments",
+  ]);
+});
+
+Deno.test("tool args: format errors show the value received and an example", () => {
+  assert.deepEqual(problems(TRACES, { org_id: "a", since: "yesterday" }), [
+    'since: must be a valid date-time such as 2026-10-24T00:00:00Z, got "yesterday"',
+  ]);
+  const p = problems({ properties: { day: { type: "string", format: "date" } } }, { day: "24/10" });
+  assert.deepEqual(p, ['day: must be a valid date such as 2026-10-24, got "24/10"']);
+  const mail = problems({ properties: { to: { type: "string", format: "email" } } }, { to: "bob" });
+  assert.deepEqual(mail, ['to: must be a valid email such as name@example.com, got "bob"']);
+});
