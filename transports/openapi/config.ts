@@ -7,7 +7,7 @@ import { isAbsolute, resolve } from "node:path";
 import type { ConfigContext, ConfigError, JsonSchema } from "../../src/upstream/types.ts";
 import { type HttpCommonConfig, httpCommonSchemaProperties, parseHttpCommon } from "../../src/upstream/http_common.ts";
 import { checkHttpUrl } from "../../src/upstream/http_common.ts";
-import { didYouMean, joinIndex, joinKey } from "../../src/upstream/suggest.ts";
+import { didYouMean, joinIndex, joinKey, unknownKeyHint } from "../../src/upstream/suggest.ts";
 import { unknownKeys } from "../../src/upstream/config_keys.ts";
 
 /** Defaults of the numeric settings. */
@@ -234,7 +234,7 @@ function parseOverrides(raw: unknown, path: string, errors: ConfigError[]): Reco
     for (const [k, v] of Object.entries(o)) {
       const kp = joinKey(p, k);
       if (!OVERRIDE_KEYS.includes(k)) {
-        errors.push({ path: kp, message: `unknown key${didYouMean(k, OVERRIDE_KEYS)}` });
+        errors.push({ path: kp, message: `unknown key${unknownKeyHint(k, OVERRIDE_KEYS)}` });
       } else if (k === "default_args") {
         if (v === null || typeof v !== "object" || Array.isArray(v)) {
           errors.push({ path: kp, message: "must be an object" });
