@@ -7,10 +7,8 @@ import { LispError } from "../errors.ts";
 import type { Value } from "../values/types.ts";
 import { EMPTY_VEC, PVec, vecFrom } from "../values/vector.ts";
 import { MapBuilder, PMap, PSet, SetBuilder } from "../values/hashmap.ts";
-import { equals, keyEquals } from "../values/equality.ts";
 import { describe } from "../values/kinds.ts";
-import { mapEntries, seqView } from "../values/seq.ts";
-import { flexGet, flexHas } from "../values/flex.ts";
+import { seqView } from "../values/seq.ts";
 import { add, type Num, numCompare, toNumber } from "../values/numbers.ts";
 import { define } from "./table.ts";
 import { argError, entries, intArg, numArg, slots } from "./util.ts";
@@ -340,84 +338,6 @@ define("sequences", {
       const out = new Array<Value>(n);
       for (let i = 0; i < n; i++) out[i] = vecFrom([xs[i], ys[i]]);
       return vecFrom(out);
-    },
-  },
-  "contains?": {
-    arity: [2, 2],
-    args: ["[coll key]"],
-    doc: "Map: key present (flexible); set: member; vector: element present; nil → false.",
-    fn: (a) => {
-      const c = a[0];
-      if (c instanceof PMap) return flexHas(c, a[1]);
-      if (c instanceof PSet) return c.has(a[1]);
-      if (c instanceof PVec) {
-        for (let i = 0; i < c.n; i++) if (keyEquals(c.at(i), a[1])) return true;
-        return false;
-      }
-      if (c === null) return false;
-      return argError("contains?", 1, "a map, set or vector", c);
-    },
-  },
-  "find": {
-    arity: [2, 2],
-    args: ["[coll key]"],
-    doc: "[key value] entry of a map key or vector index, nil when absent.",
-    fn: (a) => {
-      const c = a[0];
-      const k = a[1];
-      if (c instanceof PMap) {
-        if (!flexHas(c, k)) return null;
-        return vecFrom([k, flexGet(c, k, null)]);
-      }
-      if (c instanceof PVec) {
-        return typeof k === "number" && Number.isInteger(k) && k >= 0 && k < c.n ? vecFrom([k, c.at(k)]) : null;
-      }
-      if (c === null) return null;
-      return argError("find", 1, "a map or vector", c);
-    },
-  },
-  "distinct?": {
-    arity: [1, Infinity],
-    args: ["[x & more]"],
-    doc: "True when no two arguments are equal.",
-    fn: (a) => {
-      for (let i = 0; i < a.length; i++) for (let j = i + 1; j < a.length; j++) if (equals(a[i], a[j])) return false;
-      return true;
-    },
-  },
-  "hash-set": {
-    arity: [0, Infinity],
-    args: ["[& items]"],
-    doc: "A set of the arguments.",
-    fn: (a) => {
-      const b = new SetBuilder();
-      for (const x of a) b.add(x);
-      return b.build();
-    },
-  },
-  "sorted-set": {
-    arity: [0, Infinity],
-    args: ["[& items]"],
-    doc: "Same as hash-set: every set already prints and iterates in sorted order.",
-    fn: (a) => {
-      const b = new SetBuilder();
-      for (const x of a) b.add(x);
-      return b.build();
-    },
-  },
-  "set": {
-    arity: [1, 1],
-    args: ["[coll]"],
-    doc: "A set of the items of a vector or set (maps give entries).",
-    fn: (a, ctx) => {
-      const v = a[0];
-      if (v instanceof PSet) return v;
-      if (v === null || typeof v === "string") return argError("set", 1, "a vector or set", v);
-      const xs = v instanceof PMap ? mapEntries(v) : seqView(v, "set", 1);
-      ctx.alloc(slots(xs.length));
-      const b = new SetBuilder();
-      for (let i = 0; i < xs.length; i++) b.add(xs[i]);
-      return b.build();
     },
   },
 });

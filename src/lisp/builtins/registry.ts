@@ -16,6 +16,7 @@ import "./seq.ts";
 import "./sort.ts";
 import "./colls.ts";
 import "./build.ts";
+import "./members.ts";
 import "./maps.ts";
 import "./sets.ts";
 import "./agg.ts";
