@@ -4,6 +4,7 @@
  * pass. Loads every special-form module.
  * @module
  */
+import { clojureAlternative, describeGaps } from "./clojure_gaps.ts";
 import type { Form } from "./forms.ts";
 import { lineCol } from "./forms.ts";
 import { type Ana, analyze, type Frame, type Node, type ProgramCtx } from "./analyze.ts";
@@ -79,7 +80,20 @@ export function compileProgram(source: string, p: ProgramCtx, maxBytes: number, 
   const a: Ana = { p, scope, tail: false, recur: null, fnlit: null, cond: false };
   const nodes: Node[] = forms.map((f) => analyze(f, a));
   if (p.undefinedSyms.size > 0) {
-    const names = [...p.undefinedSyms.keys()];
+    const all = [...p.undefinedSyms.keys()];
+    // A Clojure form PTC-Lisp omits (dotimes, try, letfn …) makes its bindings look undefined too: name only it.
+    const gaps = all.filter((n) => clojureAlternative(n) !== undefined);
+    if (gaps.length > 0) {
+      const pos = firstUse(p, new Map(gaps.map((n) => [n, p.undefinedSyms.get(n)!])));
+      throw new LispError(
+        "unbound_var",
+        `Undefined variable${gaps.length > 1 ? "s" : ""}: ${
+          describeGaps(gaps)
+        } (line ${pos.line}, column ${pos.column})`,
+        pos,
+      );
+    }
+    const names = all;
     const known = [...knownNames(null, p), ...builtinNames()];
     const hints = names.map((n) => {
       if (p.defined.has(n)) return `${n} (defined later in the program; define it before its first use)`;
