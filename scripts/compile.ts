@@ -11,7 +11,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { loadBuiltinTransports } from "../transports/mod.ts";
+import { registerBuiltins } from "../transports/mod.ts";
 import { computePermissions, permissionFlags } from "../src/upstream/permissions.ts";
 import { prepareConfig } from "../src/upstream/startup.ts";
 
@@ -19,7 +19,7 @@ const GENERAL = ["--allow-read", "--allow-write", "--allow-net", "--allow-env", 
 
 async function flagsFor(config: string | undefined, extraNet: string[]): Promise<string[]> {
   if (!config) return GENERAL;
-  const registry = await loadBuiltinTransports();
+  const registry = registerBuiltins();
   const prepared = await prepareConfig({ configFlag: config, registry, skipPermissionCheck: true });
   if (!prepared.ok) {
     for (const p of prepared.problems) console.error(`compile: ${p}`);

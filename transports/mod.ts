@@ -21,12 +21,6 @@ export function registerTransport<C>(transport: Transport<C>): void {
   defaultRegistry.register(transport);
 }
 
-/** The transport registered under `name` in the default registry (built-ins included). */
-export function getTransport(name: string): Transport<unknown> | undefined {
-  registerBuiltins();
-  return defaultRegistry.get(name);
-}
-
 /** Every transport in the default registry (built-ins included), sorted by name. */
 export function listTransports(): Transport<unknown>[] {
   registerBuiltins();
@@ -37,9 +31,4 @@ export function listTransports(): Transport<unknown>[] {
 export function registerBuiltins(): TransportRegistry {
   for (const t of BUILTIN_TRANSPORTS) if (!defaultRegistry.get(t.name)) defaultRegistry.register(t);
   return defaultRegistry;
-}
-
-/** The default registry with the built-ins registered (async for callers written against the lazy version). */
-export function loadBuiltinTransports(): Promise<TransportRegistry> {
-  return Promise.resolve(registerBuiltins());
 }

@@ -19,6 +19,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { createTokenDir, startObservatory } from "../../fixtures/observatory/mod.ts";
 import { writeConcreteConfig } from "../../src/cli/demo_session.ts";
 import { createEngine } from "../../src/engine/engine.ts";
+import { registerBuiltins } from "../../transports/mod.ts";
 import { lispEvalDescription } from "../../src/mcp/card.ts";
 import { spawnHttpServer } from "../../tests/integration/ptc_mcp_child.ts";
 
@@ -75,7 +76,7 @@ function rssKiB(pid: number): number {
 
 /** The `lisp_eval` description for the Observatory config in each catalog mode (chars, ~tokens = chars / 4). */
 async function describeSizes(config: string): Promise<void> {
-  const engine = await createEngine({ upstreamsConfig: config, snapshot: "frozen", poolSize: 1 });
+  const engine = await createEngine({ registry: registerBuiltins(), upstreamsConfig: config, snapshot: "frozen", poolSize: 1 });
   try {
     const parts = ["lisp_eval description (Observatory config, slim profile):"];
     for (const mode of ["inline", "lazy", "auto"] as const) {

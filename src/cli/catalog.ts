@@ -3,10 +3,11 @@
  * difference to an earlier JSON catalog (`--diff OLD.json`). Problems print one line each and exit 2.
  * @module
  */
-import { loadBuiltinTransports } from "../../transports/mod.ts";
-import { catalogJson, catalogText, diffCatalogs } from "../upstream/catalog.ts";
-import { RuntimeStartError, startRuntime } from "../upstream/runtime.ts";
-import { prepareConfig } from "../upstream/startup.ts";
+import { registerBuiltins } from "../../transports/mod.ts";
+import { createEngine, EngineStartError } from "../engine/engine.ts";
+import type { Engine } from "../engine/types.ts";
+import { diffCatalogs } from "../upstream/catalog.ts";
+import { resolveConfigPath } from "../upstream/config.ts";
 import { choiceFlag, parseFlags, UsageError, usageError } from "./usage.ts";
 
 const USAGE = `Usage: ptc catalog [--upstreams-config F] [--format text|json] [--diff OLD.json] [--read-only]
@@ -44,62 +45,62 @@ export async function run(args: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  const registry = await loadBuiltinTransports();
-  const prepared = await prepareConfig({
-    configFlag: values["upstreams-config"] as string | undefined,
-    readOnly: values["read-only"] === true,
-    registry,
-  });
-  if (!prepared.ok) return fail(prepared.problems);
-  if (!prepared.config) return fail(["no config: pass --upstreams-config FILE or set PTC_UPSTREAMS"]);
-  for (const w of prepared.warnings) console.error(`ptc catalog: warning: ${w}`);
+  const configFlag = values["upstreams-config"] as string | undefined;
+  if (!resolveConfigPath(configFlag)) return fail(["no config: pass --upstreams-config FILE or set PTC_UPSTREAMS"]);
+  // The catalog runs no program: the engine never starts a sandbox.
+  let engine: Engine;
+  try {
+    engine = await createEngine({
+      registry: registerBuiltins(),
+      upstreamsConfig: configFlag,
+      readOnly: values["read-only"] === true,
+      snapshot: "frozen",
+      lazySandbox: true,
+      onWarning: (w) => console.error(`ptc catalog: warning: ${w}`),
+      onLog: (line) => console.error(`ptc catalog: ${line}`),
+    });
+  } catch (e) {
+    if (e instanceof EngineStartError) return fail(e.lines);
+    throw e;
+  }
+  try {
+    return await printCatalog(engine, values.diff as string | undefined, values.format === "json");
+  } finally {
+    await engine.close();
+  }
+}
 
+async function printCatalog(engine: Engine, diff: string | undefined, json: boolean): Promise<number> {
   let old: unknown;
-  if (values.diff !== undefined) {
+  if (diff !== undefined) {
     try {
-      old = JSON.parse(await Deno.readTextFile(values.diff as string));
+      old = JSON.parse(await Deno.readTextFile(diff));
     } catch (e) {
       const why = e instanceof Deno.errors.NotFound
         ? "file not found"
         : e instanceof SyntaxError
         ? "not JSON"
         : "cannot be read";
-      return fail([`--diff ${values.diff}: ${why}`]);
+      return fail([`--diff ${diff}: ${why}`]);
     }
   }
 
-  let runtime;
-  try {
-    runtime = await startRuntime(prepared.config, {
-      registry,
-      snapshot: "frozen",
-      failurePolicy: "fatal",
-      log: (line) => console.error(`ptc catalog: ${line}`),
-    });
-  } catch (e) {
-    if (e instanceof RuntimeStartError) return fail(e.problems);
-    throw e;
-  }
-  try {
-    if (old !== undefined) {
-      let changes;
-      try {
-        changes = diffCatalogs(old, catalogJson(runtime));
-      } catch (e) {
-        return fail([`--diff ${values.diff}: ${(e as Error).message}`]);
-      }
-      if (changes.length === 0) console.log("no changes");
-      for (const c of changes) {
-        const sign = c.kind === "added" ? "+" : c.kind === "removed" ? "-" : "~";
-        console.log(`${sign} ${c.ref}${c.parts ? ` (${c.parts.join(", ")})` : ""}`);
-      }
-    } else if (values.format === "json") {
-      console.log(JSON.stringify(catalogJson(runtime), null, 2));
-    } else {
-      console.log(catalogText(runtime));
+  if (old !== undefined) {
+    let changes;
+    try {
+      changes = diffCatalogs(old, engine.catalogJson());
+    } catch (e) {
+      return fail([`--diff ${diff}: ${(e as Error).message}`]);
     }
-    return 0;
-  } finally {
-    await runtime.stop();
+    if (changes.length === 0) console.log("no changes");
+    for (const c of changes) {
+      const sign = c.kind === "added" ? "+" : c.kind === "removed" ? "-" : "~";
+      console.log(`${sign} ${c.ref}${c.parts ? ` (${c.parts.join(", ")})` : ""}`);
+    }
+  } else if (json) {
+    console.log(JSON.stringify(engine.catalogJson(), null, 2));
+  } else {
+    console.log(engine.catalogText());
   }
+  return 0;
 }

@@ -121,7 +121,7 @@ export async function run(args: string[]): Promise<number> {
         `Observatory fixture on ${session.server.url} (${nf.format(session.server.dataset.traces.length)} ` +
           `traces, seed "${session.server.dataset.seed}"), fresh token in ${session.tokens.tokenFile}`,
       );
-      const servers = session.runtime.catalog().map((c) => `${c.name} (${c.tools.length} tools)`).join(" + ");
+      const servers = session.engine.catalog().map((c) => `${c.name} (${c.tools.length} tools)`).join(" + ");
       console.log(`ptc config: ${session.configPath} (upstreams.example.jsonc with the real address): ${servers}`);
     }
     const runs: ProgramRun[] = [];

@@ -1,8 +1,9 @@
 /**
  * The demo's moving parts in one handle: the Observatory fixture on a free loopback port with a fresh token, a
- * concrete copy of `upstreams.example.jsonc` pointing at it, ptc's runtime (the OpenAPI transport for the Observatory,
- * the MCP stdio transport for the runbooks server it starts as a child process) and a sandbox pool.
- * `run(program)` evaluates one PTC-Lisp program and measures the payload reduction from the run's call records.
+ * concrete copy of `upstreams.example.jsonc` pointing at it, and an engine over it (the OpenAPI transport for the
+ * Observatory, the MCP stdio transport for the runbooks server it starts as a child process; the sandbox starts with
+ * the first program). `run(program)` evaluates one PTC-Lisp program and measures the payload reduction from the run's
+ * call records.
  * Used by `ptc demo`, the Observatory benchmark and the end-to-end tests.
  * @module
  */
@@ -11,12 +12,9 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createTokenDir, type RunningObservatory, startObservatory } from "../../fixtures/observatory/mod.ts";
 import type { TokenDir } from "../../fixtures/observatory/mod.ts";
-import { SandboxPool } from "../sandbox/mod.ts";
-import type { SandboxResult } from "../sandbox/mod.ts";
-import { loadConfigOrThrow } from "../upstream/config.ts";
-import { type CallRecord, withRunContext } from "../upstream/run_context.ts";
-import { type Runtime, startRuntime } from "../upstream/runtime.ts";
-import { loadBuiltinTransports } from "../../transports/mod.ts";
+import { createEngine } from "../engine/engine.ts";
+import type { Engine, EngineCallRecord, EngineEvalResult } from "../engine/types.ts";
+import { registerBuiltins } from "../../transports/mod.ts";
 
 /** The example config shipped at the repository root. */
 export const EXAMPLE_CONFIG = join(
@@ -42,9 +40,9 @@ export interface DemoSessionOptions {
 
 /** The measured outcome of one program. */
 export interface ProgramRun {
-  result: SandboxResult;
+  result: EngineEvalResult;
   /** Call records (completion order). */
-  calls: CallRecord[];
+  calls: EngineCallRecord[];
   /** UTF-8 bytes the upstream returned, over all calls. */
   upstreamBytes: number;
   /** UTF-8 bytes of the answer handed back (the JSON of the program's value; 0 on failure). */
@@ -63,9 +61,10 @@ export interface DemoSession {
   dir: string;
   /** The concrete config (the example with the real address). */
   configPath: string;
-  runtime: Runtime;
+  /** The engine over the concrete config (its catalog names the upstreams and their tools). */
+  engine: Engine;
   run(program: string): Promise<ProgramRun>;
-  /** Stop the runtime and the pool; the fixture too unless `keepFixture`; remove the temp dir unless kept. */
+  /** Stop the engine; the fixture too unless `keepFixture`; remove the temp dir unless kept. */
   close(options?: { keepFixture?: boolean }): Promise<void>;
 }
 
@@ -138,7 +137,7 @@ export async function writeConcreteConfig(
   return path;
 }
 
-/** Start the fixture, the runtime and a sandbox pool. */
+/** Start the fixture and an engine over it (the sandbox starts with the first program). */
 export async function startDemoSession(options: DemoSessionOptions = {}): Promise<DemoSession> {
   const dir = await Deno.makeTempDir({ prefix: "ptc-demo-" });
   const cleanups: (() => Promise<void>)[] = [() => Deno.remove(dir, { recursive: true }).catch(() => {})];
@@ -158,31 +157,25 @@ export async function startDemoSession(options: DemoSessionOptions = {}): Promis
     });
     cleanups.push(() => server.stop());
     const configPath = await writeConcreteConfig(dir, server.url, { upstreams: options.upstreams ?? "all" });
-    const registry = await loadBuiltinTransports();
-    const config = await loadConfigOrThrow(configPath, { registry });
-    const runtime = await startRuntime(config, { registry, log: options.log ?? (() => {}) });
-    cleanups.push(() => runtime.stop());
-    // The sandbox pool starts on the first program, so runtime-only users (tests) never spawn a worker.
-    let pool: SandboxPool | undefined;
-    const sandbox = async () => {
-      if (!pool) {
-        pool = new SandboxPool({ size: 1 });
-        await pool.warm();
-      }
-      return pool;
-    };
-    cleanups.push(async () => await pool?.close());
+    const log = options.log ?? (() => {});
+    // The sandbox starts on the first program, so users that only read the catalog never spawn a worker.
+    const engine = await createEngine({
+      registry: registerBuiltins(),
+      upstreamsConfig: configPath,
+      poolSize: 1,
+      lazySandbox: true,
+      onWarning: log,
+    });
+    cleanups.push(() => engine.close());
 
     const run = async (program: string): Promise<ProgramRun> => {
-      const workers = await sandbox();
       const started = performance.now();
-      const report = await withRunContext(runtime, (ctx) => workers.evaluate(program, { host: ctx.callbacks() }));
-      const result = report.value;
-      const upstreamBytes = report.calls.reduce((s, c) => s + c.bytes, 0);
+      const result = await engine.evaluate({ program });
+      const upstreamBytes = result.calls.reduce((s, c) => s + c.bytes, 0);
       const answerBytes = result.ok ? jsonByteLength(result.json) : 0;
       return {
         result,
-        calls: report.calls,
+        calls: result.calls,
         upstreamBytes,
         answerBytes,
         ratio: upstreamBytes > 0 && answerBytes > 0 ? upstreamBytes / answerBytes : null,
@@ -196,13 +189,12 @@ export async function startDemoSession(options: DemoSessionOptions = {}): Promis
       tokens,
       dir,
       configPath,
-      runtime,
+      engine,
       run,
       async close(opts = {}) {
         if (closed) return;
         closed = true;
-        await pool?.close();
-        await runtime.stop();
+        await engine.close();
         if (!opts.keepFixture) {
           await server.stop();
           await Deno.remove(dir, { recursive: true }).catch(() => {});

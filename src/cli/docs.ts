@@ -3,7 +3,7 @@
  * the top-level schema and every registered transport's schema), usable as `$schema` in editors.
  * @module
  */
-import { loadBuiltinTransports } from "../../transports/mod.ts";
+import { registerBuiltins } from "../../transports/mod.ts";
 import { buildConfigSchema } from "../upstream/config_schema.ts";
 import { usageError } from "./usage.ts";
 
@@ -23,7 +23,7 @@ export async function run(args: string[]): Promise<number> {
     const problem = topic === undefined ? "missing topic" : `unknown topic '${[topic, ...rest].join(" ")}'`;
     return usageError(problem, USAGE, "docs");
   }
-  const registry = await loadBuiltinTransports();
+  const registry = registerBuiltins();
   console.log(JSON.stringify(buildConfigSchema(registry.list()), null, 2));
   return 0;
 }

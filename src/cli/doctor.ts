@@ -12,11 +12,11 @@ import { loadConfigFile, type PtcConfig, resolveConfigPath } from "../upstream/c
 import { createMaterializer } from "../upstream/credentials.ts";
 import { createRedactor, type SecretRedactor } from "../upstream/redact.ts";
 import { formatConfigError } from "../upstream/suggest.ts";
-import type { JsonObject, TransportDeps, Upstream } from "../upstream/types.ts";
+import type { JsonObject, PreflightCheck, TransportDeps, Upstream } from "../upstream/types.ts";
 import { checkPermissions, computePermissions } from "../upstream/permissions.ts";
+import type { TransportRegistry } from "../upstream/registry.ts";
 import { UpstreamStartError } from "../upstream/types.ts";
-import { loadBuiltinTransports } from "../../transports/mod.ts";
-import { resolveCommand } from "../../transports/mcp_stdio/mod.ts";
+import { registerBuiltins } from "../../transports/mod.ts";
 
 const USAGE = `Usage: ptc doctor [--upstreams-config FILE] [--connect] [--format text|json] [--read-only]
 
@@ -27,13 +27,8 @@ Checks a config without running a program: the config itself, stdio commands on 
   --read-only        apply read-only mode (only tools annotated read-only count)
 The config file defaults to $PTC_UPSTREAMS.`;
 
-/** One check result. */
-interface Check {
-  check: string;
-  ok: boolean;
-  detail: string;
-  hint?: string;
-}
+/** One check result (a transport's preflight checks have the same shape). */
+type Check = PreflightCheck;
 
 /** The doctor's report for one upstream. */
 interface UpstreamReport {
@@ -84,8 +79,8 @@ export async function run(args: string[]): Promise<number> {
   }
   const file = resolveConfigPath(v["upstreams-config"]);
   if (!file) return usageError("no config: pass --upstreams-config FILE or set PTC_UPSTREAMS", USAGE, "doctor");
-  await loadBuiltinTransports();
-  const loaded = await loadConfigFile(file, { readOnly: v["read-only"] === true });
+  const registry = registerBuiltins();
+  const loaded = await loadConfigFile(file, { registry, readOnly: v["read-only"] === true });
   if (Array.isArray(loaded)) {
     if (format === "json") {
       console.log(JSON.stringify({ ok: false, config: { file, errors: loaded } }, null, 2));
@@ -95,7 +90,7 @@ export async function run(args: string[]): Promise<number> {
     }
     return 2;
   }
-  const report = await diagnose(loaded, file, v.connect === true);
+  const report = await diagnose(loaded, file, registry, v.connect === true);
   console.log(format === "json" ? JSON.stringify(report, null, 2) : renderText(report, v.connect === true));
   return report.ok ? 0 : 1;
 }
@@ -116,26 +111,6 @@ function bindingsOf(config: unknown): string[] {
   return [...out];
 }
 
-function stdioCommandCheck(config: unknown): Check | undefined {
-  const c = config as { command?: unknown; cwd?: unknown; env?: Record<string, { literal?: string }> };
-  if (typeof c?.command !== "string" || typeof c.cwd !== "string") return undefined;
-  let pathEnv: string | undefined = c.env?.PATH?.literal;
-  if (pathEnv === undefined) {
-    try {
-      pathEnv = Deno.env.get("PATH");
-    } catch {
-      pathEnv = undefined;
-    }
-  }
-  const found = resolveCommand(c.command, c.cwd, pathEnv);
-  return found ? { check: "command", ok: true, detail: found } : {
-    check: "command",
-    ok: false,
-    detail: `command_not_found: "${c.command}" is not an executable ${c.command.includes("/") ? "file" : "on PATH"}`,
-    hint: "install it or give an absolute path in `command`",
-  };
-}
-
 function depsFor(config: PtcConfig, name: string, redactor: SecretRedactor, readOnly: boolean): TransportDeps {
   return {
     upstreamName: name,
@@ -153,8 +128,12 @@ function depsFor(config: PtcConfig, name: string, redactor: SecretRedactor, read
 }
 
 /** Run every check (and, with `connect`, start every upstream). */
-async function diagnose(config: PtcConfig, file: string, connect: boolean): Promise<DoctorReport> {
-  const registry = await loadBuiltinTransports();
+async function diagnose(
+  config: PtcConfig,
+  file: string,
+  registry: TransportRegistry,
+  connect: boolean,
+): Promise<DoctorReport> {
   const redactor = createRedactor();
   const materializer = createMaterializer(config.credentials, redactor);
   const credentials: Check[] = [];
@@ -173,8 +152,7 @@ async function diagnose(config: PtcConfig, file: string, connect: boolean): Prom
   for (const spec of config.upstreams) {
     const transport = registry.get(spec.transport)!;
     const report: UpstreamReport = { name: spec.name, transport: spec.transport, checks: [], status: "ok" };
-    const command = spec.transport === "mcp_stdio" ? stdioCommandCheck(spec.config) : undefined;
-    if (command) report.checks.push(command);
+    report.checks.push(...(transport.preflight?.(spec.config) ?? []));
     for (const b of bindingsOf(spec.config)) {
       report.checks.push({
         check: `credential ${b}`,

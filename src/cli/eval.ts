@@ -1,31 +1,18 @@
 /**
  * `ptc eval`: evaluate PTC-Lisp programs in the sandbox and print the results (text, JSON, or JSON lines).
  *
- * Tools reach programs through a `HostProvider` (one `SandboxHost` per evaluation); the upstream runtime supplies it
- * once `--upstreams-config` exists. Without one, programs can use the language but call no tools.
+ * Programs run through the engine: with `--upstreams-config` (or PTC_UPSTREAMS) it starts the upstreams (frozen: a
+ * failing upstream is a start-up error) and gives every evaluation a fresh run context. Without a config, programs
+ * can use the language but call no tools.
  * @module
  */
 import type { JsonObject, JsonValue } from "../lisp/api.ts";
-import { openUpstreamProvider } from "./eval_upstreams.ts";
-import {
-  LIMIT_FLAG_OPTIONS,
-  LimitFlagError,
-  limitsFromFlags,
-  limitsUsage,
-  type SandboxHost,
-  type SandboxLimits,
-  SandboxPool,
-  type SandboxResult,
-} from "../sandbox/mod.ts";
+import { createEngine, EngineStartError } from "../engine/engine.ts";
+import type { Engine, EngineEvalResult } from "../engine/types.ts";
+import { LIMIT_FLAG_OPTIONS, LimitFlagError, limitsFromFlags, limitsUsage, type SandboxLimits } from "../sandbox/mod.ts";
+import type { TransportRegistry } from "../upstream/registry.ts";
+import { registerBuiltins } from "../../transports/mod.ts";
 import { intFlag, parseFlags, UsageError, usageError } from "./usage.ts";
-
-/** Supplies tools to the evaluations of one `ptc eval` process (the upstream runtime plugs in here). */
-export interface HostProvider {
-  /** Run one evaluation with a fresh host (a fresh run context, drained and closed when `fn` settles). */
-  withHost<T>(fn: (host: SandboxHost) => Promise<T>): Promise<T>;
-  /** Release upstream connections. */
-  close(): Promise<void>;
-}
 
 const OPTIONS = {
   format: { type: "string" },
@@ -81,11 +68,11 @@ interface EvalPlan {
 
 /** Entry point of `ptc eval`. */
 export function run(args: string[]): Promise<number> {
-  return runEval(args);
+  return runEval(args, registerBuiltins());
 }
 
-/** `ptc eval` with an optional tool provider (the upstream runtime); returns the exit code. */
-export async function runEval(args: string[], provider?: HostProvider): Promise<number> {
+/** `ptc eval` with the transports of `registry`; returns the exit code. */
+export async function runEval(args: string[], registry: TransportRegistry): Promise<number> {
   let plan: EvalPlan;
   try {
     const parsed = await planFromArgs(args);
@@ -102,24 +89,31 @@ export async function runEval(args: string[], provider?: HostProvider): Promise<
     }
     throw e;
   }
-  if (!provider) {
-    const opened = await openUpstreamProvider(plan.upstreamsConfig, plan.readOnly);
-    if (!opened.ok) {
-      for (const line of opened.problems) console.error(`ptc eval: ${line}`);
-      return 2;
-    }
-    provider = opened.provider;
-  }
-  const pool = new SandboxPool({ size: 1, limits: plan.limits });
+  let engine: Engine;
   try {
-    return plan.jsonl ? await runJsonl(pool, plan, provider) : await runOne(pool, plan, provider);
+    engine = await createEngine({
+      registry,
+      upstreamsConfig: plan.upstreamsConfig,
+      readOnly: plan.readOnly,
+      snapshot: "frozen",
+      poolSize: 1,
+      limits: plan.limits,
+      onWarning: (w) => console.error(`ptc eval: ${w}`),
+      onLog: (line) => console.error(line),
+    });
+  } catch (e) {
+    if (!(e instanceof EngineStartError)) throw e;
+    for (const line of e.lines) console.error(`ptc eval: ${line}`);
+    return 2;
+  }
+  try {
+    return plan.jsonl ? await runJsonl(engine, plan) : await runOne(engine, plan);
   } catch (e) {
     // The reader of our output went away (`ptc eval … | head`): nothing left to report to.
     if (e instanceof Deno.errors.BrokenPipe) return 0;
     throw e;
   } finally {
-    await pool.close();
-    await provider?.close();
+    await engine.close();
   }
 }
 
@@ -219,26 +213,22 @@ function median(xs: number[]): number {
 
 /** Evaluate `plan.repeat` times; the last result with the median evaluation time. */
 async function evaluateRepeated(
-  pool: SandboxPool,
+  engine: Engine,
   source: string,
   plan: EvalPlan,
-  provider: HostProvider | undefined,
-): Promise<{ result: SandboxResult; elapsedMs: number; runs: number }> {
+): Promise<{ result: EngineEvalResult; elapsedMs: number; runs: number }> {
   const times: number[] = [];
-  let result: SandboxResult | undefined;
+  let result: EngineEvalResult | undefined;
   for (let i = 0; i < plan.repeat; i++) {
-    const options = { globals: plan.globals, context: plan.context };
-    result = provider
-      ? await provider.withHost((host) => pool.evaluate(source, { ...options, host }))
-      : await pool.evaluate(source, options);
-    times.push(result.elapsedMs);
+    result = await engine.evaluate({ program: source, globals: plan.globals, context: plan.context });
+    times.push(result.evalMs ?? result.elapsedMs);
     if (!result.ok) break;
   }
   return { result: result!, elapsedMs: Math.round(median(times) * 1000) / 1000, runs: times.length };
 }
 
 /** The JSON-format object of one evaluation. */
-function jsonObject(result: SandboxResult, elapsedMs: number, runs: number): Record<string, JsonValue> {
+function jsonObject(result: EngineEvalResult, elapsedMs: number, runs: number): Record<string, JsonValue> {
   if (result.ok && result.status !== "failed") {
     const out: Record<string, JsonValue> = {
       ok: true,
@@ -260,8 +250,8 @@ function jsonObject(result: SandboxResult, elapsedMs: number, runs: number): Rec
   return out;
 }
 
-async function runOne(pool: SandboxPool, plan: EvalPlan, provider: HostProvider | undefined): Promise<number> {
-  const { result, elapsedMs, runs } = await evaluateRepeated(pool, plan.source!, plan, provider);
+async function runOne(engine: Engine, plan: EvalPlan): Promise<number> {
+  const { result, elapsedMs, runs } = await evaluateRepeated(engine, plan.source!, plan);
   const success = result.ok && result.status !== "failed";
   if (plan.format === "json") {
     await writeOut(JSON.stringify(jsonObject(result, elapsedMs, runs)) + "\n");
@@ -280,7 +270,7 @@ async function runOne(pool: SandboxPool, plan: EvalPlan, provider: HostProvider 
   return success ? 0 : 1;
 }
 
-async function runJsonl(pool: SandboxPool, plan: EvalPlan, provider: HostProvider | undefined): Promise<number> {
+async function runJsonl(engine: Engine, plan: EvalPlan): Promise<number> {
   let lineNo = 0;
   for await (const line of readLines(Deno.stdin.readable)) {
     lineNo++;
@@ -299,7 +289,7 @@ async function runJsonl(pool: SandboxPool, plan: EvalPlan, provider: HostProvide
         message: `stdin line ${lineNo}: expected a JSON-encoded program string`,
       };
     } else {
-      const { result, elapsedMs, runs } = await evaluateRepeated(pool, source, plan, provider);
+      const { result, elapsedMs, runs } = await evaluateRepeated(engine, source, plan);
       out = jsonObject(result, elapsedMs, runs);
     }
     await writeOut(JSON.stringify(out) + "\n");

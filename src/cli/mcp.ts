@@ -11,7 +11,7 @@ import { startHttpFace } from "../mcp/http.ts";
 import { createServerFactory } from "../mcp/server.ts";
 import { SessionManager } from "../mcp/sessions.ts";
 import { protectStdout, serveMcpStdio } from "../mcp/stdio.ts";
-import { delegateSignalHandling } from "../../transports/mcp_stdio/reaper.ts";
+import { registerBuiltins } from "../../transports/mod.ts";
 import { usageError } from "./usage.ts";
 
 /** Entry point of `ptc mcp`. */
@@ -44,11 +44,13 @@ export async function run(args: string[]): Promise<number> {
     console.error(`ptc mcp: ${(e as Error).message}`);
     return 2;
   }
-  // This face stops upstreams itself after in-flight calls finish; a stdio upstream's reaper must not exit first.
-  delegateSignalHandling();
+  // This face stops upstreams itself after in-flight calls finish; a transport's process reaper must not exit first.
+  const registry = registerBuiltins();
+  for (const t of registry.list()) t.delegateProcessReaping?.();
   let engine;
   try {
     engine = await createEngine({
+      registry,
       upstreamsConfig: options.upstreamsConfig,
       readOnly: options.readOnly,
       snapshot: "frozen",

@@ -3,7 +3,7 @@
  * files, the config file, env vars, commands) for `deno run` / `deno compile`.
  * @module
  */
-import { loadBuiltinTransports } from "../../transports/mod.ts";
+import { registerBuiltins } from "../../transports/mod.ts";
 import { computePermissions, permissionFlags } from "../upstream/permissions.ts";
 import { prepareConfig } from "../upstream/startup.ts";
 import { sandboxReadPaths } from "../sandbox/mod.ts";
@@ -33,7 +33,7 @@ export async function run(args: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  const registry = await loadBuiltinTransports();
+  const registry = registerBuiltins();
   const prepared = await prepareConfig({
     configFlag: values["upstreams-config"] as string | undefined,
     registry,

@@ -12,6 +12,7 @@ import { colorWanted, makeStyle } from "../repl/style.ts";
 import { LIMIT_FLAG_OPTIONS, LimitFlagError, limitsFromFlags, limitsUsage, resolveLimits } from "../sandbox/mod.ts";
 import type { CatalogServer } from "../engine/types.ts";
 import { VERSION } from "../version.ts";
+import { registerBuiltins } from "../../transports/mod.ts";
 import { parseFlags, UsageError } from "./usage.ts";
 
 /** The REPL's wall-clock limit per evaluation unless --timeout-ms says otherwise (people explore slow upstreams). */
@@ -96,6 +97,7 @@ export async function run(args: string[]): Promise<number> {
   let engine;
   try {
     engine = await createEngine({
+      registry: registerBuiltins(),
       upstreamsConfig: (v["upstreams-config"] as string | undefined) ?? Deno.env.get("PTC_UPSTREAMS"),
       readOnly: Boolean(v["read-only"]),
       snapshot: (v["catalog-snapshot-mode"] as "live" | "frozen" | undefined) ?? "live",

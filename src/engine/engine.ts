@@ -6,13 +6,13 @@
 import { SandboxPool, type SandboxResult, type SandboxSession } from "../sandbox/mod.ts";
 import type { SandboxHost } from "../sandbox/mod.ts";
 import type { SandboxLimits } from "../sandbox/mod.ts";
-import { renderCatalog } from "../upstream/catalog.ts";
+import { catalogJson, catalogText, renderCatalog } from "../upstream/catalog.ts";
 import type { CallRecord } from "../upstream/run_context.ts";
 import { withRunContext } from "../upstream/run_context.ts";
 import { type Runtime, RuntimeStartError, startRuntime } from "../upstream/runtime.ts";
 import { prepareConfig } from "../upstream/startup.ts";
+import type { TransportRegistry } from "../upstream/registry.ts";
 import type { JsonObject } from "../upstream/types.ts";
-import { loadBuiltinTransports } from "../../transports/mod.ts";
 import { recordingHost, replayHost } from "./replay.ts";
 import type {
   CatalogServer,
@@ -26,6 +26,8 @@ import type {
 
 /** Options of `createEngine`. */
 export interface EngineOptions {
+  /** The transports upstreams may name (the CLI passes the built-ins; tests may pass their own). */
+  registry: TransportRegistry;
   /** `--upstreams-config`; falls back to PTC_UPSTREAMS; none → no upstreams. */
   upstreamsConfig?: string;
   readOnly?: boolean;
@@ -33,12 +35,19 @@ export interface EngineOptions {
   snapshot?: "frozen" | "live";
   /** Pre-warmed workers for stateless evaluations. */
   poolSize?: number;
+  /**
+   * Start the sandbox on the first evaluation instead of at start-up (faces that may never run a program, such as
+   * `ptc catalog`, then never start one).
+   */
+  lazySandbox?: boolean;
   maxToolCalls?: number;
   maxCatalogOps?: number;
   /** Sandbox limits for every evaluation. */
   limits?: Partial<SandboxLimits>;
   /** Non-fatal notes (literal secrets, an unavailable upstream in live mode). */
   onWarning?: (message: string) => void;
+  /** Runtime diagnostics lines, already redacted (default: `onWarning`). */
+  onLog?: (line: string) => void;
 }
 
 /** The engine could not start; `lines` are one clear, redacted problem each. */
@@ -65,10 +74,12 @@ function toEngineCall(c: CallRecord): EngineCallRecord {
 
 function toEngineResult(r: SandboxResult, calls: CallRecord[], elapsedMs: number): EngineEvalResult {
   const mapped = calls.map(toEngineCall);
-  if (r.ok) {
-    return { ok: true, status: r.status, printed: r.printed, json: r.json, prints: r.prints, calls: mapped, elapsedMs };
-  }
-  return { ok: false, reason: r.reason, message: r.message, prints: r.prints, calls: mapped, elapsedMs };
+  const common = { prints: r.prints, calls: mapped, elapsedMs, evalMs: r.elapsedMs };
+  if (r.ok) return { ok: true, status: r.status, printed: r.printed, json: r.json, ...common };
+  const failure: EngineEvalResult = { ok: false, reason: r.reason, message: r.message, ...common };
+  if (r.line !== undefined) failure.line = r.line;
+  if (r.column !== undefined) failure.column = r.column;
+  return failure;
 }
 
 /**
@@ -77,29 +88,39 @@ function toEngineResult(r: SandboxResult, calls: CallRecord[], elapsedMs: number
  */
 export const CANCEL_GRACE_MS = 2_000;
 
-/** The non-secret endpoint of an HTTP upstream (`baseUrl` / `url`, no userinfo, query or fragment) for templates. */
-function endpointOf(config: unknown): JsonObject {
-  const out: JsonObject = {};
-  const cfg = (config ?? {}) as { baseUrl?: unknown; url?: unknown };
-  for (const key of ["baseUrl", "url"] as const) {
-    const raw = cfg[key];
-    if (typeof raw !== "string") continue;
-    try {
-      const u = new URL(raw);
-      u.username = "";
-      u.password = "";
-      u.search = "";
-      u.hash = "";
-      out[key] = u.href.replace(/\/+$/, "");
-    } catch { /* not a URL: leave it out */ }
+/** The engine's one use of the sandbox: a pool made now (warm) or on first use (lazy). */
+class Sandbox {
+  #pool: SandboxPool | undefined;
+  #closed = false;
+
+  constructor(readonly options: { size: number; limits?: Partial<SandboxLimits> }) {}
+
+  /** The pool, made on first use. */
+  get pool(): SandboxPool {
+    if (!this.#pool && this.#closed) throw new Error("the engine is closed");
+    this.#pool ??= new SandboxPool(this.options);
+    return this.#pool;
   }
-  return out;
+
+  /** Start the workers now (rejects if they cannot start). */
+  warm(): Promise<void> {
+    return this.pool.warm();
+  }
+
+  stats(): JsonObject {
+    return this.#pool ? { ...this.#pool.stats() } : { size: 0, idle: 0, busy: 0, sessions: 0, replaced: 0 };
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.#pool?.close();
+  }
 }
 
 class EngineImpl implements Engine {
   #sessions = new Set<EngineSession>();
 
-  constructor(readonly pool: SandboxPool, readonly runtime: Runtime | undefined) {}
+  constructor(readonly sandbox: Sandbox, readonly runtime: Runtime | undefined) {}
 
   /** Run one evaluation through `run`, with a fresh run context when upstreams exist. */
   async run(
@@ -129,7 +150,7 @@ class EngineImpl implements Engine {
 
   evaluate(request: EngineEvalRequest): Promise<EngineEvalResult> {
     return this.run(request, (host, limits) =>
-      this.pool.evaluate(request.program, {
+      this.sandbox.pool.evaluate(request.program, {
         host,
         context: request.context,
         globals: request.globals,
@@ -139,7 +160,7 @@ class EngineImpl implements Engine {
   }
 
   openSession(): Promise<EngineSession> {
-    let inner: SandboxSession = this.pool.openSession();
+    let inner: SandboxSession = this.sandbox.pool.openSession();
     let closed = false;
     const evalSession = async (request: EngineEvalRequest): Promise<EngineEvalResult> => {
       const current = inner;
@@ -168,7 +189,7 @@ class EngineImpl implements Engine {
           lost = r.sessionLost === true;
           return r;
         });
-        if (killed && !closed && inner === current) inner = this.pool.openSession();
+        if (killed && !closed && inner === current) inner = this.sandbox.pool.openSession();
         if (killed || lost) result.sessionLost = true;
         return result;
       } finally {
@@ -212,7 +233,7 @@ class EngineImpl implements Engine {
           inputSchema: t.inputSchema as JsonObject,
           outputSchema: t.outputSchema as JsonObject | undefined,
           readOnly: t.annotations?.readOnlyHint === true,
-          provenance: { ...(t._ptc as unknown as JsonObject), ...endpointOf(state.spec.config) },
+          provenance: { ...(t._ptc as unknown as JsonObject), ...(state.transport.endpoint?.(state.spec.config) ?? {}) },
         })),
       });
     }
@@ -223,24 +244,31 @@ class EngineImpl implements Engine {
     return this.runtime ? renderCatalog(this.runtime, mode) : "";
   }
 
+  catalogJson(): JsonObject {
+    return this.runtime ? catalogJson(this.runtime) : { servers: [] };
+  }
+
+  catalogText(): string {
+    return this.runtime ? catalogText(this.runtime) : "";
+  }
+
   diagnostics(): JsonObject {
-    const stats = this.pool.stats();
     return {
-      sandbox: { ...stats },
+      sandbox: this.sandbox.stats(),
       ...(this.runtime ? this.runtime.diagnostics() : { upstreams: [] }),
     };
   }
 
   async close(): Promise<void> {
     for (const s of [...this.#sessions]) await s.close();
-    await this.pool.close();
+    await this.sandbox.close();
     await this.runtime?.stop();
   }
 }
 
 /** Start an engine. Throws EngineStartError with one line per problem (config, permissions, upstreams). */
-export async function createEngine(options: EngineOptions = {}): Promise<Engine> {
-  const registry = await loadBuiltinTransports();
+export async function createEngine(options: EngineOptions): Promise<Engine> {
+  const registry = options.registry;
   const prepared = await prepareConfig({
     configFlag: options.upstreamsConfig,
     readOnly: options.readOnly,
@@ -261,19 +289,21 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
           ...(options.maxToolCalls ? { maxToolCalls: options.maxToolCalls } : {}),
           ...(options.maxCatalogOps ? { maxCatalogOps: options.maxCatalogOps } : {}),
         },
-        log: (line) => options.onWarning?.(line),
+        log: (line) => (options.onLog ?? options.onWarning)?.(line),
       });
     } catch (e) {
       if (e instanceof RuntimeStartError) throw new EngineStartError(e.problems);
       throw e;
     }
   }
-  const pool = new SandboxPool({ size: options.poolSize ?? 2, limits: options.limits });
-  try {
-    await pool.warm();
-  } catch (e) {
-    await runtime?.stop();
-    throw e;
+  const sandbox = new Sandbox({ size: options.poolSize ?? 2, limits: options.limits });
+  if (!options.lazySandbox) {
+    try {
+      await sandbox.warm();
+    } catch (e) {
+      await runtime?.stop();
+      throw e;
+    }
   }
-  return new EngineImpl(pool, runtime);
+  return new EngineImpl(sandbox, runtime);
 }

@@ -61,7 +61,10 @@ export type EngineEvalResult =
   & {
     prints: string[];
     calls: EngineCallRecord[];
+    /** Wall-clock ms of the whole evaluation, run-context set-up and tool calls included. */
     elapsedMs: number;
+    /** Ms the sandbox spent evaluating (parse + analyse + run), as `ptc eval` reports it; the engine always sets it. */
+    evalMs?: number;
     /**
      * Set on a session evaluation after which the session continues on a fresh worker (cancelled, or abandoned
      * after its deadline): every definition made before is gone.
@@ -72,7 +75,7 @@ export type EngineEvalResult =
   }
   & (
     | { ok: true; status: "ok" | "returned" | "failed"; printed: string; json: JsonValue }
-    | { ok: false; reason: string; message: string }
+    | { ok: false; reason: string; message: string; line?: number; column?: number }
   );
 
 /** A stateful evaluation context that owns a worker (defs, closures and `*1 *2 *3` persist). */
@@ -114,6 +117,10 @@ export interface Engine {
   catalog(): CatalogServer[];
   /** Catalog text for prompts: inline (every tool with its signature), lazy (servers only), auto (by size). */
   renderCatalog(mode: "auto" | "inline" | "lazy"): string;
+  /** The full catalog as JSON (`ptc catalog --format json`, the input of `--diff`); no servers without upstreams. */
+  catalogJson(): JsonObject;
+  /** The full catalog as text, one line per tool with its signature and result type (`ptc catalog`). */
+  catalogText(): string;
   /** Non-secret facts (upstreams, transports, limits). */
   diagnostics(): JsonObject;
   close(): Promise<void>;

@@ -93,19 +93,6 @@ export function resolveConfigPath(flag: string | undefined): string | undefined 
   return env ? resolve(env) : undefined;
 }
 
-/** A config with no upstreams and default settings. */
-export function emptyConfig(readOnly = false): PtcConfig {
-  return {
-    configDir: Deno.cwd(),
-    credentials: new Map(),
-    upstreams: [],
-    readOnly,
-    limits: resolveLimits({}),
-    catalog: resolveCatalog({}),
-    warnings: [],
-  };
-}
-
 function lineCol(text: string, offset: number): { line: number; column: number } {
   let line = 1;
   let last = -1;
@@ -139,22 +126,23 @@ function resolveCatalog(raw: Record<string, unknown>): CatalogSettings {
   };
 }
 
-const TRANSPORT_HELP = '"openapi" (an HTTP API described by OpenAPI), "mcp_stdio" (an MCP server run as a child ' +
-  'process) or "mcp_http" (an MCP server over Streamable HTTP)';
+/** `"a" (what a is), "b" (…) or "c" (…)`: the registered transports, for a missing or non-string `transport`. */
+function transportChoices(registry: TransportRegistry): string {
+  const names = registry.list().map((t) => `"${t.name}"${t.summary ? ` (${t.summary})` : ""}`);
+  if (names.length === 0) return "(no transports are registered)";
+  return names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} or ${names[names.length - 1]}`;
+}
 
 function checkTransportName(value: unknown, path: string, registry: TransportRegistry): ConfigError | undefined {
-  if (value === undefined) return { path, message: `is required: write "transport": ${TRANSPORT_HELP}` };
-  if (value === "stdio") return { path, message: '"stdio" is the old name; write "transport": "mcp_stdio"' };
-  if (value === "http") return { path, message: '"http" is the old name; write "transport": "mcp_http"' };
-  if (typeof value !== "string") return { path, message: `must be a string: ${TRANSPORT_HELP}` };
+  if (value === undefined) return { path, message: `is required: write "transport": ${transportChoices(registry)}` };
+  const renamed = registry.list().find((t) => typeof value === "string" && t.formerNames?.includes(value));
+  if (renamed) return { path, message: `"${value}" is the old name; write "transport": "${renamed.name}"` };
+  if (typeof value !== "string") return { path, message: `must be a string: ${transportChoices(registry)}` };
   if (!registry.get(value)) {
     const known = registry.names();
-    const builtin = ["openapi", "mcp_stdio", "mcp_http"].includes(value);
     return {
       path,
-      message: builtin
-        ? `transport "${value}" is not available in this build`
-        : `unsupported transport "${value}"${didYouMean(value, known)}; known: ${known.join(", ") || "(none)"}`,
+      message: `unsupported transport "${value}"${didYouMean(value, known)}; known: ${known.join(", ") || "(none)"}`,
     };
   }
   return undefined;

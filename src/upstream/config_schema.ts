@@ -67,7 +67,7 @@ export const catalogSchema: JsonSchema = {
 
 /** Properties every upstream entry has, whatever its transport. */
 export const upstreamCommonSchemaProperties: Record<string, JsonSchema> = {
-  transport: { enum: ["openapi", "mcp_stdio", "mcp_http"], description: "Which transport reaches this upstream." },
+  transport: { type: "string", description: "Which transport reaches this upstream." },
   description: { type: "string", maxLength: 2000, description: "What this upstream is for (shown to the model)." },
 };
 

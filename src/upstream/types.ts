@@ -167,10 +167,23 @@ export interface TransportDeps {
   readOnly: boolean;
 }
 
+/** One check `ptc doctor` runs before starting an upstream. `detail` and `hint` are non-secret. */
+export interface PreflightCheck {
+  /** Short name of the check, e.g. `command`. */
+  check: string;
+  ok: boolean;
+  detail: string;
+  hint?: string;
+}
+
 /** One plug-in transport. Registered by name in the transport registry (transports/mod.ts registers built-ins). */
 export interface Transport<C = unknown> {
   /** `openapi` | `mcp_stdio` | `mcp_http`. */
   name: string;
+  /** What the transport reaches, in a few words (listed when a config entry has no `transport`). */
+  summary?: string;
+  /** Names this transport had before; a config naming one is told the current name. */
+  formerNames?: readonly string[];
   /** JSON Schema of the upstream entry (merged into the published config schema). */
   configSchema: JsonSchema;
   /** Semantic validation after the schema check. Returns the typed config or every problem found. */
@@ -179,6 +192,18 @@ export interface Transport<C = unknown> {
   permissions(config: C): PermissionNeeds;
   /** Start (load schema / spawn child / connect) and return the live upstream. Throws UpstreamStartError. */
   start(config: C, deps: TransportDeps): Promise<Upstream>;
+  /**
+   * The upstream's public, non-secret endpoint for diagnostics and tool provenance (e.g. `{baseUrl}` without
+   * userinfo, query or fragment). Absent: none.
+   */
+  endpoint?(config: C): JsonObject;
+  /** Checks `ptc doctor` runs without starting the upstream (e.g. the command exists). Absent: none. */
+  preflight?(config: C): PreflightCheck[];
+  /**
+   * Called by a face that handles SIGINT/SIGTERM itself and stops its upstreams gracefully: the transport must not
+   * end the process on those signals (it still reaps what it started when the process exits).
+   */
+  delegateProcessReaping?(): void;
 }
 
 /** Thrown by `start` with a closed, non-secret diagnostic code and a fix hint. */

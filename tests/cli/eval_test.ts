@@ -149,14 +149,34 @@ Deno.test("eval: usage and input errors exit 2 with a clear message", async () =
   }
 });
 
-Deno.test("eval with a host provider: tool/call reaches the provider's host, one host per evaluation", async () => {
-  const fixture = new URL("./eval_provider_fixture.ts", import.meta.url).pathname;
-  const program =
-    "(let [r (tool/call 'obs/list-traces {:limit 2})] [(:ok r) (get-in r [:value :echo]) (get-in r [:value :n])])";
-  const r = await ptc(["--format", "json", "--repeat", "3", program], undefined, [fixture]);
-  assert.equal(r.code, 0, r.stderr);
-  const o = JSON.parse(r.stdout);
-  assert.equal(o.printed, '[true {"args" {"limit" 2} "server" "obs" "tool" "list-traces"} 3]');
+Deno.test("eval with a transport registry: tool/call reaches the upstream, a fresh run context per evaluation", async () => {
+  const fixture = new URL("./eval_registry_fixture.ts", import.meta.url).pathname;
+  // One tool call per run: a run context shared between the three runs would answer the second with cap_exhausted.
+  const config = await tempFile(JSON.stringify({
+    limits: { max_tool_calls: 1 },
+    upstreams: {
+      obs: {
+        transport: "fake",
+        base_url: "https://obs.example.com",
+        tools: [{
+          name: "list-traces",
+          input_schema: { type: "object", properties: { limit: { type: "integer" } } },
+        }],
+      },
+    },
+  }));
+  try {
+    const program = "(let [r (tool/call 'obs/list-traces {:limit 2})] [(:ok r) (get-in r [:value :args])])";
+    const r = await ptc(["--upstreams-config", config, "--format", "json", "--repeat", "3", program], undefined, [
+      fixture,
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    const o = JSON.parse(r.stdout);
+    assert.equal(o.printed, '[true {"limit" 2}]');
+    assert.equal(o.runs, 3);
+  } finally {
+    await Deno.remove(config);
+  }
 });
 
 Deno.test("eval text: a nil value after println output is not echoed; a bare nil still is", async () => {

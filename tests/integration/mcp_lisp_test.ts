@@ -11,7 +11,7 @@ import { SandboxPool } from "../../src/sandbox/mod.ts";
 import { loadConfigOrThrow } from "../../src/upstream/config.ts";
 import { withRunContext } from "../../src/upstream/run_context.ts";
 import { type Runtime, startRuntime } from "../../src/upstream/runtime.ts";
-import { loadBuiltinTransports } from "../../transports/mod.ts";
+import { registerBuiltins } from "../../transports/mod.ts";
 import { ROOT, STDIO_FIXTURE } from "../transports/mcp_common/helpers.ts";
 
 const NM = `${ROOT}/node_modules`;
@@ -82,7 +82,7 @@ async function startWorld(): Promise<World> {
   };
   const configPath = join(dir, "upstreams.json");
   await Deno.writeTextFile(configPath, JSON.stringify(config, null, 2));
-  const registry = await loadBuiltinTransports();
+  const registry = registerBuiltins();
   const runtime = await startRuntime(await loadConfigOrThrow(configPath, { registry }), { registry, log: () => {} });
   const pool = new SandboxPool({ size: 1 });
   await pool.warm();

@@ -4,13 +4,13 @@
  */
 import assert from "node:assert/strict";
 import { fullAccessToken, generateToken, writeTokensFile } from "../../fixtures/observatory/mod.ts";
-import { type DemoSession, startDemoSession } from "../../src/cli/demo_session.ts";
+import { type RuntimeSession, withDemoRuntime } from "./demo_runtime.ts";
 import { withRunContext } from "../../src/upstream/run_context.ts";
 import type { JsonObject, JsonValue } from "../../src/upstream/types.ts";
 
 type Outcome = { kind: string; ok?: boolean; value?: JsonValue; reason?: string; message?: string };
 
-async function call(session: DemoSession, tool: string, args: JsonObject) {
+async function call(session: RuntimeSession, tool: string, args: JsonObject) {
   const report = await withRunContext(
     session.runtime,
     (ctx) => ctx.callTool({ name: "call", args: { server: "observatory", tool, args } }),
@@ -24,13 +24,8 @@ function value(o: Outcome): Record<string, unknown> {
   return o.value as Record<string, unknown>;
 }
 
-async function withSession(fn: (s: DemoSession) => Promise<void>): Promise<void> {
-  const session = await startDemoSession({ seed: "e2e", traces: 1200 });
-  try {
-    await fn(session);
-  } finally {
-    await session.close();
-  }
+function withSession(fn: (s: RuntimeSession) => Promise<void>): Promise<void> {
+  return withDemoRuntime({ seed: "e2e", traces: 1200 }, fn);
 }
 
 Deno.test("e2e observatory: the example config exposes the seven operations as tools", async () => {

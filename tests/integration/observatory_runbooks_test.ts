@@ -9,12 +9,11 @@ import { parse as parseJsonc } from "jsonc-parser";
 import { dirname, join } from "node:path";
 import {
   type ConcreteConfigOptions,
-  type DemoSession,
   EXAMPLE_CONFIG,
   pinStdioWorkingDirs,
-  startDemoSession,
   writeConcreteConfig,
 } from "../../src/cli/demo_session.ts";
+import { type RuntimeSession, withDemoRuntime } from "./demo_runtime.ts";
 import { withRunContext } from "../../src/upstream/run_context.ts";
 import type { JsonObject } from "../../src/upstream/types.ts";
 
@@ -32,7 +31,7 @@ const ERROR_CLASSES = [
 
 type Outcome = { kind: string; ok?: boolean; value?: unknown; reason?: string; message?: string };
 
-async function call(session: DemoSession, server: string, tool: string, args: JsonObject): Promise<Outcome> {
+async function call(session: RuntimeSession, server: string, tool: string, args: JsonObject): Promise<Outcome> {
   const report = await withRunContext(
     session.runtime,
     (ctx) => ctx.callTool({ name: "call", args: { server, tool, args } }),
@@ -40,13 +39,8 @@ async function call(session: DemoSession, server: string, tool: string, args: Js
   return report.value as Outcome;
 }
 
-async function withSession(fn: (s: DemoSession) => Promise<void>): Promise<void> {
-  const session = await startDemoSession({ seed: "runbooks", traces: 300 });
-  try {
-    await fn(session);
-  } finally {
-    await session.close();
-  }
+function withSession(fn: (s: RuntimeSession) => Promise<void>): Promise<void> {
+  return withDemoRuntime({ seed: "runbooks", traces: 300 }, fn);
 }
 
 Deno.test("runbooks: one page per error class the fixture produces, each with the four sections", async () => {

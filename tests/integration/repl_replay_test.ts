@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { createEngine } from "../../src/engine/engine.ts";
+import { registerBuiltins } from "../../transports/mod.ts";
 import { ReplCore } from "../../src/repl/core.ts";
 import { makeStyle } from "../../src/repl/style.ts";
 import type { AuditEntry } from "../../fixtures/observatory/mod.ts";
@@ -14,7 +15,7 @@ import { LOSE_WORKER, losingSession } from "../repl/lost_session.ts";
 Deno.test("replay: defs holding tool results survive a lost worker without re-fetching", async () => {
   const requests: AuditEntry[] = [];
   const world = await startReplWorld({ onRequest: (e) => requests.push(e) });
-  const engine = await createEngine({ upstreamsConfig: world.configPath, snapshot: "live", poolSize: 1 });
+  const engine = await createEngine({ registry: registerBuiltins(), upstreamsConfig: world.configPath, snapshot: "live", poolSize: 1 });
   const session = losingSession(await engine.openSession());
   const out: string[] = [];
   const err: string[] = [];
@@ -55,7 +56,7 @@ Deno.test("replay: defs holding tool results survive a lost worker without re-fe
 Deno.test("engine: record, replay (a different call is refused), and a cancelled pooled evaluation", async () => {
   const requests: AuditEntry[] = [];
   const world = await startReplWorld({ onRequest: (e) => requests.push(e) });
-  const engine = await createEngine({ upstreamsConfig: world.configPath, poolSize: 1, limits: { maxSteps: 1e15 } });
+  const engine = await createEngine({ registry: registerBuiltins(), upstreamsConfig: world.configPath, poolSize: 1, limits: { maxSteps: 1e15 } });
   try {
     const program = '(count (get-in (tool/call \'observatory/list-traces {:org_id "acme" :limit 2}) [:value :traces]))';
     const live = await engine.evaluate({ program, record: true });

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { createEngine } from "../../src/engine/engine.ts";
+import { registerBuiltins } from "../../transports/mod.ts";
 import type { Engine, EngineSession } from "../../src/engine/types.ts";
 import { ReplCore } from "../../src/repl/core.ts";
 import { definedNames, DefinitionLog } from "../../src/repl/defs.ts";
@@ -19,7 +20,7 @@ async function harness(
   maxSteps?: number,
   wrap: (s: EngineSession) => EngineSession = (s) => s,
 ): Promise<Harness> {
-  const engine = await createEngine({ poolSize: 1, limits: maxSteps ? { maxSteps } : {} });
+  const engine = await createEngine({ registry: registerBuiltins(), poolSize: 1, limits: maxSteps ? { maxSteps } : {} });
   const session = wrap(await engine.openSession());
   const out: string[] = [];
   const err: string[] = [];

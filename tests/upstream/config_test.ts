@@ -2,9 +2,14 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { loadConfigFile, parseConfigText, type PtcConfig, resolveConfigPath } from "../../src/upstream/config.ts";
 import type { ConfigError } from "../../src/upstream/types.ts";
-import { fakeRegistry } from "./fake_transport.ts";
+import { fakeRegistry, fakeTransport } from "./fake_transport.ts";
+import { TransportRegistry } from "../../src/upstream/registry.ts";
+import { BUILTIN_TRANSPORTS } from "../../transports/mod.ts";
 
 const registry = fakeRegistry();
+/** The built-ins and the fake: what `ptc` itself registers, plus the test transport. */
+const builtins = new TransportRegistry();
+for (const t of [...BUILTIN_TRANSPORTS, fakeTransport]) builtins.register(t);
 const TOOLS = [{ name: "echo" }];
 
 function base(overrides: Record<string, unknown> = {}, upstream: Record<string, unknown> = {}) {
@@ -17,13 +22,16 @@ function base(overrides: Record<string, unknown> = {}, upstream: Record<string, 
   };
 }
 
-function parse(doc: unknown): PtcConfig | ConfigError[] {
-  return parseConfigText(typeof doc === "string" ? doc : JSON.stringify(doc), "/cfg", { registry, label: "ptc.jsonc" });
+function parse(doc: unknown, transports = registry): PtcConfig | ConfigError[] {
+  return parseConfigText(typeof doc === "string" ? doc : JSON.stringify(doc), "/cfg", {
+    registry: transports,
+    label: "ptc.jsonc",
+  });
 }
 
 /** Assert that exactly one rule fired (at least one error at `path` whose message matches). */
-function rejects(doc: unknown, path: string, re: RegExp) {
-  const r = parse(doc);
+function rejects(doc: unknown, path: string, re: RegExp, transports = registry) {
+  const r = parse(doc, transports);
   assert.ok(Array.isArray(r), `expected errors for ${JSON.stringify(doc)}`);
   const errs = r as ConfigError[];
   assert.ok(
@@ -168,19 +176,28 @@ Deno.test("config rule: upstream names", () =>
   rejects({ upstreams: { "my obs": { transport: "fake" } } }, 'upstreams."my obs"', /start with a letter/));
 Deno.test("config rule: an upstream must be an object", () =>
   rejects({ upstreams: { obs: "https://x" } }, "upstreams.obs", /an object/));
-Deno.test("config rule: transport is required, with the choices", () =>
-  rejects({ upstreams: { obs: { base_url: "https://x" } } }, "upstreams.obs.transport", /is required.*mcp_stdio/));
+Deno.test("config rule: transport is required, with the registered choices", () => {
+  rejects(
+    { upstreams: { obs: { base_url: "https://x" } } },
+    "upstreams.obs.transport",
+    /is required: write "transport": "fake", "mcp_http" \(an MCP server over Streamable HTTP\), "mcp_stdio" \(an MCP server run as a child process\) or "openapi" \(an HTTP API described by OpenAPI\)$/,
+    builtins,
+  );
+  rejects({ upstreams: { obs: { base_url: "https://x" } } }, "upstreams.obs.transport", /write "transport": "fake"/);
+});
 Deno.test("config rule: old transport stdio → mcp_stdio", () =>
   rejects(
     { upstreams: { obs: { transport: "stdio" } } },
     "upstreams.obs.transport",
     /old name; write "transport": "mcp_stdio"/,
+    builtins,
   ));
 Deno.test("config rule: old transport http → mcp_http", () =>
   rejects(
     { upstreams: { obs: { transport: "http" } } },
     "upstreams.obs.transport",
     /old name; write "transport": "mcp_http"/,
+    builtins,
   ));
 Deno.test("config rule: unknown transport with did-you-mean", () =>
   rejects(
@@ -188,8 +205,12 @@ Deno.test("config rule: unknown transport with did-you-mean", () =>
     "upstreams.obs.transport",
     /unsupported transport "fak" \(did you mean "fake"\?\)/,
   ));
-Deno.test("config rule: a built-in transport missing from this build is named", () =>
-  rejects({ upstreams: { obs: { transport: "openapi" } } }, "upstreams.obs.transport", /not available in this build/));
+Deno.test("config rule: a transport the registry lacks is unsupported, listing the registered ones", () =>
+  rejects(
+    { upstreams: { obs: { transport: "openapi" } } },
+    "upstreams.obs.transport",
+    /unsupported transport "openapi"; known: fake$/,
+  ));
 Deno.test("config rule: transport must be a string", () =>
   rejects({ upstreams: { obs: { transport: 3 } } }, "upstreams.obs.transport", /must be a string/));
 Deno.test("config rule: unknown upstream key with did-you-mean", () =>

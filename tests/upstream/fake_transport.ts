@@ -2,7 +2,7 @@
  * An in-process test transport ("fake") so runtime and config tests do not depend on openapi/mcp. Its upstream
  * entry takes the common HTTP keys plus `tools` (each with a `behavior`) and `fail_start`.
  */
-import { type HttpCommonConfig, httpCommonSchemaProperties, parseHttpCommon } from "../../src/upstream/http_common.ts";
+import { type HttpCommonConfig, httpCommonSchemaProperties, parseHttpCommon } from "../../transports/http_common/config.ts";
 import {
   type ConfigError,
   type JsonObject,
@@ -14,6 +14,7 @@ import {
   UpstreamStartError,
 } from "../../src/upstream/types.ts";
 import { TransportRegistry } from "../../src/upstream/registry.ts";
+import { publicEndpoint } from "../../transports/http_common/endpoint.ts";
 
 /** What a fake tool does when called. */
 export type Behavior = "echo" | "headers" | "error_headers" | "slow" | "big" | "text" | "none" | "throw";
@@ -95,6 +96,7 @@ export const fakeTransport: Transport<FakeConfig> = {
   permissions(config) {
     return { net: [config.hostPort], read: [], env: [], run: [] };
   },
+  endpoint: (config) => publicEndpoint({ url: config.url }),
   async start(config, deps): Promise<Upstream> {
     if (config.failStart !== undefined) {
       const headers = await deps.credentials.authHeaders(config.auth);

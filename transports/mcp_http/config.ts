@@ -1,11 +1,11 @@
 /**
  * `mcp_http` upstream config: `url` (HTTPS by default; `allow_insecure_http`, or `allow_insecure_loopback` for a
  * literal 127.0.0.1 / [::1] without credentials), `auth` and `static_headers` exactly as for OpenAPI (shared
- * `http_common.ts`), `connect_timeout_ms`, plus the shared MCP keys.
+ * `transports/http_common/config.ts`), `connect_timeout_ms`, plus the shared MCP keys.
  * @module
  */
 import type { ConfigContext, ConfigError, JsonObject, JsonSchema } from "../../src/upstream/types.ts";
-import { type HttpCommonConfig, httpCommonSchemaProperties, parseHttpCommon } from "../../src/upstream/http_common.ts";
+import { type HttpCommonConfig, httpCommonSchemaProperties, parseHttpCommon } from "../http_common/config.ts";
 import {
   COMMON_KEYS,
   type McpCommonConfig,

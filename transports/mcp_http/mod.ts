@@ -9,6 +9,7 @@ import { connectClient, ProbeTap } from "../mcp_common/session.ts";
 import { startMcpUpstream } from "../mcp_common/upstream.ts";
 import { type McpHttpConfig, mcpHttpSchema, parseHttpConfig } from "./config.ts";
 import { makeMcpFetch } from "./fetch.ts";
+import { publicEndpoint } from "../http_common/endpoint.ts";
 
 export type { McpHttpConfig } from "./config.ts";
 
@@ -40,10 +41,13 @@ function permissions(config: McpHttpConfig): PermissionNeeds {
 
 const transport: Transport<McpHttpConfig> = {
   name: "mcp_http",
+  summary: "an MCP server over Streamable HTTP",
+  formerNames: ["http"],
   configSchema: mcpHttpSchema,
   parseConfig: parseHttpConfig,
   permissions,
   start,
+  endpoint: (config) => publicEndpoint({ url: config.url }),
 };
 
 export default transport;

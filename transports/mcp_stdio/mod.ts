@@ -13,7 +13,8 @@ import { connectClient, type Connection, ProbeTap } from "../mcp_common/session.
 import { startMcpUpstream } from "../mcp_common/upstream.ts";
 import { type McpStdioConfig, mcpStdioSchema, parseStdioConfig } from "./config.ts";
 import { ChildProcessTransport } from "./process.ts";
-import { processEnding } from "./reaper.ts";
+import { delegateSignalHandling, processEnding } from "./reaper.ts";
+import { commandCheck } from "./preflight.ts";
 
 export type { McpStdioConfig } from "./config.ts";
 export { resolveCommand, selfReference } from "./command.ts";
@@ -151,10 +152,14 @@ function permissions(config: McpStdioConfig): PermissionNeeds {
 
 const transport: Transport<McpStdioConfig> = {
   name: "mcp_stdio",
+  summary: "an MCP server run as a child process",
+  formerNames: ["stdio"],
   configSchema: mcpStdioSchema,
   parseConfig: parseStdioConfig,
   permissions,
   start,
+  preflight: (config) => [commandCheck(config)],
+  delegateProcessReaping: delegateSignalHandling,
 };
 
 export default transport;

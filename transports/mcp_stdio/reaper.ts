@@ -90,7 +90,3 @@ export function untrackChild(child: Deno.ChildProcess): void {
   if (live.size === 0) removeSignals();
 }
 
-/** Number of live tracked children (diagnostics, tests). */
-export function liveChildren(): number {
-  return live.size;
-}

@@ -5,8 +5,8 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import type { ConfigContext, ConfigError, JsonSchema } from "../../src/upstream/types.ts";
-import { type HttpCommonConfig, httpCommonSchemaProperties, parseHttpCommon } from "../../src/upstream/http_common.ts";
-import { checkHttpUrl } from "../../src/upstream/http_common.ts";
+import { type HttpCommonConfig, httpCommonSchemaProperties, parseHttpCommon } from "../http_common/config.ts";
+import { checkHttpUrl } from "../http_common/config.ts";
 import { didYouMean, joinIndex, joinKey, unknownKeyHint } from "../../src/upstream/suggest.ts";
 import { unknownKeys } from "../../src/upstream/config_keys.ts";
 

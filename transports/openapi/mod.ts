@@ -3,7 +3,8 @@
  * document is loaded and compiled once at start; each included GET operation becomes one tool.
  * @module
  */
-import { hostPortOf } from "../../src/upstream/http_common.ts";
+import { hostPortOf } from "../http_common/config.ts";
+import { publicEndpoint } from "../http_common/endpoint.ts";
 import {
   type ConfigContext,
   type ConfigError,
@@ -158,10 +159,12 @@ function loadHint(error: SchemaLoadError): string | undefined {
 /** The `openapi` transport. */
 const openapiTransport: Transport<OpenApiConfig> = {
   name: "openapi",
+  summary: "an HTTP API described by OpenAPI",
   configSchema: openapiConfigSchema,
   parseConfig: (raw: JsonObject, ctx: ConfigContext): OpenApiConfig | ConfigError[] => parseOpenApiConfig(raw, ctx),
   permissions: openapiPermissions,
   start: startOpenApi,
+  endpoint: (config) => publicEndpoint({ baseUrl: config.baseUrl }),
 };
 
 export default openapiTransport;

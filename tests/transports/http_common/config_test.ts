@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { hostPortOf, type HttpCommonConfig, parseHttpCommon } from "../../src/upstream/http_common.ts";
-import type { ConfigContext, ConfigError } from "../../src/upstream/types.ts";
+import { hostPortOf, type HttpCommonConfig, parseHttpCommon } from "../../../transports/http_common/config.ts";
+import type { ConfigContext, ConfigError } from "../../../src/upstream/types.ts";
 
 const ctx: ConfigContext = {
   upstreamName: "obs",

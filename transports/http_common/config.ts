@@ -4,10 +4,10 @@
  * emitter list and `static_headers`. Every problem is a ConfigError naming its key path.
  * @module
  */
-import type { AuthEmitter, ConfigContext, ConfigError, JsonSchema } from "./types.ts";
-import { HEADER_TOKEN_RE, isReservedHeader, secretNamePart } from "./headers.ts";
-import { didYouMean, joinIndex, joinKey, unknownKeyHint } from "./suggest.ts";
-import { optionalBool } from "./config_keys.ts";
+import type { AuthEmitter, ConfigContext, ConfigError, JsonSchema } from "../../src/upstream/types.ts";
+import { HEADER_TOKEN_RE, isReservedHeader, secretNamePart } from "../../src/upstream/headers.ts";
+import { didYouMean, joinIndex, joinKey, unknownKeyHint } from "../../src/upstream/suggest.ts";
+import { optionalBool } from "../../src/upstream/config_keys.ts";
 
 /** The parsed common part of an HTTP upstream. */
 export interface HttpCommonConfig {
