@@ -9,7 +9,13 @@
 import type { JsonObject, JsonValue } from "../lisp/api.ts";
 import { createEngine, EngineStartError } from "../engine/engine.ts";
 import type { Engine, EngineEvalResult } from "../engine/types.ts";
-import { LIMIT_FLAG_OPTIONS, LimitFlagError, limitsFromFlags, limitsUsage, type SandboxLimits } from "../sandbox/mod.ts";
+import {
+  LIMIT_FLAG_OPTIONS,
+  LimitFlagError,
+  limitsFromFlags,
+  limitsUsage,
+  type SandboxLimits,
+} from "../sandbox/mod.ts";
 import type { TransportRegistry } from "../upstream/registry.ts";
 import { registerBuiltins } from "../../transports/mod.ts";
 import { intFlag, parseFlags, UsageError, usageError } from "./usage.ts";

@@ -4,7 +4,7 @@
  */
 import { createEngine, EngineStartError } from "../engine/engine.ts";
 import { readTokenFile } from "../mcp/auth.ts";
-import { FlagError, mcpUsage, parseMcpFlags } from "../mcp/flags.ts";
+import { FlagError, mcpUsage, parseMcpFlags } from "./mcp_flags.ts";
 import { ConcurrencyGate } from "../mcp/gate.ts";
 import { buildGuard, GuardConfigError, isLoopbackHost } from "../mcp/guards.ts";
 import { startHttpFace } from "../mcp/http.ts";

@@ -233,7 +233,10 @@ class EngineImpl implements Engine {
           inputSchema: t.inputSchema as JsonObject,
           outputSchema: t.outputSchema as JsonObject | undefined,
           readOnly: t.annotations?.readOnlyHint === true,
-          provenance: { ...(t._ptc as unknown as JsonObject), ...(state.transport.endpoint?.(state.spec.config) ?? {}) },
+          provenance: {
+            ...(t._ptc as unknown as JsonObject),
+            ...(state.transport.endpoint?.(state.spec.config) ?? {}),
+          },
         })),
       });
     }

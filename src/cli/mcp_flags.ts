@@ -4,7 +4,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { RESPONSE_PROFILES, type ResponseProfile } from "./envelope.ts";
+import { RESPONSE_PROFILES, type ResponseProfile } from "../mcp/envelope.ts";
 
 type FlagKind = "string" | "int" | "bool" | { enum: readonly string[] };
 
