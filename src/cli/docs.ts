@@ -13,17 +13,17 @@ Topics:
   schema-config   the JSON Schema of the upstreams config file (save it and point "$schema" at it)`;
 
 /** Entry point of `ptc docs`. */
-export async function run(args: string[]): Promise<number> {
+export function run(args: string[]): Promise<number> {
   const [topic, ...rest] = args;
   if (topic === "-h" || topic === "--help") {
     console.log(USAGE);
-    return 0;
+    return Promise.resolve(0);
   }
   if (topic !== "schema-config" || rest.length > 0) {
     const problem = topic === undefined ? "missing topic" : `unknown topic '${[topic, ...rest].join(" ")}'`;
-    return usageError(problem, USAGE, "docs");
+    return Promise.resolve(usageError(problem, USAGE, "docs"));
   }
   const registry = registerBuiltins();
   console.log(JSON.stringify(buildConfigSchema(registry.list()), null, 2));
-  return 0;
+  return Promise.resolve(0);
 }
