@@ -138,12 +138,6 @@ export function parseCredentials(raw: unknown, configDir: string, path = "creden
   return out;
 }
 
-/** The emitter scheme a hint allows. */
-export function hintAllows(hint: SchemeHint, scheme: AuthEmitter["scheme"]): boolean {
-  return (hint === "bearer" && scheme === "bearer") || (hint === "basic" && scheme === "basic") ||
-    (hint === "raw" && scheme === "custom_header");
-}
-
 /** Where the materializer reads env vars and files (tests substitute these). */
 export interface CredentialIo {
   getEnv(name: string): string | undefined;
