@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { createTokenDir, type RunningObservatory, startObservatory } from "../../fixtures/observatory/mod.ts";
 import type { TokenDir } from "../../fixtures/observatory/mod.ts";
 import { createEngine } from "../engine/engine.ts";
-import type { Engine, EngineCallRecord, EngineEvalResult } from "../engine/types.ts";
+import type { CallRecord, Engine, EngineEvalResult } from "../engine/types.ts";
 import { registerBuiltins } from "../../transports/mod.ts";
 
 /** The example config shipped at the repository root. */
@@ -42,7 +42,7 @@ export interface DemoSessionOptions {
 export interface ProgramRun {
   result: EngineEvalResult;
   /** Call records (completion order). */
-  calls: EngineCallRecord[];
+  calls: CallRecord[];
   /** UTF-8 bytes the upstream returned, over all calls. */
   upstreamBytes: number;
   /** UTF-8 bytes of the answer handed back (the JSON of the program's value; 0 on failure). */

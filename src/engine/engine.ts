@@ -17,7 +17,6 @@ import { recordingHost, replayHost } from "./replay.ts";
 import type {
   CatalogServer,
   Engine,
-  EngineCallRecord,
   EngineEvalRequest,
   EngineEvalResult,
   EngineSession,
@@ -58,23 +57,8 @@ export class EngineStartError extends Error {
   }
 }
 
-function toEngineCall(c: CallRecord): EngineCallRecord {
-  const rec: EngineCallRecord = {
-    server: c.server,
-    tool: c.tool,
-    status: c.status,
-    durationMs: c.duration_ms,
-    bytes: c.bytes,
-  };
-  if (c.reason) rec.reason = c.reason;
-  if (c.message) rec.message = c.message;
-  if (c.preview !== undefined) rec.preview = c.preview;
-  return rec;
-}
-
 function toEngineResult(r: SandboxResult, calls: CallRecord[], elapsedMs: number): EngineEvalResult {
-  const mapped = calls.map(toEngineCall);
-  const common = { prints: r.prints, calls: mapped, elapsedMs, evalMs: r.elapsedMs };
+  const common = { prints: r.prints, calls, elapsedMs, evalMs: r.elapsedMs };
   if (r.ok) return { ok: true, status: r.status, printed: r.printed, json: r.json, ...common };
   const failure: EngineEvalResult = { ok: false, reason: r.reason, message: r.message, ...common };
   if (r.line !== undefined) failure.line = r.line;

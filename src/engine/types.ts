@@ -6,20 +6,13 @@
  * @module
  */
 import type { JsonObject, JsonValue } from "../upstream/types.ts";
+import type { CallRecord } from "../upstream/run_context.ts";
 
-/** One upstream call made by a program, as reported to faces (secrets already redacted). */
-export interface EngineCallRecord {
-  server: string;
-  tool: string;
-  status: "ok" | "error";
-  reason?: string;
-  message?: string;
-  durationMs: number;
-  /** Bytes of the upstream payload as received (0 when unknown). */
-  bytes: number;
-  /** A short, redacted preview of the value (for error feedback; untrusted upstream data). */
-  preview?: string;
-}
+/**
+ * One upstream call made by a program (secrets already redacted): the record the run context keeps, handed to the
+ * faces unchanged — one shape from the tool call to the MCP debug profile.
+ */
+export type { CallRecord };
 
 /**
  * One tool call of an evaluation and the answer the program got (a `ToolRequest` and a `ToolOutcome` of the
@@ -60,7 +53,7 @@ export interface EngineEvalRequest {
 export type EngineEvalResult =
   & {
     prints: string[];
-    calls: EngineCallRecord[];
+    calls: CallRecord[];
     /** Wall-clock ms of the whole evaluation, run-context set-up and tool calls included. */
     elapsedMs: number;
     /** Ms the sandbox spent evaluating (parse + analyse + run), as `ptc eval` reports it; the engine always sets it. */

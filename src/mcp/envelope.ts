@@ -5,7 +5,7 @@
  * Everything the model reads is bounded; upstream data quoted back into error feedback is fenced as untrusted.
  * @module
  */
-import type { EngineCallRecord, EngineEvalResult } from "../engine/types.ts";
+import type { CallRecord, EngineEvalResult } from "../engine/types.ts";
 import type { JsonObject, JsonValue } from "../upstream/types.ts";
 import { payloadMetrics, utf8Bytes } from "./metrics.ts";
 
@@ -68,7 +68,7 @@ export function fenceUntrusted(body: string): string {
 }
 
 /** The bounded summary of upstream results that precedes an error (untrusted data). */
-export function upstreamFeedback(calls: EngineCallRecord[]): string | undefined {
+export function upstreamFeedback(calls: CallRecord[]): string | undefined {
   if (calls.length === 0) return undefined;
   const lines = calls.slice(0, 3).map((c) => {
     const name = `${c.server}/${c.tool}`;
@@ -200,13 +200,14 @@ function renderError(
   return response;
 }
 
-function decorateDebug(structured: JsonObject, calls: EngineCallRecord[], returned: string) {
+function decorateDebug(structured: JsonObject, calls: CallRecord[], returned: string) {
+  // The record's own field names; its args and preview stay off the wire.
   structured.upstream_calls = calls.map((c) => {
     const rec: JsonObject = {
       server: c.server,
       tool: c.tool,
       status: c.status,
-      duration_ms: c.durationMs,
+      duration_ms: c.duration_ms,
       bytes: c.bytes,
     };
     if (c.reason) rec.reason = c.reason;

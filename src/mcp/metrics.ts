@@ -2,7 +2,7 @@
  * Payload metrics: how much upstream data a program consumed versus how much it handed back to the model.
  * @module
  */
-import type { EngineCallRecord } from "../engine/types.ts";
+import type { CallRecord } from "../engine/types.ts";
 
 /** Payload metrics of one evaluation (the `ptc_metrics` of debug responses). */
 export interface PayloadMetrics {
@@ -28,7 +28,7 @@ export function utf8Bytes(text: string): number {
 }
 
 /** Compute the payload metrics from the call records and the text returned to the model. */
-export function payloadMetrics(calls: EngineCallRecord[], returnedText: string): PayloadMetrics {
+export function payloadMetrics(calls: CallRecord[], returnedText: string): PayloadMetrics {
   let ok = 0;
   let upstreamBytes = 0;
   for (const c of calls) {

@@ -12,7 +12,10 @@ import type { DiscoveryOp, DiscoveryOutcome, HostCallbacks, ToolOutcome, ToolReq
 import { callTool } from "./tool_call.ts";
 import { discover } from "./discovery.ts";
 
-/** One tool call as recorded for the run report (args redacted). */
+/**
+ * One tool call as recorded for the run report (args redacted). The one call-record shape: the engine hands it to
+ * the faces as is, and the MCP debug profile's `upstream_calls` uses its field names.
+ */
 export interface CallRecord {
   server: string;
   tool: string;
