@@ -145,7 +145,6 @@ async function benchLatency(calls: number): Promise<void> {
       limits: { callTimeoutMs: 10_000, maxResponseBytes: 1 << 20, connectTimeoutMs: 5_000 },
       fetch: globalThis.fetch,
       log: () => {},
-      readOnly: false,
     };
     const parsed = openapi.parseConfig({
       transport: "openapi",
@@ -158,7 +157,6 @@ async function benchLatency(calls: number): Promise<void> {
       path: "upstreams.bench",
       configDir: dir,
       credentialNames: new Set(),
-      readOnly: false,
     });
     if (Array.isArray(parsed)) throw new Error(JSON.stringify(parsed));
     const upstream = await openapi.start(parsed, deps);

@@ -11,6 +11,7 @@ import { parseFlags, UsageError, usageError } from "./usage.ts";
 import { loadConfigFile, type PtcConfig, resolveConfigPath } from "../upstream/config.ts";
 import { createMaterializer } from "../upstream/credentials.ts";
 import { createRedactor, type SecretRedactor } from "../upstream/redact.ts";
+import { type InstallPolicy, installUpstream } from "../upstream/install.ts";
 import { formatConfigError } from "../upstream/suggest.ts";
 import type { JsonObject, PreflightCheck, TransportDeps, Upstream } from "../upstream/types.ts";
 import { checkPermissions, computePermissions } from "../upstream/permissions.ts";
@@ -111,7 +112,7 @@ function bindingsOf(config: unknown): string[] {
   return [...out];
 }
 
-function depsFor(config: PtcConfig, name: string, redactor: SecretRedactor, readOnly: boolean): TransportDeps {
+function depsFor(config: PtcConfig, name: string, redactor: SecretRedactor): TransportDeps {
   return {
     upstreamName: name,
     credentials: createMaterializer(config.credentials, redactor),
@@ -123,7 +124,6 @@ function depsFor(config: PtcConfig, name: string, redactor: SecretRedactor, read
     },
     fetch: globalThis.fetch.bind(globalThis),
     log: () => {},
-    readOnly,
   };
 }
 
@@ -177,7 +177,8 @@ async function diagnose(
           report,
           spec.config,
           transport.start.bind(transport),
-          depsFor(config, spec.name, redactor, config.readOnly),
+          depsFor(config, spec.name, redactor),
+          { readOnly: config.readOnly },
         );}
     }
     upstreams.push(report);
@@ -213,13 +214,15 @@ async function connectOne(
   config: unknown,
   start: (config: unknown, deps: TransportDeps) => Promise<Upstream>,
   deps: TransportDeps,
+  policy: InstallPolicy,
 ): Promise<void> {
   try {
     const upstream = await start(config, deps);
     try {
       const d: JsonObject = upstream.diagnostics();
+      const { installed } = installUpstream(deps.upstreamName, upstream, policy);
       report.status = "ready";
-      report.tools = upstream.listTools().length;
+      report.tools = installed.length;
       if (typeof d.era === "string") report.era = d.era;
       if (typeof d.protocolVersion === "string" && d.protocolVersion) report.protocolVersion = d.protocolVersion;
     } finally {

@@ -218,7 +218,6 @@ export function parseConfigText(
         path,
         configDir,
         credentialNames,
-        readOnly,
         credentialHints,
       };
       let parsed: unknown;

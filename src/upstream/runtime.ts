@@ -9,6 +9,7 @@ import type { JsonObject, ToolEntry, Transport, Upstream, UpstreamLimits } from 
 import { UpstreamStartError } from "./types.ts";
 import type { CatalogSettings, PtcConfig, RunLimits, UpstreamSpec } from "./config.ts";
 import { createMaterializer, type CredentialIo, type Materializer } from "./credentials.ts";
+import { type Installation, type InstallPolicy, installTools, installUpstream } from "./install.ts";
 import { createRedactor, type SecretRedactor } from "./redact.ts";
 import { defaultRegistry, type TransportRegistry } from "./registry.ts";
 
@@ -49,10 +50,10 @@ export interface UpstreamState {
   status: "ready" | "unavailable" | "stopped";
   /** Redacted reason when unavailable. */
   error?: string;
-  /** Exposed tools (redacted; read-only filter applied). */
+  /** Installed tools (redacted): what the install policy let through. */
   tools: ToolEntry[];
-  /** Tools hidden by read-only mode (names only). */
-  hidden: string[];
+  /** Tools the install policy withheld: exposed name → why (completes "tool 'server/name' …"). */
+  withheld: Map<string, string>;
   lastAttempt: number;
 }
 
@@ -77,11 +78,6 @@ function describeStartError(name: string, e: unknown): string {
   return `${prefix}failed to start: ${strip(msg)}`;
 }
 
-/** True when a tool is annotated read-only. */
-export function isReadOnlyTool(t: ToolEntry): boolean {
-  return t.annotations?.readOnlyHint === true;
-}
-
 /** The runtime handle. Create with `startRuntime`. */
 export class Runtime {
   readonly redactor: SecretRedactor;
@@ -89,6 +85,8 @@ export class Runtime {
   readonly limits: RunLimits;
   readonly snapshotMode: CatalogSettings["snapshot"];
   readonly readOnly: boolean;
+  /** What decides which listed tools are installed (src/upstream/install.ts). */
+  readonly policy: InstallPolicy;
   readonly upstreams = new Map<string, UpstreamState>();
   #stopped = false;
   #log: (line: string) => void;
@@ -102,6 +100,7 @@ export class Runtime {
     this.limits = { ...config.limits, ...options.limits };
     this.snapshotMode = options.snapshot ?? config.catalog.snapshot;
     this.readOnly = options.readOnly === true || config.readOnly;
+    this.policy = { readOnly: this.readOnly };
     const sink = options.log ?? ((line: string) => console.error(line));
     this.#log = (line) => sink(this.redactor.redact(line));
     this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
@@ -110,7 +109,14 @@ export class Runtime {
     for (const spec of config.upstreams) {
       const transport = registry.get(spec.transport);
       if (!transport) throw new RuntimeStartError([`upstream ${spec.name}: transport "${spec.transport}" missing`]);
-      this.upstreams.set(spec.name, { spec, transport, status: "unavailable", tools: [], hidden: [], lastAttempt: 0 });
+      this.upstreams.set(spec.name, {
+        spec,
+        transport,
+        status: "unavailable",
+        tools: [],
+        withheld: new Map(),
+        lastAttempt: 0,
+      });
     }
   }
 
@@ -144,16 +150,22 @@ export class Runtime {
         limits: this.upstreamLimits(),
         fetch: this.#fetch,
         log: (m) => this.#log(`upstream ${state.spec.name}: ${m}`),
-        readOnly: this.readOnly,
       });
       if (this.#stopped) {
         await upstream.stop().catch(() => {});
         return `upstream ${state.spec.name}: runtime stopped while starting`;
       }
+      let installation: Installation;
+      try {
+        installation = installUpstream(state.spec.name, upstream, this.policy);
+      } catch (e) {
+        await upstream.stop().catch(() => {});
+        throw e;
+      }
       state.upstream = upstream;
       state.status = "ready";
       state.error = undefined;
-      this.#loadTools(state);
+      this.#adopt(state, installation);
       return undefined;
     } catch (e) {
       state.status = "unavailable";
@@ -162,11 +174,14 @@ export class Runtime {
     }
   }
 
+  /** Re-install the upstream's current tool list through the policy. */
   #loadTools(state: UpstreamState): void {
-    const all = state.upstream ? state.upstream.listTools() : [];
-    const visible = this.readOnly ? all.filter(isReadOnlyTool) : all;
-    state.hidden = this.readOnly ? all.filter((t) => !isReadOnlyTool(t)).map((t) => t.name) : [];
-    state.tools = visible.map((t) => this.redactor.redactJson(t));
+    this.#adopt(state, installTools(state.upstream ? state.upstream.listTools() : [], this.policy));
+  }
+
+  #adopt(state: UpstreamState, installation: Installation): void {
+    state.withheld = installation.withheld;
+    state.tools = installation.installed.map((t) => this.redactor.redactJson(t));
   }
 
   /**
@@ -243,7 +258,7 @@ export class Runtime {
         transport: s.spec.transport,
         status: s.status,
         tool_count: s.tools.length,
-        hidden_tools: s.hidden.length,
+        hidden_tools: s.withheld.size,
         ...(s.error ? { error: s.error } : {}),
         ...extra,
       };

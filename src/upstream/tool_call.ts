@@ -152,17 +152,12 @@ async function callToolUnredacted(ctx: RunContext, request: ToolRequest): Promis
   }
   const entry = rt.findTool(server, tool);
   if (!entry) {
-    if (state.hidden.includes(tool)) {
-      return raise(`tool '${server}/${tool}' is not annotated read-only and ptc runs in read-only mode`);
-    }
+    const why = state.withheld.get(tool);
+    if (why !== undefined) return raise(`tool '${server}/${tool}' ${why}`);
     const known = rt.catalog().find((s) => s.name === server)?.tools.map((t) => t.name) ?? [];
     const near = nearest(tool, known, 1);
-    // A transport may drop non-read-only tools itself in read-only mode (MCP does): say so, it explains the miss.
-    const readOnlyNote = rt.readOnly ? " (ptc runs in read-only mode, which hides tools not annotated read-only)" : "";
     return raise(
-      `no tool '${tool}' in upstream '${server}'${
-        near.length ? ` (did you mean '${near[0]}'?)` : ""
-      }${readOnlyNote}. ` +
+      `no tool '${tool}' in upstream '${server}'${near.length ? ` (did you mean '${near[0]}'?)` : ""}. ` +
         `Known tools: ${known.join(", ") || "(none)"}`,
     );
   }

@@ -72,10 +72,25 @@ export interface CallContext {
   maxResponseBytes: number;
 }
 
+/**
+ * Who chose the tools an upstream lists: `"server"` when the server lists them (MCP), `"operator"` when the config
+ * names each one (OpenAPI `include_operations`).
+ */
+export type ToolChooser = "operator" | "server";
+
 /** A started upstream. */
 export interface Upstream {
-  /** Exposed tools (already filtered/normalized by the transport). */
+  /**
+   * Every tool the upstream serves, normalized (kebab-case names, annotations saying what each tool is). Transports
+   * never filter by policy (read-only mode): the runtime decides what is installed (src/upstream/install.ts) and
+   * never calls a tool it did not install.
+   */
   listTools(): ToolEntry[];
+  /**
+   * Who chose the listed tools (default `"server"`). The runtime withholds a server-chosen tool its policy refuses;
+   * an operator-chosen one fails the start instead, since the config contradicts itself.
+   */
+  readonly toolsChosenBy?: ToolChooser;
   /**
    * Call a tool by its exposed name. Arguments are JSON with the keys the program wrote after boundary conversion;
    * the transport maps them to native parameter names. World faults are returned, never thrown.
@@ -104,8 +119,6 @@ export interface ConfigContext {
   configDir: string;
   /** Names of the credentials declared at top level. */
   credentialNames: ReadonlySet<string>;
-  /** Whether process-level read-only mode is on. */
-  readOnly: boolean;
   /** `scheme_hint` of each credential that declares one (`parseHttpCommon` checks emitters against it). */
   credentialHints?: ReadonlyMap<string, "bearer" | "basic" | "raw">;
 }
@@ -164,7 +177,6 @@ export interface TransportDeps {
   fetch: typeof fetch;
   /** Diagnostics log (already redacted by the runtime before output). */
   log: (message: string) => void;
-  readOnly: boolean;
 }
 
 /** One check `ptc doctor` runs before starting an upstream. `detail` and `hint` are non-secret. */

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import http from "../../transports/mcp_http/mod.ts";
 import { clearVerdictCache } from "../../transports/mcp_common/session.ts";
 import { UpstreamStartError } from "../../src/upstream/types.ts";
+import { installTools } from "../../src/upstream/install.ts";
 import { startMcpHttpFixture } from "../../fixtures/mcp/http.ts";
 import { callCtx, makeCtx, makeDeps, startUpstream } from "../transports/mcp_common/helpers.ts";
 
@@ -99,12 +100,13 @@ Deno.test("mcp_http: paging, normalization, caps, timeout, read-only", async () 
       assert.equal(capped.code, "tool_list_too_long");
       assert.match(capped.hint ?? "", /max_list_pages|max_tools/);
     }
-    const ro = await startUpstream(http, cfg(fx.url), makeDeps({ readOnly: true }));
+    const listed = await startUpstream(http, cfg(fx.url));
     try {
-      const names = ro.listTools().map((t) => t.name);
-      assert.ok(!names.includes("delete-item") && names.includes("echo"));
+      assert.ok(listed.listTools().some((t) => t.name === "delete-item"), "the transport lists every tool");
+      const names = installTools(listed.listTools(), { readOnly: true }).installed.map((t) => t.name);
+      assert.ok(!names.includes("delete-item") && names.includes("echo"), "read-only mode withholds delete-item");
     } finally {
-      await ro.stop();
+      await listed.stop();
     }
   } finally {
     await fx.close();

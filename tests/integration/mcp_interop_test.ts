@@ -10,7 +10,8 @@ import stdio from "../../transports/mcp_stdio/mod.ts";
 import http from "../../transports/mcp_http/mod.ts";
 import { clearVerdictCache } from "../../transports/mcp_common/session.ts";
 import { UpstreamStartError } from "../../src/upstream/types.ts";
-import { callCtx, makeDeps, ROOT, startUpstream, waitFor } from "../transports/mcp_common/helpers.ts";
+import { installTools } from "../../src/upstream/install.ts";
+import { callCtx, ROOT, startUpstream, waitFor } from "../transports/mcp_common/helpers.ts";
 
 const NM = `${ROOT}/node_modules`;
 const EVERYTHING = `${NM}/@modelcontextprotocol/server-everything/dist/index.js`;
@@ -103,10 +104,10 @@ Deno.test({
         command: "node",
         args: [FS_MODERN, dir],
         protocol: "2026-07-28",
-      }, makeDeps({ readOnly: true }));
+      });
       try {
         assert.equal(pinned.diagnostics().protocolVersion, "2026-07-28");
-        const names = pinned.listTools().map((t) => t.name);
+        const names = installTools(pinned.listTools(), { readOnly: true }).installed.map((t) => t.name);
         assert.ok(names.includes("read-text-file") && !names.includes("write-file"), "read-only hides write-file");
       } finally {
         await pinned.stop();

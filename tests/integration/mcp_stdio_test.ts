@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import stdio from "../../transports/mcp_stdio/mod.ts";
 import { clearVerdictCache } from "../../transports/mcp_common/session.ts";
 import { UpstreamStartError } from "../../src/upstream/types.ts";
+import { installTools } from "../../src/upstream/install.ts";
 import {
   callCtx,
   makeCtx,
@@ -196,16 +197,16 @@ Deno.test("mcp_stdio: crash → fail fast → restart with backoff; stop leaves 
   assert.ok(!pidAlive(pid), "child reaped on stop");
 });
 
-Deno.test("mcp_stdio: read-only mode hides tools not annotated read-only", async () => {
-  const deps = makeDeps({ readOnly: true });
-  const u = await startUpstream(stdio, stdioFixture(), deps);
+Deno.test("mcp_stdio: every tool is listed with its annotations; read-only mode withholds the unmarked ones", async () => {
+  const u = await startUpstream(stdio, stdioFixture());
   try {
-    const names = u.listTools().map((t) => t.name);
+    const { installed, withheld } = installTools(u.listTools(), { readOnly: true });
+    const names = installed.map((t) => t.name);
     assert.ok(names.includes("echo"));
     assert.ok(!names.includes("delete-item"));
     assert.ok(!names.includes("crash"));
-    const r = await u.call("delete-item", { id: "1" }, callCtx());
-    assert.equal(r.ok, false);
+    assert.match(withheld.get("delete-item") ?? "", /not annotated read-only and ptc runs in read-only mode/);
+    assert.deepEqual(installTools(u.listTools(), { readOnly: false }).installed, u.listTools());
   } finally {
     await u.stop();
   }

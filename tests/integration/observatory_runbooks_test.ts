@@ -97,9 +97,12 @@ Deno.test("runbooks: reads inside the folder; other paths and write tools are re
     assert.equal(missing.reason, "tool_error");
 
     const write = await call(s, "runbooks", "write-file", { path: "timeout.md", content: "gone" });
-    // The MCP transport drops tools without readOnlyHint in read-only mode, so the runtime reports it as unknown.
+    // The MCP server lists write-file; the runtime withholds it in read-only mode and says why.
     assert.equal(write.kind, "raise", JSON.stringify(write));
-    assert.match(String(write.message), /no tool 'write-file' in upstream 'runbooks'/);
+    assert.match(
+      String(write.message),
+      /tool 'runbooks\/write-file' is not annotated read-only and ptc runs in read-only mode/,
+    );
     assert.equal(await Deno.readTextFile(join(ROOT, "fixtures/observatory/runbooks/timeout.md")), expected);
   });
 });

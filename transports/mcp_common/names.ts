@@ -1,6 +1,7 @@
 /**
  * From an MCP server's `tools/list` to the tool entries ptc exposes: kebab-case names (the server's spelling stays in
- * `_ptc.upstreamName`), collisions reported, annotations carried, read-only filtering.
+ * `_ptc.upstreamName`), collisions reported, annotations carried. Every tool is listed: what is installed under the
+ * operator's policy (read-only mode) is the runtime's decision.
  *
  * Shared by the `mcp_stdio` and `mcp_http` transports (this folder is a library, not a transport).
  * @module
@@ -33,8 +34,6 @@ export interface ExposedTools {
   /** Exposed name → the server's tool (with its spelling and schemas). */
   byName: Map<string, McpTool>;
   collisions: NameCollision[];
-  /** Server names hidden by read-only mode. */
-  hiddenReadOnly: string[];
   /** Server names that yield no usable exposed name (e.g. only punctuation). */
   unnamed: string[];
 }
@@ -63,25 +62,18 @@ function annotationsOf(tool: McpTool): ToolAnnotations {
 /**
  * Expose a server's tools. Names are kebab-cased; when two server names map to the same exposed name the first in
  * the server's order keeps it and the rest are hidden and reported (renaming them silently would make names depend
- * on list order in a way a program cannot see). In read-only mode only tools annotated `readOnlyHint: true` are
- * exposed.
+ * on list order in a way a program cannot see).
  */
-export function exposeTools(tools: readonly McpTool[], transport: string, readOnly: boolean): ExposedTools {
+export function exposeTools(tools: readonly McpTool[], transport: string): ExposedTools {
   const entries: ToolEntry[] = [];
   const byName = new Map<string, McpTool>();
   const collisions = new Map<string, NameCollision>();
-  const hiddenReadOnly: string[] = [];
   const unnamed: string[] = [];
   for (const tool of tools) {
     if (typeof tool?.name !== "string") continue;
     const name = kebabName(tool.name);
     if (name === "") {
       unnamed.push(tool.name);
-      continue;
-    }
-    const annotations = annotationsOf(tool);
-    if (readOnly && annotations.readOnlyHint !== true) {
-      hiddenReadOnly.push(tool.name);
       continue;
     }
     const existing = byName.get(name);
@@ -96,13 +88,13 @@ export function exposeTools(tools: readonly McpTool[], transport: string, readOn
       name,
       description: tool.description ?? "",
       inputSchema: (tool.inputSchema ?? { type: "object" }) as JsonSchema,
-      annotations,
+      annotations: annotationsOf(tool),
       _ptc: { transport, upstreamName: tool.name },
     };
     if (tool.outputSchema) entry.outputSchema = tool.outputSchema as JsonSchema;
     entries.push(entry);
   }
-  return { entries, byName, collisions: [...collisions.values()], hiddenReadOnly, unnamed };
+  return { entries, byName, collisions: [...collisions.values()], unnamed };
 }
 
 /**

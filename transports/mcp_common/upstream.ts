@@ -1,5 +1,5 @@
 /**
- * A started MCP upstream: its tool list (paged to the end, kebab-cased, read-only filtered), calls with normalized
+ * A started MCP upstream: its tool list (paged to the end, kebab-cased, every tool with its annotations), calls with normalized
  * results, availability state and — for child processes — restart with exponential backoff after a crash, during
  * which calls fail fast with `upstream_unavailable`.
  * @module
@@ -105,7 +105,7 @@ export async function startMcpUpstream(spec: McpUpstreamSpec): Promise<Upstream>
   let lastDisconnect: string | undefined;
 
   function expose(tools: McpTool[]): ExposedTools {
-    const e = exposeTools(tools, spec.transportName, spec.deps.readOnly);
+    const e = exposeTools(tools, spec.transportName);
     for (const c of e.collisions) {
       spec.deps.log(
         `upstream ${n}: tools ${[c.exposed, ...c.hidden].map((x) => JSON.stringify(x)).join(", ")} all map to ` +
@@ -200,9 +200,6 @@ export async function startMcpUpstream(spec: McpUpstreamSpec): Promise<Upstream>
       const tool = exposed.byName.get(toolName);
       const label = `upstream ${n}, tool ${toolName}`;
       if (!tool) return { ok: false, reason: "not_found", message: `${label}: no such tool` };
-      if (spec.deps.readOnly && tool.annotations?.readOnlyHint !== true) {
-        return { ok: false, reason: "forbidden", message: `${label}: not annotated read-only (read-only mode)` };
-      }
       if (state !== "ready") return unavailable();
       const c = conn;
       const timeoutMs = Math.min(ctx.timeoutMs, spec.config.requestTimeoutMs);
@@ -239,7 +236,6 @@ export async function startMcpUpstream(spec: McpUpstreamSpec): Promise<Upstream>
         tools: exposed.entries.length,
         restarts,
         collisions: exposed.collisions.map((c) => ({ name: c.name, exposed: c.exposed, hidden: c.hidden })),
-        hiddenReadOnly: exposed.hiddenReadOnly.length,
       };
       if (lastDisconnect) out.lastDisconnect = lastDisconnect;
       const extra = spec.extraDiagnostics?.() ?? {};

@@ -51,7 +51,7 @@ export class CompileError extends Error {
 export type CompileConfig =
   & Pick<
     OpenApiConfig,
-    "upstreamName" | "path" | "baseUrl" | "includeOperations" | "operationOverrides" | "maxResponseBytes" | "readOnly"
+    "upstreamName" | "path" | "baseUrl" | "includeOperations" | "operationOverrides" | "maxResponseBytes"
   >
   & {
     /** Lowercase names of the headers the config sends (static headers, auth emitters). */
@@ -134,11 +134,8 @@ function compileOperation(
   const output = chooseOutput(op.responses, resolver, where);
   if (output.kind === "unsupported") errors.push(`${where}: ${output.reason}`);
 
-  const readOnlyExt = op["x-ptc-read-only"];
-  const readOnly = !(readOnlyExt === false || override.read_only === false);
-  if (!readOnly && config.readOnly) {
-    errors.push(`${where}: is marked read_only: false (has side effects) and ptc runs in read-only mode`);
-  }
+  // What the tool is; whether it is installed is the runtime's decision (src/upstream/install.ts).
+  const readOnly = !(op["x-ptc-read-only"] === false || override.read_only === false);
   const overridePath = `${config.path}.operation_overrides.${ref.id}`;
   const defaultArgs = compileDefaults(override, op, params.params, where, overridePath, errors);
   const maxResponseBytes = narrowest(

@@ -47,7 +47,6 @@ export interface OpenApiConfig {
   maxResponseBytes: number;
   schemaMaxBytes: number;
   description: string;
-  readOnly: boolean;
 }
 
 const OVERRIDE_KEYS = [
@@ -193,7 +192,6 @@ export function parseOpenApiConfig(raw: Record<string, unknown>, ctx: ConfigCont
     maxResponseBytes,
     schemaMaxBytes,
     description,
-    readOnly: ctx.readOnly,
   };
 }
 

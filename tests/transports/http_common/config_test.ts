@@ -7,7 +7,6 @@ const ctx: ConfigContext = {
   path: "upstreams.obs",
   configDir: "/",
   credentialNames: new Set(["tok", "basic_cred", "raw_key"]),
-  readOnly: false,
   credentialHints: new Map([["basic_cred", "basic"], ["raw_key", "raw"]]),
 };
 

@@ -46,7 +46,7 @@ export function fakeCredentials(values: Record<string, string>): CredentialMater
 
 /** Runtime deps for a transport under test; `logs` collects the diagnostics log. */
 export function makeDeps(
-  options: { credentials?: Record<string, string>; readOnly?: boolean; name?: string } = {},
+  options: { credentials?: Record<string, string>; name?: string } = {},
 ): TransportDeps & { logs: string[] } {
   const redactor = createRedactor();
   const logs: string[] = [];
@@ -57,20 +57,18 @@ export function makeDeps(
     limits: { callTimeoutMs: 10_000, maxResponseBytes: 1024 * 1024, connectTimeoutMs: 5000 },
     fetch: globalThis.fetch,
     log: (m) => logs.push(redactor.redact(m)),
-    readOnly: options.readOnly ?? false,
     logs,
   };
 }
 
 /** A config context. */
-export function makeCtx(options: { credentials?: string[]; readOnly?: boolean; name?: string } = {}): ConfigContext {
+export function makeCtx(options: { credentials?: string[]; name?: string } = {}): ConfigContext {
   const name = options.name ?? "fx";
   return {
     upstreamName: name,
     path: `upstreams.${name}`,
     configDir: ROOT,
     credentialNames: new Set(options.credentials ?? []),
-    readOnly: options.readOnly ?? false,
   };
 }
 
@@ -91,7 +89,7 @@ export async function startUpstream<C>(
   t: Transport<C>,
   raw: JsonObject,
   deps = makeDeps(),
-  ctx = makeCtx({ readOnly: deps.readOnly }),
+  ctx = makeCtx(),
 ): Promise<Upstream> {
   return await t.start(parseOk(t, raw, ctx), deps);
 }

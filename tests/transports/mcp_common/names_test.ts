@@ -20,7 +20,7 @@ Deno.test("kebabName: mixed styles", () => {
   assert.equal(long, kebabName("a_very_long_tool_name_".repeat(6)), "stable");
 });
 
-Deno.test("exposeTools: collisions, read-only, annotations, unnamed", () => {
+Deno.test("exposeTools: collisions, annotations, unnamed; every tool listed whatever it is annotated", () => {
   const tools = [
     { name: "listItems", annotations: { readOnlyHint: true } },
     { name: "list_items", annotations: { readOnlyHint: true } },
@@ -29,7 +29,7 @@ Deno.test("exposeTools: collisions, read-only, annotations, unnamed", () => {
     { name: "???" },
     { name: "get_user", outputSchema: { type: "object" }, annotations: { readOnlyHint: true, title: "Get" } },
   ];
-  const all = exposeTools(tools, "mcp_stdio", false);
+  const all = exposeTools(tools, "mcp_stdio");
   assert.deepEqual(all.entries.map((e) => e.name), ["list-items", "drop-table", "get-user"]);
   assert.deepEqual(all.collisions, [{ name: "list-items", exposed: "listItems", hidden: ["list_items", "ListItems"] }]);
   assert.deepEqual(all.unnamed, ["???"]);
@@ -37,9 +37,7 @@ Deno.test("exposeTools: collisions, read-only, annotations, unnamed", () => {
   assert.deepEqual(gu.annotations, { readOnlyHint: true, title: "Get" });
   assert.deepEqual(gu._ptc, { transport: "mcp_stdio", upstreamName: "get_user" });
   assert.deepEqual(gu.outputSchema, { type: "object" });
-  const ro = exposeTools(tools, "mcp_http", true);
-  assert.deepEqual(ro.entries.map((e) => e.name), ["list-items", "get-user"]);
-  assert.deepEqual(ro.hiddenReadOnly, ["drop_table"]);
+  assert.deepEqual(all.entries.find((e) => e.name === "drop-table")!.annotations, { destructiveHint: true });
 });
 
 Deno.test("mapArgumentKeys: exact, then -/_ variant, unknown keys pass through", () => {

@@ -3,11 +3,9 @@ import assert from "node:assert/strict";
 import { compileDocument, CompileError } from "../../../transports/openapi/compiler.ts";
 import { parseConfig, sampleDoc } from "./helpers.ts";
 
-function compile(include: string[], extra: Record<string, unknown> = {}, doc = sampleDoc(), readOnly = false) {
+function compile(include: string[], extra: Record<string, unknown> = {}, doc = sampleDoc()) {
   const config = parseConfig(
     { base_url: "https://api.example.com", schema_file: "x.json", include_operations: include, ...extra },
-    [],
-    readOnly,
   );
   return compileDocument(doc, "3.0", config);
 }
@@ -184,7 +182,7 @@ Deno.test("compiler: default args must name parameters and match their schema", 
   assert.equal(ok.operations[0].entry.inputSchema.required, undefined);
 });
 
-Deno.test("compiler: long names shortened; descriptions capped; read-only mode refuses side-effecting GETs", () => {
+Deno.test("compiler: long names shortened; descriptions capped; a side-effecting GET is annotated so", () => {
   const long = "a_very_long_operation_identifier_that_keeps_going_and_going_and_going_forever";
   const { operations } = compile(["ping"], {
     operation_overrides: { ping: { name: long, description: "d".repeat(5000) } },
@@ -194,5 +192,6 @@ Deno.test("compiler: long names shortened; descriptions capped; read-only mode r
   const doc = sampleDoc();
   (doc.paths as any)["/api/v1/ping"].get["x-ptc-read-only"] = false;
   assert.equal(compile(["ping"], {}, doc).operations[0].entry.annotations.readOnlyHint, false);
-  assert.match(problems(() => compile(["ping"], {}, doc, true))[0], /read-only mode/);
+  const overridden = compile(["ping"], { operation_overrides: { ping: { read_only: false } } });
+  assert.deepEqual(overridden.operations[0].entry.annotations, { readOnlyHint: false, openWorldHint: true });
 });

@@ -187,19 +187,18 @@ export function sampleDoc(): Record<string, unknown> {
 }
 
 /** A ConfigContext for upstream `name`. */
-export function configContext(name = "obs", credentials: string[] = [], readOnly = false): ConfigContext {
+export function configContext(name = "obs", credentials: string[] = []): ConfigContext {
   return {
     upstreamName: name,
     path: `upstreams.${name}`,
     configDir: "/tmp",
     credentialNames: new Set(credentials),
-    readOnly,
   };
 }
 
 /** Parse an openapi upstream entry; throws with the problems when it is invalid. */
-export function parseConfig(raw: Record<string, unknown>, credentials: string[] = [], readOnly = false): OpenApiConfig {
-  const result = parseOpenApiConfig({ transport: "openapi", ...raw }, configContext("obs", credentials, readOnly));
+export function parseConfig(raw: Record<string, unknown>, credentials: string[] = []): OpenApiConfig {
+  const result = parseOpenApiConfig({ transport: "openapi", ...raw }, configContext("obs", credentials));
   if (Array.isArray(result)) throw new Error(result.map((e) => `${e.path}: ${e.message}`).join("\n"));
   return result;
 }
@@ -216,7 +215,6 @@ export function makeDeps(specs: CredentialSpec[] = []): TransportDeps & { redact
     limits: { callTimeoutMs: 10_000, maxResponseBytes: 1024 * 1024, connectTimeoutMs: 5_000 },
     fetch: globalThis.fetch,
     log: (m) => logs.push(redactor.redact(m)),
-    readOnly: false,
     logs,
   };
 }
