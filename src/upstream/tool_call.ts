@@ -1,8 +1,9 @@
 /**
- * The `tool/call` host callback: `ToolRequest {name: "call", args: {server, tool, args}}` → validation in the order of
- * digest §8.2 → `upstream.call` → a tagged outcome. Programmer faults (unknown server/tool, bad argument shape or
- * values) raise `runtime_error`; world faults come back as `{ok: false, reason, message}`; every message and record
- * is redacted.
+ * The `tool/call` host callback: `ToolRequest {name: "call", args: {server, tool, args}}` → validate the request →
+ * charge the budget → resolve the upstream (a live snapshot retries it), the installed tool and the arguments →
+ * dispatch `upstream.call` → settle (size cap, redaction) → record → a tagged outcome. Programmer faults (unknown
+ * server/tool, a withheld tool, bad argument shape or values) raise `runtime_error`; world faults come back as
+ * `{ok: false, reason, message}`; every message and record is redacted.
  * @module
  */
 import type { JsonObject, JsonValue, ToolResult } from "./types.ts";
@@ -79,13 +80,65 @@ export async function callTool(ctx: RunContext, request: ToolRequest): Promise<T
   return outcome;
 }
 
+/** A well-formed `tool/call` request. */
+interface CallTarget {
+  server: string;
+  tool: string;
+  rawArgs: JsonObject;
+}
+
+/** How a call ended, before it is recorded: a value, or a world fault. */
+type Settled =
+  | { ok: true; value: JsonValue; valueKind: "json" | "text" | "none" }
+  | { ok: false; reason: string; message: string };
+
+/** Records a call that reached the budget and returns its outcome to the program. */
+type Recorder = (settled: Settled, bytes: number) => ToolOutcome;
+
+/** The arguments of a call that may be dispatched, mapped to the installed tool's names. */
+interface ResolvedArgs {
+  args: JsonObject;
+}
+
+const CLOSED: ToolOutcome = {
+  kind: "tagged",
+  ok: false,
+  reason: "run_context_closed",
+  message: "the run that made this call ended",
+};
+
+/** An outcome that goes to the program unrecorded (a raise, or the run ended). */
+function isOutcome(x: object): x is ToolOutcome {
+  return "kind" in x;
+}
+
+/** A world fault to record before it goes to the program. */
+function isFault(x: object): x is Settled {
+  return "ok" in x;
+}
+
+/** validate → budget → resolve (upstream, tool, arguments) → dispatch → settle → record. */
 async function callToolUnredacted(ctx: RunContext, request: ToolRequest): Promise<ToolOutcome> {
-  const rt = ctx.runtime;
-  const red = rt.redactor;
+  const target = validateRequest(ctx, request);
+  if (isOutcome(target)) return target;
+  const record = recorder(ctx, target);
+  const overBudget = chargeBudget(ctx);
+  if (overBudget) return record(overBudget, 0);
+  const state = await resolveUpstream(ctx, target.server);
+  if (isOutcome(state)) return state;
+  if (isFault(state)) return record(state, 0);
+  const resolved = resolveTool(ctx, state, target);
+  if (isOutcome(resolved)) return resolved;
+  const result = await dispatch(ctx, state, target.tool, resolved.args);
+  if (ctx.closed) return CLOSED;
+  const { settled, bytes } = settle(ctx, result);
+  return record(settled, bytes);
+}
+
+/** The request's shape: `{:server s :tool t :args {…}}` on `tool/call` of an open run. Raises on a bad shape. */
+function validateRequest(ctx: RunContext, request: ToolRequest): CallTarget | ToolOutcome {
   if (request.name !== "call") return raise(`unknown host tool tool/${request.name}; use tool/call`);
-  if (ctx.closed) {
-    return { kind: "tagged", ok: false, reason: "run_context_closed", message: "the run that made this call ended" };
-  }
+  if (ctx.closed) return CLOSED;
   const req = request.args;
   if (!isObject(req)) return raise("tool/call expects {:server … :tool … :args {…}}");
   for (const key of Object.keys(req)) {
@@ -93,11 +146,9 @@ async function callToolUnredacted(ctx: RunContext, request: ToolRequest): Promis
       return raise(`tool/call got unknown key "${key}"${didYouMean(key, ["server", "tool", "args"])}`);
     }
   }
-  const servers = rt.serverNames();
   const server = req.server;
-  const configured = `Configured upstreams: ${servers.join(", ") || "(none)"}`;
   if (typeof server !== "string" || server === "") {
-    return raise(`tool/call requires :server (string), got ${describeValue(server)}. ${configured}`);
+    return raise(`tool/call requires :server (string), got ${describeValue(server)}. ${configured(ctx)}`);
   }
   const tool = req.tool;
   if (typeof tool !== "string" || tool === "") {
@@ -107,49 +158,53 @@ async function callToolUnredacted(ctx: RunContext, request: ToolRequest): Promis
   if (!isObject(rawArgs)) {
     return raise(`tool '${server}/${tool}' rejected args: :args must be a map, got ${describeValue(rawArgs)}`);
   }
+  return { server, tool, rawArgs };
+}
 
-  const started = performance.now();
-  const base = { server, tool, args: red.redactJson(rawArgs) as JsonValue };
-  const finish = (
-    outcome: { ok: true; value: JsonValue; valueKind: "json" | "text" | "none" } | {
-      ok: false;
-      reason: string;
-      message: string;
-    },
-    bytes: number,
-  ): ToolOutcome => {
-    const duration_ms = Math.round((performance.now() - started) * 1000) / 1000;
-    const record: CallRecord = outcome.ok
-      ? { ...base, status: "ok", duration_ms, bytes, preview: previewJson(outcome.value) }
-      : { ...base, status: "error", reason: outcome.reason, message: outcome.message, duration_ms, bytes };
-    ctx.record(record);
-    return { kind: "tagged", ...outcome };
-  };
+function configured(ctx: RunContext): string {
+  return `Configured upstreams: ${ctx.runtime.serverNames().join(", ") || "(none)"}`;
+}
 
+/** Count the call against the run's budget (before any lookup); the fault when the budget is spent. */
+function chargeBudget(ctx: RunContext): Settled | undefined {
   ctx.callCount++;
-  if (ctx.callCount > ctx.limits.maxToolCalls) {
-    return finish({
-      ok: false,
-      reason: "cap_exhausted",
-      message: `tool call budget exhausted: at most ${ctx.limits.maxToolCalls} calls per run`,
-    }, 0);
-  }
+  if (ctx.callCount <= ctx.limits.maxToolCalls) return undefined;
+  return {
+    ok: false,
+    reason: "cap_exhausted",
+    message: `tool call budget exhausted: at most ${ctx.limits.maxToolCalls} calls per run`,
+  };
+}
 
+/**
+ * The configured upstream, ready (a live snapshot retries an unavailable one first). Raises on an unknown upstream;
+ * an unavailable one is a world fault.
+ */
+async function resolveUpstream(ctx: RunContext, server: string): Promise<UpstreamState | Settled | ToolOutcome> {
+  const rt = ctx.runtime;
   let state = rt.upstreams.get(server);
   if (!state) {
-    return raise(`no upstream '${server}' configured${didYouMean(server, servers)}. ${configured}`);
+    return raise(`no upstream '${server}' configured${didYouMean(server, rt.serverNames())}. ${configured(ctx)}`);
   }
   if (state.status !== "ready" && rt.snapshotMode === "live") {
     await rt.refresh([server]);
     state = rt.upstreams.get(server)!;
   }
-  if (state.status !== "ready" || !state.upstream) {
-    return finish({
-      ok: false,
-      reason: "upstream_unavailable",
-      message: red.redact(state.error ?? `upstream ${server} is unavailable`),
-    }, 0);
-  }
+  if (state.status === "ready" && state.upstream) return state;
+  return {
+    ok: false,
+    reason: "upstream_unavailable",
+    message: rt.redactor.redact(state.error ?? `upstream ${server} is unavailable`),
+  };
+}
+
+/**
+ * The installed tool and the arguments mapped to its names. Raises on a tool the install policy withheld (saying
+ * why), an unknown tool (with the nearest name) and arguments the tool's schema rejects.
+ */
+function resolveTool(ctx: RunContext, state: UpstreamState, target: CallTarget): ResolvedArgs | ToolOutcome {
+  const rt = ctx.runtime;
+  const { server, tool } = target;
   const entry = rt.findTool(server, tool);
   if (!entry) {
     const why = state.withheld.get(tool);
@@ -161,26 +216,47 @@ async function callToolUnredacted(ctx: RunContext, request: ToolRequest): Promis
         `Known tools: ${known.join(", ") || "(none)"}`,
     );
   }
-  const args = matchArgNames(rawArgs, entry.inputSchema ?? {});
+  const args = matchArgNames(target.rawArgs, entry.inputSchema ?? {});
   const problems = argumentProblems(entry, args);
   if (problems.length > 0) {
-    return raise(red.redact(`tool '${server}/${tool}' rejected args: ${problems.join("; ")}`));
+    return raise(rt.redactor.redact(`tool '${server}/${tool}' rejected args: ${problems.join("; ")}`));
   }
+  return { args };
+}
 
-  const result = await dispatch(ctx, state, tool, args);
-  if (ctx.closed) {
-    return { kind: "tagged", ok: false, reason: "run_context_closed", message: "the run that made this call ended" };
+/** What the transport answered, bounded by the run's response cap and redacted; `bytes` as received. */
+function settle(ctx: RunContext, result: ToolResult): { settled: Settled; bytes: number } {
+  const red = ctx.runtime.redactor;
+  if (!result.ok) {
+    return {
+      settled: { ok: false, reason: result.reason, message: clip(red.redact(result.message)) },
+      bytes: result.bytes ?? 0,
+    };
   }
-  if (result.ok) {
-    const bytes = result.bytes ?? jsonBytes(result.value);
-    if (bytes > ctx.limits.maxResponseBytes) {
-      return finish({
+  const bytes = result.bytes ?? jsonBytes(result.value);
+  if (bytes > ctx.limits.maxResponseBytes) {
+    return {
+      settled: {
         ok: false,
         reason: "response_too_large",
         message: `response exceeded ${ctx.limits.maxResponseBytes} bytes`,
-      }, bytes);
-    }
-    return finish({ ok: true, value: red.redactJson(result.value), valueKind: result.valueKind }, bytes);
+      },
+      bytes,
+    };
   }
-  return finish({ ok: false, reason: result.reason, message: clip(red.redact(result.message)) }, result.bytes ?? 0);
+  return { settled: { ok: true, value: red.redactJson(result.value), valueKind: result.valueKind }, bytes };
+}
+
+/** Start timing a call; the returned function appends its `CallRecord` to the run and returns the outcome. */
+function recorder(ctx: RunContext, target: CallTarget): Recorder {
+  const started = performance.now();
+  const base = { server: target.server, tool: target.tool, args: ctx.runtime.redactor.redactJson(target.rawArgs) };
+  return (settled, bytes) => {
+    const duration_ms = Math.round((performance.now() - started) * 1000) / 1000;
+    const record: CallRecord = settled.ok
+      ? { ...base, status: "ok", duration_ms, bytes, preview: previewJson(settled.value) }
+      : { ...base, status: "error", reason: settled.reason, message: settled.message, duration_ms, bytes };
+    ctx.record(record);
+    return { kind: "tagged", ...settled };
+  };
 }
