@@ -1,7 +1,7 @@
 /**
- * A started MCP upstream: its tool list (paged to the end, kebab-cased, every tool with its annotations), calls with normalized
- * results, availability state and — for child processes — restart with exponential backoff after a crash, during
- * which calls fail fast with `upstream_unavailable`.
+ * A started MCP upstream: its tool list (paged to the end, kebab-cased, every tool with its annotations), calls with
+ * normalized results, and a lifecycle with explicit phases (`McpPhase`) — for child processes, restart with
+ * exponential backoff after a crash, during which calls fail fast with `upstream_unavailable`.
  * @module
  */
 import { SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
@@ -49,7 +49,32 @@ export interface McpUpstreamSpec {
   extraDiagnostics?: () => JsonObject;
 }
 
-type State = "ready" | "restarting" | "failed" | "stopped";
+/**
+ * Where a started MCP upstream is in its life:
+ * - `ready`: connected; calls go to the server.
+ * - `restarting`: the server process exited; the next reconnect is scheduled (`timer`, at `nextAttemptAt`) or
+ *   running (`attempt`) after `failures` consecutive failed attempts. Calls fail fast.
+ * - `failed`: restarts were given up after `maxAttempts` consecutive failures. Calls fail fast.
+ * - `stopped`: `stop()` was called, or the process exited while ptc shuts down. Calls fail.
+ *
+ * Transitions, each in one method of `McpUpstream`: ready → restarting | stopped (`#onExit`); restarting → ready
+ * (`#becomeReady`); restarting → restarting | failed (`#scheduleRestart` after a failed attempt); any → stopped
+ * (`stop`). A connection that closes while ready without a restart policy (HTTP) stays ready: the next call reports
+ * the failure.
+ */
+export type McpPhase =
+  | { name: "ready" }
+  | {
+    name: "restarting";
+    failures: number;
+    nextAttemptAt: number;
+    timer?: ReturnType<typeof setTimeout>;
+    attempt?: Promise<void>;
+  }
+  | { name: "failed" }
+  | { name: "stopped" };
+
+type Restarting = Extract<McpPhase, { name: "restarting" }>;
 
 /** List every tool (all pages, bounded). */
 export async function listServerTools(conn: Connection, timeoutMs: number, maxTools: number): Promise<McpTool[]> {
@@ -78,15 +103,18 @@ export async function listServerTools(conn: Connection, timeoutMs: number, maxTo
   return tools;
 }
 
-/** Start an MCP upstream over a concrete connector. */
+async function closeQuietly(conn: Connection): Promise<void> {
+  await conn.client.close().catch(() => {});
+}
+
+/** Start an MCP upstream over a concrete connector: connect, list every tool, watch for the server exiting. */
 export async function startMcpUpstream(spec: McpUpstreamSpec): Promise<Upstream> {
   const n = spec.deps.upstreamName;
-  let conn = await spec.connect();
-  let exposed: ExposedTools;
+  const conn = await spec.connect();
   try {
-    exposed = expose(await listServerTools(conn, spec.config.startTimeoutMs, spec.config.maxTools));
+    return new McpUpstream(spec, conn, await listServerTools(conn, spec.config.startTimeoutMs, spec.config.maxTools));
   } catch (error) {
-    await conn.client.close().catch(() => {});
+    await closeQuietly(conn);
     if (error instanceof UpstreamStartError) {
       throw new UpstreamStartError(error.code, `upstream ${n}: ${error.message}`, error.hint);
     }
@@ -96,165 +124,191 @@ export async function startMcpUpstream(spec: McpUpstreamSpec): Promise<Upstream>
     });
     throw new UpstreamStartError("tool_list_failed", c.message, "run `ptc doctor --connect` for details");
   }
-  let state: State = "ready";
-  let restarts = 0;
-  let consecutiveFailures = 0;
-  let nextAttemptAt = 0;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let pending: Promise<void> | undefined;
-  let lastDisconnect: string | undefined;
+}
 
-  function expose(tools: McpTool[]): ExposedTools {
-    const e = exposeTools(tools, spec.transportName);
+/** A started MCP upstream; see {@link McpPhase} for its lifecycle. Create with {@link startMcpUpstream}. */
+class McpUpstream implements Upstream {
+  readonly #spec: McpUpstreamSpec;
+  readonly #name: string;
+  #phase: McpPhase = { name: "ready" };
+  /** The current connection (the last one, once it closed). */
+  #conn: Connection;
+  #exposed: ExposedTools;
+  /** Successful restarts so far. */
+  #restarts = 0;
+  #lastDisconnect: string | undefined;
+
+  constructor(spec: McpUpstreamSpec, conn: Connection, tools: McpTool[]) {
+    this.#spec = spec;
+    this.#name = spec.deps.upstreamName;
+    this.#conn = conn;
+    this.#exposed = this.#expose(tools);
+    this.#watch(conn);
+  }
+
+  listTools(): ToolEntry[] {
+    return this.#exposed.entries;
+  }
+
+  async call(toolName: string, args: JsonObject, ctx: CallContext): Promise<ToolResult> {
+    const tool = this.#exposed.byName.get(toolName);
+    const label = `upstream ${this.#name}, tool ${toolName}`;
+    if (!tool) return { ok: false, reason: "not_found", message: `${label}: no such tool` };
+    if (this.#phase.name !== "ready") return this.#unavailable();
+    const c = this.#conn;
+    const timeoutMs = Math.min(ctx.timeoutMs, this.#spec.config.requestTimeoutMs);
+    const redactor = this.#spec.deps.redactor;
+    try {
+      const result = await withCallScope({ maxResponseBytes: ctx.maxResponseBytes }, () =>
+        c.client.callTool(
+          { name: tool.name, arguments: mapArgumentKeys(args, tool.inputSchema) },
+          { timeout: timeoutMs, signal: ctx.signal },
+        ));
+      return normalizeCallResult(result as Record<string, unknown>, {
+        hasOutputSchema: tool.outputSchema !== undefined,
+        maxResponseBytes: ctx.maxResponseBytes,
+        redactor,
+        toolLabel: label,
+      });
+    } catch (error) {
+      // The server went away during the call: say so rather than how the request broke.
+      if (this.#serverDown()) return this.#unavailable();
+      return failure(classifyCallError(error, label, { timeoutMs, signal: ctx.signal, redactor }));
+    }
+  }
+
+  diagnostics(): JsonObject {
+    const conn = this.#conn;
+    const out: JsonObject = {
+      transport: this.#spec.transportName,
+      state: this.#phase.name,
+      protocol: this.#spec.config.protocol,
+      era: conn.era,
+      protocolVersion: conn.protocolVersion,
+      reusedVerdict: conn.reusedVerdict,
+      tools: this.#exposed.entries.length,
+      restarts: this.#restarts,
+      collisions: this.#exposed.collisions.map((c) => ({ name: c.name, exposed: c.exposed, hidden: c.hidden })),
+    };
+    if (this.#lastDisconnect) out.lastDisconnect = this.#lastDisconnect;
+    const extra = this.#spec.extraDiagnostics?.() ?? {};
+    for (const [k, v] of Object.entries(extra)) out[k] = v as JsonValue;
+    return this.#spec.deps.redactor.redactJson(out);
+  }
+
+  async refresh(): Promise<void> {
+    if (this.#phase.name !== "ready") return;
+    const { startTimeoutMs, maxTools } = this.#spec.config;
+    this.#exposed = this.#expose(await listServerTools(this.#conn, startTimeoutMs, maxTools));
+  }
+
+  /** Any phase → stopped: cancel a scheduled restart, wait for a running one, close the connection. Idempotent. */
+  async stop(): Promise<void> {
+    const was = this.#phase;
+    if (was.name === "stopped") return;
+    this.#phase = { name: "stopped" };
+    if (was.name === "restarting") {
+      clearTimeout(was.timer);
+      await was.attempt;
+    }
+    await closeQuietly(this.#conn);
+  }
+
+  #expose(tools: McpTool[]): ExposedTools {
+    const e = exposeTools(tools, this.#spec.transportName);
     for (const c of e.collisions) {
-      spec.deps.log(
-        `upstream ${n}: tools ${[c.exposed, ...c.hidden].map((x) => JSON.stringify(x)).join(", ")} all map to ` +
+      this.#log(
+        `tools ${[c.exposed, ...c.hidden].map((x) => JSON.stringify(x)).join(", ")} all map to ` +
           `"${c.name}"; exposing ${JSON.stringify(c.exposed)} and hiding the others`,
       );
     }
-    for (const u of e.unnamed) spec.deps.log(`upstream ${n}: tool ${JSON.stringify(u)} has no usable name; hidden`);
+    for (const u of e.unnamed) this.#log(`tool ${JSON.stringify(u)} has no usable name; hidden`);
     return e;
   }
 
-  function watch(c: Connection) {
-    c.client.onclose = () => {
-      if (state !== "ready" || conn !== c) return;
-      lastDisconnect = new Date().toISOString();
-      if (!spec.restart) return;
-      if (spec.restart.allowed && !spec.restart.allowed()) {
-        state = "stopped";
-        return;
-      }
-      spec.deps.log(`upstream ${n}: the server process exited; restarting`);
-      scheduleRestart();
-    };
+  #log(message: string): void {
+    this.#spec.deps.log(`upstream ${this.#name}: ${message}`);
   }
 
-  function scheduleRestart() {
-    const policy = spec.restart!;
-    if (consecutiveFailures >= policy.maxAttempts) {
-      state = "failed";
-      spec.deps.log(`upstream ${n}: gave up after ${consecutiveFailures} failed restarts`);
+  #watch(c: Connection): void {
+    c.client.onclose = () => this.#onExit(c);
+  }
+
+  /** ready → restarting, or → stopped while ptc shuts down. Ignores a connection that is no longer current. */
+  #onExit(c: Connection): void {
+    if (this.#phase.name !== "ready" || this.#conn !== c) return;
+    this.#lastDisconnect = new Date().toISOString();
+    const policy = this.#spec.restart;
+    if (!policy) return;
+    if (policy.allowed && !policy.allowed()) {
+      this.#phase = { name: "stopped" };
       return;
     }
-    state = "restarting";
-    const delay = Math.min(policy.maxBackoffMs, policy.initialBackoffMs * 2 ** consecutiveFailures);
-    nextAttemptAt = Date.now() + delay;
-    timer = setTimeout(() => {
-      timer = undefined;
-      pending = attemptRestart().finally(() => pending = undefined);
+    this.#log("the server process exited; restarting");
+    this.#scheduleRestart(0);
+  }
+
+  /** → restarting with the next attempt after an exponential backoff, or → failed when the attempts are spent. */
+  #scheduleRestart(failures: number): void {
+    const policy = this.#spec.restart!;
+    if (failures >= policy.maxAttempts) {
+      this.#phase = { name: "failed" };
+      this.#log(`gave up after ${failures} failed restarts`);
+      return;
+    }
+    const delay = Math.min(policy.maxBackoffMs, policy.initialBackoffMs * 2 ** failures);
+    const phase: Restarting = { name: "restarting", failures, nextAttemptAt: Date.now() + delay };
+    phase.timer = setTimeout(() => {
+      phase.timer = undefined;
+      phase.attempt = this.#attemptRestart(phase).finally(() => phase.attempt = undefined);
     }, delay);
+    this.#phase = phase;
   }
 
-  async function attemptRestart() {
-    if (state !== "restarting") return;
+  /** One reconnect. A result that arrives after the phase moved on (stop) is closed and dropped. */
+  async #attemptRestart(phase: Restarting): Promise<void> {
+    let fresh: Connection | undefined;
     try {
-      const fresh = await spec.connect();
-      if (state !== "restarting") {
-        await fresh.client.close().catch(() => {});
-        return;
-      }
-      const tools = await listServerTools(fresh, spec.config.startTimeoutMs, spec.config.maxTools);
-      conn = fresh;
-      exposed = expose(tools);
-      restarts++;
-      consecutiveFailures = 0;
-      state = "ready";
-      watch(fresh);
-      spec.deps.log(`upstream ${n}: restarted`);
+      fresh = await this.#spec.connect();
+      if (this.#phase !== phase) return await closeQuietly(fresh);
+      const tools = await listServerTools(fresh, this.#spec.config.startTimeoutMs, this.#spec.config.maxTools);
+      if (this.#phase !== phase) return await closeQuietly(fresh);
+      this.#becomeReady(fresh, tools);
     } catch (error) {
-      consecutiveFailures++;
+      if (fresh) await closeQuietly(fresh);
+      const failures = phase.failures + 1;
       const why = error instanceof UpstreamStartError ? error.code : "handshake_failed";
-      spec.deps.log(`upstream ${n}: restart attempt ${consecutiveFailures} failed (${why})`);
-      if (state === "restarting") scheduleRestart();
+      this.#log(`restart attempt ${failures} failed (${why})`);
+      if (this.#phase === phase) this.#scheduleRestart(failures);
     }
   }
 
-  watch(conn);
-
-  function unavailable(): ToolResult {
-    if (state === "restarting") {
-      const wait = Math.max(0, nextAttemptAt - Date.now());
-      return {
-        ok: false,
-        reason: "upstream_unavailable",
-        message: `upstream ${n} is restarting after its server process exited (next attempt in ${wait} ms)`,
-      };
-    }
-    if (state === "failed") {
-      return {
-        ok: false,
-        reason: "upstream_unavailable",
-        message: `upstream ${n} is down: its server process kept exiting and restarts were given up`,
-      };
-    }
-    return { ok: false, reason: "upstream_unavailable", message: `upstream ${n} is stopped` };
+  /** restarting → ready on a fresh connection. */
+  #becomeReady(fresh: Connection, tools: McpTool[]): void {
+    this.#conn = fresh;
+    this.#exposed = this.#expose(tools);
+    this.#restarts++;
+    this.#phase = { name: "ready" };
+    this.#watch(fresh);
+    this.#log("restarted");
   }
 
-  return {
-    listTools(): ToolEntry[] {
-      return exposed.entries;
-    },
+  /** True while restarting or failed (the phase may have moved on during a call). */
+  #serverDown(): boolean {
+    const name = this.#phase.name;
+    return name === "restarting" || name === "failed";
+  }
 
-    async call(toolName: string, args: JsonObject, ctx: CallContext): Promise<ToolResult> {
-      const tool = exposed.byName.get(toolName);
-      const label = `upstream ${n}, tool ${toolName}`;
-      if (!tool) return { ok: false, reason: "not_found", message: `${label}: no such tool` };
-      if (state !== "ready") return unavailable();
-      const c = conn;
-      const timeoutMs = Math.min(ctx.timeoutMs, spec.config.requestTimeoutMs);
-      try {
-        const result = await withCallScope({ maxResponseBytes: ctx.maxResponseBytes }, () =>
-          c.client.callTool(
-            { name: tool.name, arguments: mapArgumentKeys(args, tool.inputSchema) },
-            { timeout: timeoutMs, signal: ctx.signal },
-          ));
-        return normalizeCallResult(result as Record<string, unknown>, {
-          hasOutputSchema: tool.outputSchema !== undefined,
-          maxResponseBytes: ctx.maxResponseBytes,
-          redactor: spec.deps.redactor,
-          toolLabel: label,
-        });
-      } catch (error) {
-        if (state !== "ready" && state !== "stopped") return unavailable();
-        return failure(classifyCallError(error, label, {
-          timeoutMs,
-          signal: ctx.signal,
-          redactor: spec.deps.redactor,
-        }));
-      }
-    },
-
-    diagnostics(): JsonObject {
-      const out: JsonObject = {
-        transport: spec.transportName,
-        state,
-        protocol: spec.config.protocol,
-        era: conn.era,
-        protocolVersion: conn.protocolVersion,
-        reusedVerdict: conn.reusedVerdict,
-        tools: exposed.entries.length,
-        restarts,
-        collisions: exposed.collisions.map((c) => ({ name: c.name, exposed: c.exposed, hidden: c.hidden })),
-      };
-      if (lastDisconnect) out.lastDisconnect = lastDisconnect;
-      const extra = spec.extraDiagnostics?.() ?? {};
-      for (const [k, v] of Object.entries(extra)) out[k] = v as JsonValue;
-      return spec.deps.redactor.redactJson(out);
-    },
-
-    async refresh(): Promise<void> {
-      if (state !== "ready") return;
-      exposed = expose(await listServerTools(conn, spec.config.startTimeoutMs, spec.config.maxTools));
-    },
-
-    async stop(): Promise<void> {
-      if (state === "stopped") return;
-      state = "stopped";
-      if (timer !== undefined) clearTimeout(timer);
-      timer = undefined;
-      await pending;
-      await conn.client.close().catch(() => {});
-    },
-  };
+  #unavailable(): ToolResult {
+    const n = this.#name;
+    const phase = this.#phase;
+    let message = `upstream ${n} is stopped`;
+    if (phase.name === "restarting") {
+      const wait = Math.max(0, phase.nextAttemptAt - Date.now());
+      message = `upstream ${n} is restarting after its server process exited (next attempt in ${wait} ms)`;
+    } else if (phase.name === "failed") {
+      message = `upstream ${n} is down: its server process kept exiting and restarts were given up`;
+    }
+    return { ok: false, reason: "upstream_unavailable", message };
+  }
 }
