@@ -29,22 +29,3 @@ export class LispError extends Error {
   }
 }
 
-/** Raise a `type_error`. */
-export function typeError(message: string): never {
-  throw new LispError("type_error", message);
-}
-
-/** Raise an `arithmetic_error`. */
-export function arithmeticError(message: string): never {
-  throw new LispError("arithmetic_error", message);
-}
-
-/** Raise an `arity_error` for a builtin called with the wrong number of arguments. */
-export function arityError(message: string): never {
-  throw new LispError("arity_error", message);
-}
-
-/** Raise a `not_callable` error. */
-export function notCallable(message: string): never {
-  throw new LispError("not_callable", message);
-}

@@ -50,11 +50,6 @@ export function setFromItems(items: Value[]): PSet {
   return b.build();
 }
 
-/** Build a vector value from a JS array (takes ownership). */
-export function vec(items: Value[]): Value {
-  return vecFrom(items);
-}
-
 /** Compile a regex literal's pattern text. Throws an Error with the engine's message when invalid. */
 export function makeRegex(source: string): LRegex {
   const r = tryCompileRegex(source);

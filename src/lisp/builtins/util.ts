@@ -6,8 +6,7 @@
 
 import { LispError } from "../errors.ts";
 import { Keyword, LFloat, LispFn, type Value } from "../values/types.ts";
-import { PVec } from "../values/vector.ts";
-import { PMap, PSet } from "../values/hashmap.ts";
+import { PSet } from "../values/hashmap.ts";
 import { describe } from "../values/kinds.ts";
 import type { Num } from "../values/numbers.ts";
 
@@ -38,25 +37,11 @@ export function strArg(fn: string, args: Value[], i: number, hint = ""): string 
   return argError(fn, i + 1, "a string", v, hint);
 }
 
-/** A map argument (nil allowed when `nilOk`, returned as null). */
-export function mapArg(fn: string, args: Value[], i: number, hint = ""): PMap {
-  const v = args[i];
-  if (v instanceof PMap) return v;
-  return argError(fn, i + 1, "a map", v, hint);
-}
-
 /** A set argument. */
 export function setArg(fn: string, args: Value[], i: number): PSet {
   const v = args[i];
   if (v instanceof PSet) return v;
   return argError(fn, i + 1, "a set", v);
-}
-
-/** A vector argument. */
-export function vecArg(fn: string, args: Value[], i: number): PVec {
-  const v = args[i];
-  if (v instanceof PVec) return v;
-  return argError(fn, i + 1, "a vector", v);
 }
 
 /** True for function-like values (used for "did you swap the arguments?" hints). */

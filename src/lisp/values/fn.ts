@@ -76,14 +76,6 @@ export function fnN(f: Value, fnName: string, pos: number, hint = ""): (args: Va
 }
 
 /**
- * `f` as an n-ary JS function for argument `pos` of builtin `fnName` (any callable except maps, which must be wrapped
- * in `#(m %)`); raises `type_error` naming the function and position otherwise. Same as `fnN`.
- */
-export function asFn(f: Value, fnName: string, pos: number, hint = ""): (args: Value[]) => Value {
-  return fnN(f, fnName, pos, hint);
-}
-
-/**
  * A key function ("kf"): keyword or string key (flex), vector path (nested flex get-in), or any callable.
  */
 export function keyFn(kf: Value, fnName: string, pos: number, hint = ""): (x: Value) => Value {

@@ -119,7 +119,3 @@ export function numCompare(a: Num, b: Num): number {
   return typeof x === "number" ? c : -c;
 }
 
-/** Is the numeric value zero? */
-export function isZero(a: Num): boolean {
-  return typeof a === "bigint" ? false : toNumber(a) === 0;
-}

@@ -43,7 +43,3 @@ export function seqView(v: Value, fnName: string, pos: number): Value[] {
   );
 }
 
-/** True for values that have a seq view. */
-export function isSeqable(v: Value): boolean {
-  return v === null || typeof v === "string" || v instanceof PVec || v instanceof PMap || v instanceof PSet;
-}
