@@ -3,7 +3,7 @@
  * for the analyzer and the special forms.
  * @module
  */
-import { type LRegex, MapBuilder, type PMap, type PSet, SetBuilder, type Value, vecFrom } from "./values/mod.ts";
+import { type LRegex, MapBuilder, type PMap, type PSet, SetBuilder, type Value } from "./values/mod.ts";
 import { resolveBuiltin, suggest } from "./builtins/registry.ts";
 import { tryCompileRegex } from "./builtins/regex.ts";
 
