@@ -1,131 +1,18 @@
 /**
  * The analyzer core: turns reader forms into a tree of JS closures ("nodes") once, resolving every symbol at
  * analysis time — locals to frame slots, def'd names to namespace cells (late-bound), builtins to direct
- * references. Special forms live in `special_*.ts` and register into `SPECIALS`.
+ * references. Special forms live in `special_*.ts` and register into `SPECIALS`; what nodes, frames and the analysis
+ * contexts are is defined in `nodes.ts`.
  * @module
  */
-import { type Form, formText, isSym, lineCol, symbolText } from "./forms.ts";
-import { LispError } from "./errors.ts";
-import type { LexScope } from "./scope.ts";
+import { type Form, formText, isSym, symbolText } from "./forms.ts";
+import { type Ana, constNode, constValue, formError, isConst, type Node, nonTail } from "./nodes.ts";
 import { SPECIALS } from "./specials.ts";
 import { RUN } from "./runtime.ts";
-import { EMPTY_VEC, flexGet, kw, makeRegex, mapFromKvs, mkFloat, setFromItems, type Value, vecFrom } from "./vals.ts";
-import type { JsonObject } from "./api.ts";
+import { EMPTY_VEC, flexGet, kw, makeRegex, mapFromKvs, mkFloat, setFromItems, vecFrom } from "./vals.ts";
 import { builtinCall, callNode, callSite, staticBuiltin } from "./calls.ts";
 import { analyzeSymbol, qualifiedHooks } from "./symbols.ts";
-import { takeRangeZero } from "./take_range.ts";
-
-/** A frame: slot 0 holds the captured values of the running closure, other slots hold locals. */
-// deno-lint-ignore no-explicit-any
-export type Frame = any[];
-/** A compiled expression. */
-export type Node = (f: Frame) => Value;
-
-/** Marker returned by a `recur` node (it has already written the new bindings into their slots). */
-export const RECUR = { recur: true } as unknown as Value;
-
-/** Sentinel of a namespace cell that holds no value. */
-export const UNBOUND: unique symbol = Symbol("unbound");
-
-/** One user-namespace entry. Nodes hold the cell, so redefinition is seen by already compiled code. */
-export interface Cell {
-  name: string;
-  value: Value | typeof UNBOUND;
-  doc?: string;
-}
-
-/** State shared by the whole analysis of one program. */
-export interface ProgramCtx {
-  source: string;
-  /** The session namespace (created on demand). */
-  cells: Map<string, Cell>;
-  /** Names usable as user vars at this point of the program (session defs + defs seen earlier). */
-  defined: Set<string>;
-  /** `options.globals` names → converted values. */
-  globals: Map<string, Value>;
-  /** Host tool names (`tool/<name>`), null when the host passed no tools. */
-  toolNames: Set<string> | null;
-  /** Undefined symbols → offset of first use (reported together after analysis). */
-  undefinedSyms: Map<string, number>;
-  /** Local names visible where each undefined symbol was first used (for suggestions). */
-  undefinedLocals?: Map<string, string[]>;
-  /** Unknown tools → offset of first use. */
-  unknownTools: Map<string, number>;
-  /** `options.context` (for `data/…`). */
-  context: JsonObject | undefined;
-  /** The session's `*1 *2 *3` history, newest last. */
-  history: () => Value[];
-}
-
-/** Where `recur` jumps to: the slots it rewrites (loop bindings or fn params). */
-export interface RecurTarget {
-  slots: number[];
-  /** What `recur` is called in messages. */
-  what: string;
-}
-
-/** Placeholder state of the `#(…)` being analyzed. */
-export interface FnLitState {
-  /** Highest `%n` used. */
-  max: number;
-  rest: boolean;
-  /** Slots of `%1..%n` and `%&` in the fn literal's frame (allocated on demand). */
-  slots: Map<string, number>;
-  scope: LexScope;
-}
-
-/** Per-form analysis context. */
-export interface Ana {
-  p: ProgramCtx;
-  scope: LexScope;
-  /** In tail position of the innermost loop/fn. */
-  tail: boolean;
-  recur: RecurTarget | null;
-  fnlit: FnLitState | null;
-  /** Inside a conditional branch or a fn body: defs here do not count for later static resolution. */
-  cond: boolean;
-}
-
-/** Marks constant nodes (a symbol-keyed property: cheaper than a WeakMap for huge literals). */
-const CONST: unique symbol = Symbol("const");
-type ConstNode = Node & { [CONST]?: Value };
-
-/** A node that always yields `v`. */
-export function constNode(v: Value): Node {
-  const n: ConstNode = () => v;
-  n[CONST] = v;
-  return n;
-}
-
-/** The constant of a node, or undefined when the node is not constant. */
-export function constOf(n: Node): { v: Value } | undefined {
-  return CONST in n ? { v: (n as ConstNode)[CONST]! } : undefined;
-}
-
-function isConst(n: Node): boolean {
-  return CONST in n;
-}
-
-function constValue(n: Node): Value {
-  return (n as ConstNode)[CONST]!;
-}
-
-/** An analysis error with the form's position. */
-export function formError(a: Ana | ProgramCtx, reason: string, message: string, form: Form): LispError {
-  const src = "p" in a ? a.p.source : a.source;
-  const { line, column } = lineCol(src, form.at);
-  return new LispError(reason, `${message} (line ${line}, column ${column})`, { line, column });
-}
-
-/** Same context, not in tail position. */
-export function nonTail(a: Ana): Ana {
-  return a.tail ? { ...a, tail: false } : a;
-}
-
-/** Analyze in a conditional position (defs inside do not count statically). */
-export function conditional(a: Ana): Ana {
-  return a.cond ? a : { ...a, cond: true };
-}
+import { takeRangeZero, takeRangeZeroForms } from "./take_range.ts";
 
 /** Analyze one form. */
 export function analyze(form: Form, a: Ana): Node {
@@ -275,7 +162,11 @@ function analyzeList(form: Form & { type: "list" }, a: Ana): Node {
   }
   if (head.type === "symbol") {
     const b = staticBuiltin(head, a);
-    if (b !== undefined) return takeRangeZero(b, items, a) ?? builtinCall(b, analyzeArgs(items.slice(1), a), form, a);
+    if (b !== undefined) {
+      const zero = takeRangeZeroForms(b, items, a);
+      if (zero !== null) return takeRangeZero(analyzeArgs(zero, a));
+      return builtinCall(b, analyzeArgs(items.slice(1), a), form, a);
+    }
   }
   if (head.type === "keyword") {
     const k = kw(head.name);

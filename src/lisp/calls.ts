@@ -4,7 +4,7 @@
  * @module
  */
 import { type Form, lineCol, type SymbolForm } from "./forms.ts";
-import { type Ana, formError, type Node, UNBOUND } from "./analyze.ts";
+import { type Ana, formError, type Node, UNBOUND } from "./nodes.ts";
 import { LispError } from "./errors.ts";
 import { RUN } from "./runtime.ts";
 import { INTRINSIC1, INTRINSIC2, MISS } from "./intrinsics.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 import type { FnScope } from "./scope.ts";
-import { type Frame, type Node, RECUR } from "./analyze.ts";
+import { type Frame, type Node, RECUR } from "./nodes.ts";
 import { RUN } from "./runtime.ts";
 import { LispError } from "./errors.ts";
 import { LispFn, type Value, vecFrom } from "./vals.ts";

@@ -7,7 +7,8 @@
 import { clojureAlternative, describeGaps } from "./clojure_gaps.ts";
 import type { Form } from "./forms.ts";
 import { lineCol } from "./forms.ts";
-import { type Ana, analyze, type Frame, type Node, type ProgramCtx } from "./analyze.ts";
+import type { Ana, Frame, Node, ProgramCtx } from "./nodes.ts";
+import { analyze } from "./analyze.ts";
 import { knownNames } from "./symbols.ts";
 import { FnScope, LexScope } from "./scope.ts";
 import { ReadError, readForms } from "./reader.ts";

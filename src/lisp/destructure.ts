@@ -4,7 +4,8 @@
  * @module
  */
 import { type Form, formText, isSym } from "./forms.ts";
-import { type Ana, analyze, constOf, formError, type Frame, type Node, nonTail } from "./analyze.ts";
+import { type Ana, constOf, formError, type Frame, type Node, nonTail } from "./nodes.ts";
+import { analyze } from "./analyze.ts";
 import type { LexScope } from "./scope.ts";
 import { LispError } from "./errors.ts";
 import { describe, kw, MapBuilder, mapFlexGet, NOT_FOUND, PMap, PVec, type Value } from "./vals.ts";

@@ -6,7 +6,8 @@
  */
 import type { BuiltinDoc, DiscoveryOp, DiscoveryOutcome, JsonObject } from "./api.ts";
 import { LispError } from "./errors.ts";
-import { type Ana, analyze, constNode, formError, type Node, nonTail } from "./analyze.ts";
+import { type Ana, constNode, formError, type Node, nonTail } from "./nodes.ts";
+import { analyze } from "./analyze.ts";
 import { defSpecial, SPECIALS } from "./specials.ts";
 import { builtinDoc, knownNamespaces, namespaceMembers, searchBuiltins } from "./builtins/registry.ts";
 import { RUN } from "./runtime.ts";

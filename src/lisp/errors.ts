@@ -28,4 +28,3 @@ export class LispError extends Error {
     this.uncatchable = uncatchable;
   }
 }
-

@@ -4,7 +4,7 @@
  * @module
  */
 import type { EvalOptions, EvalResult, JsonValue, LispSession } from "./api.ts";
-import { type Cell, type ProgramCtx, UNBOUND } from "./analyze.ts";
+import { type Cell, type ProgramCtx, UNBOUND } from "./nodes.ts";
 import { CTX } from "./calls.ts";
 import { compileProgram } from "./compile.ts";
 import { DEFAULT_LIMITS, hostFault, RUN } from "./runtime.ts";

@@ -4,17 +4,8 @@
  * @module
  */
 import { type Form, formText, isSym } from "./forms.ts";
-import {
-  type Ana,
-  analyze,
-  analyzeBody,
-  conditional,
-  constNode,
-  constOf,
-  formError,
-  type Node,
-  nonTail,
-} from "./analyze.ts";
+import { type Ana, conditional, constNode, constOf, formError, type Node, nonTail } from "./nodes.ts";
+import { analyze, analyzeBody } from "./analyze.ts";
 import { analyzeSymbol } from "./symbols.ts";
 import { defSpecial } from "./specials.ts";
 import { arityFail, bindingVector } from "./special_core.ts";

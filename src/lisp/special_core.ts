@@ -5,8 +5,6 @@
 import { type Form, formText } from "./forms.ts";
 import {
   type Ana,
-  analyze,
-  analyzeBody,
   conditional,
   constNode,
   formError,
@@ -15,7 +13,8 @@ import {
   nonTail,
   RECUR,
   type RecurTarget,
-} from "./analyze.ts";
+} from "./nodes.ts";
+import { analyze, analyzeBody } from "./analyze.ts";
 import { defSpecial } from "./specials.ts";
 import type { LexScope } from "./scope.ts";
 import { type Binder, compilePattern } from "./destructure.ts";

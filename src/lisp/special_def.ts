@@ -4,7 +4,8 @@
  * @module
  */
 import { type Form, formText, type SymbolForm } from "./forms.ts";
-import { type Ana, analyze, constNode, formError, type Node, nonTail, UNBOUND } from "./analyze.ts";
+import { type Ana, constNode, formError, type Node, nonTail, UNBOUND } from "./nodes.ts";
+import { analyze } from "./analyze.ts";
 import { cellOf } from "./symbols.ts";
 import { defSpecial } from "./specials.ts";
 import { RUN } from "./runtime.ts";

@@ -4,16 +4,8 @@
  * @module
  */
 import { type Form, formText, isSym, type SymbolForm } from "./forms.ts";
-import {
-  type Ana,
-  analyze,
-  analyzeBody,
-  type FnLitState,
-  formError,
-  type Frame,
-  type Node,
-  type RecurTarget,
-} from "./analyze.ts";
+import { type Ana, type FnLitState, formError, type Frame, type Node, type RecurTarget } from "./nodes.ts";
+import { analyze, analyzeBody } from "./analyze.ts";
 import { defSpecial } from "./specials.ts";
 import { FnScope, LexScope, type LocalRef } from "./scope.ts";
 import { type Binder, compilePattern, restArgsMap } from "./destructure.ts";

@@ -4,7 +4,8 @@
  * @module
  */
 import { type Form, formText } from "./forms.ts";
-import { type Ana, analyze, analyzeBody, formError, type Frame, type Node } from "./analyze.ts";
+import { type Ana, formError, type Frame, type Node } from "./nodes.ts";
+import { analyze, analyzeBody } from "./analyze.ts";
 import { defSpecial } from "./specials.ts";
 import { bindingVector, compileBindings } from "./special_core.ts";
 import { type Binder, compilePattern } from "./destructure.ts";

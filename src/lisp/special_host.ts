@@ -4,7 +4,8 @@
  * @module
  */
 import { formText, type SymbolForm } from "./forms.ts";
-import { type Ana, analyzeArgs, constNode, formError } from "./analyze.ts";
+import { type Ana, constNode, formError } from "./nodes.ts";
+import { analyzeArgs } from "./analyze.ts";
 import { qualifiedHooks } from "./symbols.ts";
 import { builtinCall, callSite, located, staticBuiltin } from "./calls.ts";
 import { resolveBuiltin } from "./builtins/registry.ts";

@@ -2,7 +2,8 @@
  * Remaining special forms: juxt, pmap, pcalls, return, fail, task, task-reset, step-done, budget/remaining.
  * @module
  */
-import { type Ana, analyze, analyzeArgs, constNode, formError, type Node, nonTail } from "./analyze.ts";
+import { type Ana, constNode, formError, type Node, nonTail } from "./nodes.ts";
+import { analyze, analyzeArgs } from "./analyze.ts";
 import { defSpecial } from "./specials.ts";
 import { arityFail } from "./special_core.ts";
 import { LispError } from "./errors.ts";

@@ -3,7 +3,8 @@
  * @module
  */
 import type { Form, SymbolForm } from "./forms.ts";
-import { type Ana, analyze, conditional, formError, type Node, nonTail } from "./analyze.ts";
+import { type Ana, conditional, formError, type Node, nonTail } from "./nodes.ts";
+import { analyze } from "./analyze.ts";
 import { defSpecial } from "./specials.ts";
 
 let gensymCounter = 0;

@@ -4,7 +4,7 @@
  * @module
  */
 import type { Form } from "./forms.ts";
-import type { Ana, Node } from "./analyze.ts";
+import type { Ana, Node } from "./nodes.ts";
 
 /** Analyze one special form `(head …)`; `items[0]` is the head symbol. */
 export type SpecialHandler = (items: Form[], form: Form, a: Ana) => Node;

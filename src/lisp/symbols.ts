@@ -8,7 +8,7 @@ import { type SymbolForm, symbolText } from "./forms.ts";
 import type { Form } from "./forms.ts";
 import { LispError } from "./errors.ts";
 import { SPECIALS } from "./specials.ts";
-import { type Ana, type Cell, constNode, formError, type Node, type ProgramCtx, UNBOUND } from "./analyze.ts";
+import { type Ana, type Cell, constNode, formError, type Node, type ProgramCtx, UNBOUND } from "./nodes.ts";
 import { supportedMethods } from "./builtins/registry.ts";
 import { builtinValue } from "./vals.ts";
 

@@ -5,7 +5,7 @@
  * @module
  */
 import type { Form } from "./forms.ts";
-import { type Ana, analyzeArgs, type Node } from "./analyze.ts";
+import type { Ana, Node } from "./nodes.ts";
 import { staticBuiltin } from "./calls.ts";
 import { RUN } from "./runtime.ts";
 import type { Builtin } from "./builtins/registry.ts";
@@ -18,15 +18,22 @@ function isZeroLiteral(f: Form): boolean {
   return (f.type === "int" && f.value === 0) || (f.type === "float" && f.value === 0);
 }
 
-/** A node for `(take n (range a b 0))` when `items` (the call `(take …)` to builtin `b`) is that pattern, else null. */
-export function takeRangeZero(b: Builtin, items: Form[], a: Ana): Node | null {
+/**
+ * When `items` (the call `(take …)` to builtin `b`) is that pattern, the forms `[n a b]` to analyze and hand to
+ * `takeRangeZero`; else null.
+ */
+export function takeRangeZeroForms(b: Builtin, items: Form[], a: Ana): Form[] | null {
   if (b.name !== "take" || items.length !== 3) return null;
   const r = items[2];
   if (r.type !== "list" || r.items.length !== 4 || r.items[0].type !== "symbol" || !isZeroLiteral(r.items[3])) {
     return null;
   }
   if (staticBuiltin(r.items[0], a)?.name !== "range") return null;
-  const [nNode, startNode, endNode] = analyzeArgs([items[1], r.items[1], r.items[2]], a);
+  return [items[1], r.items[1], r.items[2]];
+}
+
+/** The node of `(take n (range a b 0))` from the analyzed `[n a b]`. */
+export function takeRangeZero([nNode, startNode, endNode]: Node[]): Node {
   const R = RUN;
   return (f) => {
     const n0 = nNode(f);

@@ -118,4 +118,3 @@ export function numCompare(a: Num, b: Num): number {
   }
   return typeof x === "number" ? c : -c;
 }
-

@@ -42,4 +42,3 @@ export function seqView(v: Value, fnName: string, pos: number): Value[] {
     `${fnName}: expected a collection (vector, map, set, string or nil) as argument ${pos}, got ${describe(v)}`,
   );
 }
-
