@@ -8,7 +8,6 @@
 import { type Form, formText, isSym, symbolText } from "./forms.ts";
 import { type Ana, constNode, constValue, formError, isConst, type Node, nonTail } from "./nodes.ts";
 import { SPECIALS } from "./specials.ts";
-import { RUN } from "./runtime.ts";
 import { EMPTY_VEC, flexGet, kw, makeRegex, mapFromKvs, mkFloat, setFromItems, vecFrom } from "./vals.ts";
 import { builtinCall, callNode, callSite, staticBuiltin } from "./calls.ts";
 import { analyzeSymbol, qualifiedHooks } from "./symbols.ts";
@@ -78,10 +77,11 @@ function analyzeVector(items: Form[], a: Ana): Node {
   const nodes = items.map((x) => analyze(x, a));
   if (nodes.every(isConst)) return constNode(vecFrom(nodes.map(constValue)));
   const n = nodes.length;
+  const R = a.p.run;
   return (f) => {
     const arr = new Array(n);
     for (let i = 0; i < n; i++) arr[i] = nodes[i](f);
-    RUN.alloc(16 + 8 * n);
+    R.alloc(16 + 8 * n);
     return vecFrom(arr);
   };
 }
@@ -111,10 +111,11 @@ function analyzeMap(form: Form & { type: "map" }, a: Ana): Node {
   const nodes = form.items.map((x) => analyze(x, a));
   if (nodes.every(isConst)) return constNode(mapFromKvs(nodes.map(constValue)));
   const n = nodes.length;
+  const R = a.p.run;
   return (f) => {
     const arr = new Array(n);
     for (let i = 0; i < n; i++) arr[i] = nodes[i](f);
-    RUN.alloc(32 + 24 * n);
+    R.alloc(32 + 24 * n);
     return mapFromKvs(arr);
   };
 }
@@ -124,10 +125,11 @@ function analyzeSet(form: Form & { type: "set" }, a: Ana): Node {
   const nodes = form.items.map((x) => analyze(x, a));
   if (nodes.every(isConst)) return constNode(setFromItems(nodes.map(constValue)));
   const n = nodes.length;
+  const R = a.p.run;
   return (f) => {
     const arr = new Array(n);
     for (let i = 0; i < n; i++) arr[i] = nodes[i](f);
-    RUN.alloc(32 + 16 * n);
+    R.alloc(32 + 16 * n);
     return setFromItems(arr);
   };
 }
@@ -164,7 +166,7 @@ function analyzeList(form: Form & { type: "list" }, a: Ana): Node {
     const b = staticBuiltin(head, a);
     if (b !== undefined) {
       const zero = takeRangeZeroForms(b, items, a);
-      if (zero !== null) return takeRangeZero(analyzeArgs(zero, a));
+      if (zero !== null) return takeRangeZero(analyzeArgs(zero, a), a.p.run);
       return builtinCall(b, analyzeArgs(items.slice(1), a), form, a);
     }
   }

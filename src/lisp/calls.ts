@@ -6,9 +6,9 @@
 import { type Form, lineCol, type SymbolForm } from "./forms.ts";
 import { type Ana, formError, type Node, UNBOUND } from "./nodes.ts";
 import { LispError } from "./errors.ts";
-import { RUN } from "./runtime.ts";
+import type { EvalContext } from "./runtime.ts";
 import { INTRINSIC1, INTRINSIC2, MISS } from "./intrinsics.ts";
-import { type Builtin, type BuiltinContext, checkArity, resolveBuiltin } from "./builtins/registry.ts";
+import { type Builtin, checkArity, resolveBuiltin } from "./builtins/registry.ts";
 import { callValue, LispFn } from "./vals.ts";
 
 /** The builtin a head symbol denotes, unless a local, user var or global shadows it. */
@@ -22,31 +22,17 @@ export function staticBuiltin(s: SymbolForm, a: Ana): Builtin | undefined {
   return r.ok && r.builtin.constant === undefined ? r.builtin : undefined;
 }
 
-/** The context builtins receive: budgets of the running evaluation. */
-export const CTX: BuiltinContext = {
-  print: (line) => RUN.print(line),
-  alloc: (bytes) => RUN.alloc(bytes),
-  step: (n) => RUN.step(n),
-  callFn: (f, args) => callValue(f, args),
-};
-
 /** Where a call form sits in its program's source: found lazily, only when the call fails. */
 export interface CallSite {
   source: string;
   at: number;
+  /** The evaluation context the call runs in (its `source` is the program now running). */
+  run: EvalContext;
 }
 
 /** The call site of `form` in the program being analyzed. */
 export function callSite(form: Form, a: Ana): CallSite {
-  return { source: a.p.source, at: form.at };
-}
-
-/** The source of the program now running (positions in code defined by an earlier evaluation would mislead). */
-let running: string | undefined;
-
-/** Note the source of the program that starts running now. */
-export function enterProgram(source: string): void {
-  running = source;
+  return { source: a.p.source, at: form.at, run: a.p.run };
 }
 
 /**
@@ -57,7 +43,7 @@ export function enterProgram(source: string): void {
  * locates them.
  */
 export function located(e: unknown, site: CallSite): unknown {
-  if (e instanceof LispError && e.line === undefined && !e.uncatchable && site.source === running) {
+  if (e instanceof LispError && e.line === undefined && !e.uncatchable && site.source === site.run.source) {
     const { line, column } = lineCol(site.source, site.at);
     e.line = line;
     e.column = column;
@@ -77,7 +63,7 @@ export function builtinCall(b: Builtin, args: Node[], form: Form, a: Ana): Node 
     }
   }
   const fn = b.fn;
-  const R = RUN;
+  const R = a.p.run;
   const n = args.length;
   const site = callSite(form, a);
   switch (n) {
@@ -85,7 +71,7 @@ export function builtinCall(b: Builtin, args: Node[], form: Form, a: Ana): Node 
       return () => {
         if (++R.steps >= R.nextCheck) R.slowCheck();
         try {
-          return fn([], CTX);
+          return fn([], R);
         } catch (e) {
           throw located(e, site);
         }
@@ -99,7 +85,7 @@ export function builtinCall(b: Builtin, args: Node[], form: Form, a: Ana): Node 
           if (++R.steps >= R.nextCheck) R.slowCheck();
           try {
             const r = op(x);
-            return r !== MISS ? r : fn([x], CTX);
+            return r !== MISS ? r : fn([x], R);
           } catch (e) {
             throw located(e, site);
           }
@@ -109,7 +95,7 @@ export function builtinCall(b: Builtin, args: Node[], form: Form, a: Ana): Node 
         const x = a0(f);
         if (++R.steps >= R.nextCheck) R.slowCheck();
         try {
-          return fn([x], CTX);
+          return fn([x], R);
         } catch (e) {
           throw located(e, site);
         }
@@ -125,7 +111,7 @@ export function builtinCall(b: Builtin, args: Node[], form: Form, a: Ana): Node 
           if (++R.steps >= R.nextCheck) R.slowCheck();
           try {
             const r = op(x, y);
-            return r !== MISS ? r : fn([x, y], CTX);
+            return r !== MISS ? r : fn([x, y], R);
           } catch (e) {
             throw located(e, site);
           }
@@ -136,7 +122,7 @@ export function builtinCall(b: Builtin, args: Node[], form: Form, a: Ana): Node 
         const y = a1(f);
         if (++R.steps >= R.nextCheck) R.slowCheck();
         try {
-          return fn([x, y], CTX);
+          return fn([x, y], R);
         } catch (e) {
           throw located(e, site);
         }
@@ -148,7 +134,7 @@ export function builtinCall(b: Builtin, args: Node[], form: Form, a: Ana): Node 
         for (let i = 0; i < n; i++) arr[i] = args[i](f);
         if (++R.steps >= R.nextCheck) R.slowCheck();
         try {
-          return fn(arr, CTX);
+          return fn(arr, R);
         } catch (e) {
           throw located(e, site);
         }

@@ -6,7 +6,7 @@
  */
 import type { FnScope } from "./scope.ts";
 import { type Frame, type Node, RECUR } from "./nodes.ts";
-import { RUN } from "./runtime.ts";
+import type { EvalContext } from "./runtime.ts";
 import { LispError } from "./errors.ts";
 import { LispFn, type Value, vecFrom } from "./vals.ts";
 
@@ -25,6 +25,8 @@ export interface FnInfo {
   printedParams: string[];
   /** Documentation (defn docstring). */
   doc?: string;
+  /** The evaluation context whose budgets calls charge (that of the program the fn was written in). */
+  run: EvalContext;
 }
 
 function arityText(info: FnInfo): string {
@@ -53,7 +55,7 @@ export class Closure extends LispFn {
         `Function ${info.name || "fn"} expects ${arityText(info)}, got ${n}`,
       );
     }
-    const R = RUN;
+    const R = info.run;
     if (++R.steps >= R.nextCheck) R.slowCheck();
     if (++R.depth > R.maxCallDepth) R.tooDeep();
     const f: Frame = new Array(info.scope.nslots);
@@ -76,7 +78,7 @@ export class Closure extends LispFn {
   override call1(x: Value): Value {
     const info = this.info;
     if (info.paramSlots.length !== 1 || info.restSlot >= 0) return this.call([x]);
-    const R = RUN;
+    const R = info.run;
     if (++R.steps >= R.nextCheck) R.slowCheck();
     if (++R.depth > R.maxCallDepth) R.tooDeep();
     const f: Frame = new Array(info.scope.nslots);
@@ -98,7 +100,7 @@ export class Closure extends LispFn {
     const info = this.info;
     const ps = info.paramSlots;
     if (ps.length !== 2 || info.restSlot >= 0) return this.call([x, y]);
-    const R = RUN;
+    const R = info.run;
     if (++R.steps >= R.nextCheck) R.slowCheck();
     if (++R.depth > R.maxCallDepth) R.tooDeep();
     const f: Frame = new Array(info.scope.nslots);

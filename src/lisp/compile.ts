@@ -15,7 +15,6 @@ import { ReadError, readForms } from "./reader.ts";
 import { LispError } from "./errors.ts";
 import { didYouMean, type Value } from "./vals.ts";
 import { builtinNames } from "./builtins/registry.ts";
-import { enterProgram } from "./calls.ts";
 import { upstreamToolNamed } from "./discovery.ts";
 import "./special_core.ts";
 import "./special_fn.ts";
@@ -98,7 +97,7 @@ export function compileProgram(source: string, p: ProgramCtx, maxBytes: number, 
     const known = [...knownNames(null, p), ...builtinNames()];
     const hints = names.map((n) => {
       if (p.defined.has(n)) return `${n} (defined later in the program; define it before its first use)`;
-      const tool = upstreamToolNamed(n);
+      const tool = upstreamToolNamed(p.run, n);
       if (tool !== undefined) return `${n} (a tool: call it as (tool/call '${tool} {…}))`;
       const s = didYouMean(n, [...(p.undefinedLocals?.get(n) ?? []), ...known]).filter((x) => x !== n);
       return s.length > 0 ? `${n} (did you mean ${s.join(", ")}?)` : n;
@@ -114,7 +113,7 @@ export function compileProgram(source: string, p: ProgramCtx, maxBytes: number, 
     const names = [...p.unknownTools.keys()];
     const avail = p.toolNames === null ? [] : [...p.toolNames].sort();
     const hints = names.map((n) => {
-      const tool = upstreamToolNamed(n);
+      const tool = upstreamToolNamed(p.run, n);
       if (tool !== undefined) return `${n} (upstream tools are called as (tool/call '${tool} {…}))`;
       const s = didYouMean(n, avail);
       return s.length > 0 ? `${n} (did you mean ${s.join(", ")}?)` : n;
@@ -132,7 +131,7 @@ export function compileProgram(source: string, p: ProgramCtx, maxBytes: number, 
     run(): Value {
       const f: Frame = new Array(fn.nslots);
       f[0] = [];
-      enterProgram(p.source);
+      p.run.source = p.source;
       let v: Value = null;
       for (let i = 0; i < n; i++) v = nodes[i](f);
       return v;

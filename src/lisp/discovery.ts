@@ -10,7 +10,7 @@ import { type Ana, constNode, formError, type Node, nonTail } from "./nodes.ts";
 import { analyze } from "./analyze.ts";
 import { defSpecial, SPECIALS } from "./specials.ts";
 import { builtinDoc, knownNamespaces, namespaceMembers, searchBuiltins } from "./builtins/registry.ts";
-import { RUN } from "./runtime.ts";
+import type { EvalContext } from "./runtime.ts";
 import type { Form } from "./forms.ts";
 import {
   fromJson,
@@ -47,8 +47,8 @@ function keywordize(v: Value): Value {
 }
 
 /** Run one operation on the host backend: world faults → nil, programmer faults → runtime_error. */
-export function discoveryCall(op: DiscoveryOp, args: JsonObject): Value {
-  const d = RUN.discovery;
+export function discoveryCall(run: EvalContext, op: DiscoveryOp, args: JsonObject): Value {
+  const d = run.discovery;
   if (d === undefined) {
     throw new LispError(
       "runtime_error",
@@ -68,8 +68,8 @@ export function discoveryCall(op: DiscoveryOp, args: JsonObject): Value {
  * host's catalog search; undefined without a backend or without an exact match. Used to turn `(list-traces …)` and
  * `(tool/list-traces …)` into a pointer at `tool/call`.
  */
-export function upstreamToolNamed(name: string): string | undefined {
-  const d = RUN.discovery;
+export function upstreamToolNamed(run: EvalContext, name: string): string | undefined {
+  const d = run.discovery;
   if (d === undefined || name === "") return undefined;
   let o: DiscoveryOutcome;
   try {
@@ -132,7 +132,7 @@ function discoveryForm(
   doc: string,
   min: number,
   max: number,
-  run: (args: Value[]) => Value,
+  run: (args: Value[], ctx: EvalContext) => Value,
 ) {
   defSpecial(name, arglists, doc, (items, form, a) => {
     const n = items.length - 1;
@@ -145,7 +145,8 @@ function discoveryForm(
       );
     }
     const args = items.slice(1).map((x, i) => (i === 0 ? refArg(x, a) : analyze(x, nonTail(a))));
-    return (f) => run(args.map((x) => x(f)));
+    const R = a.p.run;
+    return (f) => run(args.map((x) => x(f)), R);
   });
 }
 
@@ -155,19 +156,19 @@ discoveryForm(
   "Prints the documentation of a builtin, special form or upstream tool; returns nil.",
   1,
   1,
-  (args) => {
+  (args, R) => {
     const ref = refText(args[0], "doc");
     const d = localDoc(ref);
     if (d !== undefined) {
-      RUN.print(docText(d), true);
+      R.print(docText(d), true);
       return null;
     }
-    if (RUN.discovery === undefined) {
-      RUN.print(`No documentation found for: ${ref}`);
+    if (R.discovery === undefined) {
+      R.print(`No documentation found for: ${ref}`);
       return null;
     }
-    const r = discoveryCall("doc", { ref });
-    if (r !== null) RUN.print(typeof r === "string" ? r : prStr(r), true);
+    const r = discoveryCall(R, "doc", { ref });
+    if (r !== null) R.print(typeof r === "string" ? r : prStr(r), true);
     return null;
   },
 );
@@ -178,8 +179,8 @@ discoveryForm(
   "Prints the source of a prelude export (none exist here); returns nil.",
   1,
   1,
-  (args) => {
-    RUN.print(`no source available for ${refText(args[0], "source")}`);
+  (args, R) => {
+    R.print(`no source available for ${refText(args[0], "source")}`);
     return null;
   },
 );
@@ -190,14 +191,14 @@ discoveryForm(
   "Searches builtins and upstream tools; returns matching lines.",
   1,
   2,
-  (args) => {
+  (args, R) => {
     const q = refText(args[0], "apropos");
     if (q.trim() === "") throw new LispError("runtime_error", "apropos: the query must not be empty");
     const opts = optsJson(args[1], "apropos");
     const limit = typeof opts.limit === "number" ? Math.max(1, Math.min(50, opts.limit)) : 8;
     const out: Value[] = [];
-    if (RUN.discovery !== undefined) {
-      const r = discoveryCall("apropos", { query: q, ...opts, limit });
+    if (R.discovery !== undefined) {
+      const r = discoveryCall(R, "apropos", { query: q, ...opts, limit });
       if (r instanceof PVec) out.push(...r.view());
     }
     for (const h of searchBuiltins(q, limit)) out.push(`local: ${h.name} - ${firstLine(h.doc.doc)}`);
@@ -211,7 +212,7 @@ discoveryForm(
   "Lists the members of a namespace or upstream server.",
   1,
   2,
-  (args) => {
+  (args, R) => {
     const ref = refText(args[0], "dir");
     const opts = optsJson(args[1], "dir");
     const members = namespaceMembers(ref);
@@ -225,7 +226,7 @@ discoveryForm(
         }),
       );
     }
-    return discoveryCall("dir", { ref, ...opts });
+    return discoveryCall(R, "dir", { ref, ...opts });
   },
 );
 
@@ -235,7 +236,7 @@ discoveryForm(
   "Structured description of a builtin, special form or upstream tool.",
   1,
   1,
-  (args) => {
+  (args, R) => {
     const ref = refText(args[0], "meta");
     const d = localDoc(ref);
     if (d !== undefined) {
@@ -259,7 +260,7 @@ discoveryForm(
         d.section,
       ]);
     }
-    return discoveryCall("meta", { ref });
+    return discoveryCall(R, "meta", { ref });
   },
 );
 

@@ -9,6 +9,7 @@ import { LispError } from "./errors.ts";
 import type { LexScope } from "./scope.ts";
 import type { Value } from "./vals.ts";
 import type { JsonObject } from "./api.ts";
+import type { EvalContext } from "./runtime.ts";
 
 /** A frame: slot 0 holds the captured values of the running closure, other slots hold locals. */
 // deno-lint-ignore no-explicit-any
@@ -32,6 +33,8 @@ export interface Cell {
 /** State shared by the whole analysis of one program. */
 export interface ProgramCtx {
   source: string;
+  /** The evaluation context the compiled nodes run in (the session's). */
+  run: EvalContext;
   /** The session namespace (created on demand). */
   cells: Map<string, Cell>;
   /** Names usable as user vars at this point of the program (session defs + defs seen earlier). */

@@ -7,7 +7,7 @@
  * @module
  */
 import { LispError } from "./errors.ts";
-import { type BranchState, RUN } from "./runtime.ts";
+import type { BranchState, EvalContext } from "./runtime.ts";
 import { outcomeValue, PENDING } from "./tools.ts";
 import type { Value } from "./vals.ts";
 
@@ -17,8 +17,8 @@ export class ReturnSignal {
 }
 
 /** Undo namespace writes back to log position `mark`. */
-export function undoDefs(mark: number): void {
-  const log = RUN.defLog;
+export function undoDefs(run: EvalContext, mark: number): void {
+  const log = run.defLog;
   for (let i = log.length - 1; i >= mark; i--) log[i][0].value = log[i][1];
   log.length = mark;
 }
@@ -37,17 +37,17 @@ function branchError(e: unknown, what: string, i: number): unknown {
 }
 
 /** Run zero-argument branches "in parallel" (tool calls batched per round); results in branch order. */
-export function runBranches(thunks: (() => Value)[], what: "pmap" | "pcalls"): Value[] {
+export function runBranches(run: EvalContext, thunks: (() => Value)[], what: "pmap" | "pcalls"): Value[] {
   const n = thunks.length;
   const out = new Array<Value>(n);
-  if (RUN.branch !== null) {
+  if (run.branch !== null) {
     // Nested inside another branch: run sequentially; tool calls go through the outer branch's cache.
     for (let i = 0; i < n; i++) {
-      const depth = RUN.depth;
+      const depth = run.depth;
       try {
         out[i] = thunks[i]();
       } catch (e) {
-        RUN.depth = depth;
+        run.depth = depth;
         if (e === PENDING) throw e;
         throw branchError(e, what, i);
       }
@@ -56,8 +56,8 @@ export function runBranches(thunks: (() => Value)[], what: "pmap" | "pcalls"): V
   }
   const states: BranchState[] = thunks.map(() => ({ results: [], cursor: 0, pending: null }));
   const done = new Array<boolean>(n).fill(false);
-  const mark = RUN.defLog.length;
-  RUN.mutePrints++;
+  const mark = run.defLog.length;
+  run.mutePrints++;
   try {
     for (;;) {
       const waiting: number[] = [];
@@ -66,8 +66,8 @@ export function runBranches(thunks: (() => Value)[], what: "pmap" | "pcalls"): V
         const st = states[i];
         st.cursor = 0;
         st.pending = null;
-        RUN.branch = st;
-        const depth = RUN.depth;
+        run.branch = st;
+        const depth = run.depth;
         try {
           out[i] = thunks[i]();
           done[i] = true;
@@ -75,14 +75,14 @@ export function runBranches(thunks: (() => Value)[], what: "pmap" | "pcalls"): V
           if (e === PENDING) waiting.push(i);
           else throw branchError(e, what, i);
         } finally {
-          RUN.branch = null;
-          RUN.depth = depth;
-          undoDefs(mark);
+          run.branch = null;
+          run.depth = depth;
+          undoDefs(run, mark);
         }
       }
       if (waiting.length === 0) return out;
       const reqs = waiting.map((i) => states[i].pending!);
-      const outcomes = RUN.tools!.callBatch(reqs);
+      const outcomes = run.tools!.callBatch(reqs);
       waiting.forEach((i, k) => {
         const o = outcomes[k];
         states[i].results.push(
@@ -93,7 +93,7 @@ export function runBranches(thunks: (() => Value)[], what: "pmap" | "pcalls"): V
       });
     }
   } finally {
-    RUN.mutePrints--;
-    RUN.branch = null;
+    run.mutePrints--;
+    run.branch = null;
   }
 }

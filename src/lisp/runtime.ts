@@ -1,11 +1,16 @@
 /**
- * The state of the one evaluation running on this thread: budgets (steps, allocation, prints, call depth,
- * deadline), captured prints and the host seam. The evaluator is synchronous, so a single module-level `RUN`
- * object is reset at the start of every evaluation and read directly by compiled nodes.
+ * The evaluation context: everything about the evaluation in progress — budgets (steps, allocation, prints, call
+ * depth, deadline), captured prints, the host seam (tools, discovery), the `data/…` context, the undo log of defs and
+ * the pmap branch state. Each session owns one, reset at the start of every evaluation; analysis hands it to every
+ * node it compiles (`ProgramCtx.run`), closures carry it in their `FnInfo`, and builtins receive it as their `ctx`.
+ * Nothing about the running evaluation lives in a module variable.
  * @module
  */
 import type { DiscoveryBackend, EvalLimits, HostTools, JsonObject } from "./api.ts";
 import { LispError } from "./errors.ts";
+import { type Builtin, type BuiltinContext, BuiltinFn } from "./builtins/table.ts";
+import { callValue } from "./values/fn.ts";
+import type { Value } from "./values/types.ts";
 
 /** Default budgets (api.ts `EvalLimits`). */
 export const DEFAULT_LIMITS: Required<Omit<EvalLimits, "deadline" | "interrupt">> = {
@@ -39,8 +44,8 @@ export interface BranchState {
   pending: { name: string; args: JsonObject } | null;
 }
 
-/** Mutable state of the running evaluation. */
-export class RunState {
+/** The context of a session's evaluations (see the module doc); also what builtins get as `ctx`. */
+export class EvalContext implements BuiltinContext {
   steps = 0;
   /** Next step count at which `slowCheck` must run (min of the step budget and the next deadline check). */
   nextCheck = 0;
@@ -69,6 +74,12 @@ export class RunState {
   journal: Map<string, unknown> | null = null;
   /** `(step-done id summary)` records, in order. */
   summaries: [string, string][] = [];
+  /** The evaluation's context map (`data/…`). */
+  context: Value = null;
+  /** The source of the program now running (positions in code an earlier evaluation defined would mislead). */
+  source: string | undefined = undefined;
+  /** The function value of each builtin the programs of this context refer to (one per builtin: `(= inc inc)`). */
+  private readonly fns = new Map<Builtin, BuiltinFn>();
 
   /** Reset for a new evaluation with the given limits. */
   reset(limits: EvalLimits | undefined): void {
@@ -94,6 +105,31 @@ export class RunState {
     this.defLog = [];
     this.journal = null;
     this.summaries = [];
+    this.context = null;
+    this.source = undefined;
+  }
+
+  /** Drop the references to the host and to the evaluation's data once it has ended. */
+  release(): void {
+    this.tools = undefined;
+    this.discovery = undefined;
+    this.onPrint = undefined;
+    this.context = null;
+  }
+
+  /** The function value of builtin `b` in this context: calling it charges this context's budgets. */
+  builtinFn(b: Builtin): BuiltinFn {
+    let f = this.fns.get(b);
+    if (f === undefined) {
+      f = new BuiltinFn(b, this);
+      this.fns.set(b, f);
+    }
+    return f;
+  }
+
+  /** Call any callable value (BuiltinContext). */
+  callFn(f: Value, args: Value[]): Value {
+    return callValue(f, args);
   }
 
   /** Called when `steps` reaches `nextCheck`: enforces the step budget and the deadline. */
@@ -157,16 +193,13 @@ export class RunState {
   }
 }
 
-/** The evaluation running on this thread. */
-export const RUN: RunState = new RunState();
-
 /** Convert a JS engine failure (RangeError from a too-deep stack, out of memory) into a LispError. */
-export function hostFault(e: unknown): LispError {
+export function hostFault(e: unknown, run: EvalContext): LispError {
   if (e instanceof LispError) return e;
   if (e instanceof RangeError && /call stack/i.test(e.message)) {
     return limitError(
       "stack_overflow",
-      `Call stack exhausted after ${RUN.depth} nested calls: runaway recursion? Use loop/recur`,
+      `Call stack exhausted after ${run.depth} nested calls: runaway recursion? Use loop/recur`,
     );
   }
   if (e instanceof RangeError && /(Invalid (string|array) length|allocation failed)/i.test(e.message)) {

@@ -5,12 +5,9 @@
  */
 import type { EvalOptions, EvalResult, JsonValue, LispSession } from "./api.ts";
 import { type Cell, type ProgramCtx, UNBOUND } from "./nodes.ts";
-import { CTX } from "./calls.ts";
 import { compileProgram } from "./compile.ts";
-import { DEFAULT_LIMITS, hostFault, RUN } from "./runtime.ts";
+import { DEFAULT_LIMITS, EvalContext, hostFault } from "./runtime.ts";
 import { ReturnSignal, undoDefs } from "./pmap.ts";
-import { CONTEXT } from "./special_host.ts";
-import { setActiveContext } from "./builtins/registry.ts";
 import { fromJson, prStr, toJson, type Value } from "./vals.ts";
 
 /** The last error of a session (what a REPL binds to `*e`). */
@@ -45,21 +42,24 @@ export class Session implements LispSession {
   private cells = new Map<string, Cell>();
   private history: Value[] = [];
   private last: LastError | null = null;
+  /** The context every evaluation of this session runs in (closures defined earlier keep referring to it). */
+  private readonly run = new EvalContext();
 
   /** Evaluate a program in this session. */
   eval(source: string, options: EvalOptions = {}): EvalResult {
-    RUN.reset(options.limits);
-    RUN.tools = options.tools;
-    RUN.discovery = options.discovery;
-    RUN.onPrint = options.onPrint;
-    setActiveContext(CTX);
+    const run = this.run;
+    run.reset(options.limits);
+    run.tools = options.tools;
+    run.discovery = options.discovery;
+    run.onPrint = options.onPrint;
     const history = this.history;
     try {
-      CONTEXT.value = options.context === undefined ? null : cachedFromJson(options.context);
+      run.context = options.context === undefined ? null : cachedFromJson(options.context);
       const defined = new Set<string>();
       for (const [n, c] of this.cells) if (c.value !== UNBOUND) defined.add(n);
       const p: ProgramCtx = {
         source,
+        run,
         cells: this.cells,
         defined,
         globals: globalsMap(options.globals),
@@ -88,22 +88,19 @@ export class Session implements LispSession {
         value,
         printed: prStr(value),
         json: toJson(value),
-        prints: RUN.prints,
-        steps: RUN.steps,
+        prints: run.prints,
+        steps: run.steps,
       };
     } catch (e) {
-      const err = hostFault(e);
-      undoDefs(0);
+      const err = hostFault(e, run);
+      undoDefs(run, 0);
       this.last = { reason: err.reason, message: err.message };
-      const out: EvalResult = { ok: false, reason: err.reason, message: err.message, prints: RUN.prints };
+      const out: EvalResult = { ok: false, reason: err.reason, message: err.message, prints: run.prints };
       if (err.line !== undefined) out.line = err.line;
       if (err.column !== undefined) out.column = err.column;
       return out;
     } finally {
-      RUN.tools = undefined;
-      RUN.discovery = undefined;
-      RUN.onPrint = undefined;
-      CONTEXT.value = null;
+      run.release();
     }
   }
 

@@ -18,7 +18,6 @@ import { analyze, analyzeBody } from "./analyze.ts";
 import { defSpecial } from "./specials.ts";
 import type { LexScope } from "./scope.ts";
 import { type Binder, compilePattern } from "./destructure.ts";
-import { RUN } from "./runtime.ts";
 import { SymbolRef } from "./vals.ts";
 
 /** Raise invalid_arity for a special form used with the wrong shape. */
@@ -146,13 +145,13 @@ defSpecial(
     const body = analyzeBody(items.slice(2), { ...a, scope, tail: true, recur: target });
     const n = raw.length;
     const destructured = binders.some((b) => b !== null);
+    const R = a.p.run;
     return (f) => {
       for (let i = 0; i < n; i++) {
         const v = inits[i](f);
         f[raw[i]] = v;
         if (binders[i] !== null) binders[i]!(f, v);
       }
-      const R = RUN;
       for (;;) {
         const v = body(f);
         if (v !== RECUR) return v;

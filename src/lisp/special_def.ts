@@ -8,14 +8,14 @@ import { type Ana, constNode, formError, type Node, nonTail, UNBOUND } from "./n
 import { analyze } from "./analyze.ts";
 import { cellOf } from "./symbols.ts";
 import { defSpecial } from "./specials.ts";
-import { RUN } from "./runtime.ts";
+import type { EvalContext } from "./runtime.ts";
 import { type Value, Var } from "./vals.ts";
 import { arityFail } from "./special_core.ts";
 import { analyzeFn, closureNode } from "./special_fn.ts";
 
 /** Record a namespace write in the evaluation's undo log and perform it. */
-export function writeCell(cell: { value: unknown }, v: Value): void {
-  RUN.defLog.push([cell, cell.value]);
+export function writeCell(run: EvalContext, cell: { value: unknown }, v: Value): void {
+  run.defLog.push([cell, cell.value]);
   cell.value = v;
 }
 
@@ -42,14 +42,15 @@ function withDefName(a: Ana, name: string, analyzeValue: () => Node): Node {
 function defNode(a: Ana, name: string, value: Node, once: boolean, doc?: string): Node {
   const cell = cellOf(a.p, name);
   const v = new Var(name);
+  const R = a.p.run;
   if (once) {
     return (f) => {
-      if (cell.value === UNBOUND) writeCell(cell, value(f));
+      if (cell.value === UNBOUND) writeCell(R, cell, value(f));
       return v;
     };
   }
   return (f) => {
-    writeCell(cell, value(f));
+    writeCell(R, cell, value(f));
     if (doc !== undefined) cell.doc = doc;
     return v;
   };

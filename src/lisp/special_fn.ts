@@ -10,7 +10,6 @@ import { defSpecial } from "./specials.ts";
 import { FnScope, LexScope, type LocalRef } from "./scope.ts";
 import { type Binder, compilePattern, restArgsMap } from "./destructure.ts";
 import { Closure, type FnInfo } from "./closure.ts";
-import { RUN } from "./runtime.ts";
 import type { Value } from "./vals.ts";
 import { arityFail } from "./special_core.ts";
 
@@ -24,10 +23,11 @@ export function closureNode(info: FnInfo): Node {
   const from = info.scope.captureFrom.map(loadRef);
   const k = from.length;
   if (k === 0) return () => new Closure(info, []);
+  const R = info.run;
   return (f) => {
     const cap = new Array(k);
     for (let i = 0; i < k; i++) cap[i] = from[i](f);
-    RUN.alloc(48 + 8 * k);
+    R.alloc(48 + 8 * k);
     return new Closure(info, cap);
   };
 }
@@ -96,7 +96,17 @@ export function analyzeFn(
       return bodyNode(f);
     };
   }
-  return { name, paramSlots, restSlot, selfSlot, scope: fnScope, body: full, printedParams: printed, doc };
+  return {
+    name,
+    paramSlots,
+    restSlot,
+    selfSlot,
+    scope: fnScope,
+    body: full,
+    printedParams: printed,
+    doc,
+    run: a.p.run,
+  };
 }
 
 defSpecial("fn", ["(fn name? [params*] exprs*)"], "Creates a function (closure); params may destructure; & rest.", (
@@ -149,5 +159,6 @@ defSpecial("#()", ["#(expr)"], "Anonymous function shorthand: % or %1..%20 are t
     scope: fnScope,
     body,
     printedParams: printed,
+    run: a.p.run,
   });
 });

@@ -9,7 +9,6 @@ import { analyze, analyzeBody } from "./analyze.ts";
 import { defSpecial } from "./specials.ts";
 import { bindingVector, compileBindings } from "./special_core.ts";
 import { type Binder, compilePattern } from "./destructure.ts";
-import { RUN } from "./runtime.ts";
 import { seqView, type Value, vecFrom } from "./vals.ts";
 
 type Mod =
@@ -71,12 +70,12 @@ function comprehension(name: string, collect: boolean) {
     const { levels, scope } = compileLevels(name, pairs, a, form);
     const body = analyzeBody(items.slice(2), { ...a, scope, tail: false, recur: null, cond: true });
     const depth = levels.length;
+    const R = a.p.run;
     const run = (f: Frame, li: number, out: Value[] | null): void => {
       const L = levels[li];
       const xs = seqView(L.coll(f), name, 1);
       const n = xs.length;
       const mods = L.mods;
-      const R = RUN;
       outer: for (let i = 0; i < n; i++) {
         if (++R.steps >= R.nextCheck) R.slowCheck();
         L.bind(f, xs[i]);

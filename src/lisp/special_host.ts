@@ -9,13 +9,9 @@ import { analyzeArgs } from "./analyze.ts";
 import { qualifiedHooks } from "./symbols.ts";
 import { builtinCall, callSite, located, staticBuiltin } from "./calls.ts";
 import { resolveBuiltin } from "./builtins/registry.ts";
-import { RUN } from "./runtime.ts";
 import { callTool, ToolFn } from "./tools.ts";
 import { flexGet, kw, type Value } from "./vals.ts";
 import { discoveryCall } from "./discovery.ts";
-
-/** The current evaluation's context map (`data/…`), installed by the session. */
-export const CONTEXT: { value: Value } = { value: null };
 
 function checkTool(a: Ana, s: SymbolForm): void {
   const names = a.p.toolNames;
@@ -24,17 +20,18 @@ function checkTool(a: Ana, s: SymbolForm): void {
 }
 
 // data/<key>
-qualifiedHooks.value.push((s, _a) => {
+qualifiedHooks.value.push((s, a) => {
   if (s.ns !== "data") return null;
   const key = kw(s.name);
-  return () => flexGet(CONTEXT.value, key, null);
+  const R = a.p.run;
+  return () => flexGet(R.context, key, null);
 });
 
 // tool/<name> as a value
 qualifiedHooks.value.push((s, a) => {
   if (s.ns !== "tool") return null;
   checkTool(a, s);
-  const fn = new ToolFn(s.name);
+  const fn = new ToolFn(s.name, a.p.run);
   return constNode(fn);
 });
 
@@ -47,7 +44,7 @@ function builtinError(a: Ana, s: SymbolForm): never {
 // builtin namespaces as values
 qualifiedHooks.value.push((s, a) => {
   const r = resolveBuiltin(s.ns, s.name);
-  if (r.ok) return constNode(r.builtin.constant !== undefined ? r.builtin.constant : r.builtin.value);
+  if (r.ok) return constNode(r.builtin.constant !== undefined ? r.builtin.constant : a.p.run.builtinFn(r.builtin));
   return builtinError(a, s);
 });
 
@@ -55,9 +52,10 @@ qualifiedHooks.value.push((s, a) => {
 qualifiedHooks.call.push((head, items, form, a) => {
   if (head.ns !== "tool") return null;
   const args = analyzeArgs(items.slice(1), a);
+  const R = a.p.run;
   if (head.name === "servers") {
     if (args.length !== 0) throw formError(a, "invalid_arity", "(tool/servers) takes no arguments", form);
-    return () => discoveryCall("servers", {});
+    return () => discoveryCall(R, "servers", {});
   }
   checkTool(a, head);
   const name = head.name;
@@ -66,9 +64,9 @@ qualifiedHooks.call.push((head, items, form, a) => {
   return (f) => {
     const vals = new Array<Value>(n);
     for (let i = 0; i < n; i++) vals[i] = args[i](f);
-    RUN.step();
+    R.step();
     try {
-      return callTool(name, vals);
+      return callTool(R, name, vals);
     } catch (e) {
       throw located(e, site);
     }

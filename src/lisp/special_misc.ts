@@ -7,7 +7,6 @@ import { analyze, analyzeArgs } from "./analyze.ts";
 import { defSpecial } from "./specials.ts";
 import { arityFail } from "./special_core.ts";
 import { LispError } from "./errors.ts";
-import { RUN } from "./runtime.ts";
 import { ReturnSignal, runBranches } from "./pmap.ts";
 import { callValue, EMPTY_MAP, LispFn, prStr, seqView, type Value, vecFrom } from "./vals.ts";
 
@@ -38,6 +37,7 @@ defSpecial(
   (items, form, a) => {
     if (items.length < 3) arityFail(a, form, "pmap requires a function and at least one collection");
     const [fnNode, ...colls] = analyzeArgs(items.slice(1), a);
+    const R = a.p.run;
     return (f) => {
       const fv = fnNode(f);
       const seqs = colls.map((c) => seqView(c(f), "pmap", 2));
@@ -47,7 +47,7 @@ defSpecial(
         const args = seqs.map((s) => s[i]);
         thunks.push(() => callValue(fv, args));
       }
-      return vecFrom(runBranches(thunks, "pmap"));
+      return vecFrom(runBranches(R, thunks, "pmap"));
     };
   },
 );
@@ -62,9 +62,10 @@ defSpecial(
     a,
   ) => {
     const fns = analyzeArgs(items.slice(1), a);
+    const R = a.p.run;
     return (f) => {
       const vs = fns.map((x) => x(f));
-      return vecFrom(runBranches(vs.map((v) => () => callValue(v, [])), "pcalls"));
+      return vecFrom(runBranches(R, vs.map((v) => () => callValue(v, [])), "pcalls"));
     };
   },
 );
@@ -98,9 +99,10 @@ defSpecial("task", ["(task id expr)"], "Journal-cached evaluation: reuses the jo
   if (items.length !== 3) arityFail(a, form, "task expects an id and an expression");
   const id = analyze(items[1], nonTail(a));
   const body = analyze(items[2], nonTail(a));
+  const R = a.p.run;
   return (f) => {
     const key = idOf(id(f));
-    const j = RUN.journal;
+    const j = R.journal;
     if (j === null) return body(f);
     if (j.has(key)) return j.get(key) as Value;
     const v = body(f);
@@ -112,9 +114,10 @@ defSpecial("task", ["(task id expr)"], "Journal-cached evaluation: reuses the jo
 defSpecial("task-reset", ["(task-reset id)"], "Removes id from the task journal; returns nil.", (items, form, a) => {
   if (items.length !== 2) arityFail(a, form, "task-reset expects an id");
   const id = analyze(items[1], nonTail(a));
+  const R = a.p.run;
   return (f) => {
     const key = idOf(id(f));
-    RUN.journal?.delete(key);
+    R.journal?.delete(key);
     return null;
   };
 });
@@ -126,13 +129,14 @@ defSpecial("step-done", ["(step-done id summary)"], "Records a progress summary;
 ) => {
   if (items.length !== 3) arityFail(a, form, "step-done expects an id and a summary");
   const [id, summary] = analyzeArgs(items.slice(1), a);
+  const R = a.p.run;
   return (f) => {
     const i = id(f);
     const s = summary(f);
     if (typeof i !== "string" || typeof s !== "string") {
       throw new LispError("type_error", "step-done: the id and the summary must both be strings");
     }
-    if (RUN.branch === null) RUN.summaries.push([i, s]);
+    if (R.branch === null) R.summaries.push([i, s]);
     return s;
   };
 });

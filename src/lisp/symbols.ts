@@ -95,7 +95,7 @@ export function analyzeSymbol(s: SymbolForm, a: Ana, orNil = false): Node {
     return cellNode(cellOf(a.p, name), orNil);
   }
   if (a.p.globals.has(name)) return constNode(a.p.globals.get(name)!);
-  const b = builtinValue(null, name);
+  const b = builtinValue(null, name, a.p.run);
   if (b !== undefined) return constNode(b);
   if (name in SPECIAL_CONSTS) return constNode(SPECIAL_CONSTS[name]);
   if (SPECIALS.has(name)) {

@@ -7,7 +7,7 @@
 import type { Form } from "./forms.ts";
 import type { Ana, Node } from "./nodes.ts";
 import { staticBuiltin } from "./calls.ts";
-import { RUN } from "./runtime.ts";
+import type { EvalContext } from "./runtime.ts";
 import type { Builtin } from "./builtins/registry.ts";
 import { countArg } from "./builtins/colls.ts";
 import { numArg, slots } from "./builtins/util.ts";
@@ -33,8 +33,7 @@ export function takeRangeZeroForms(b: Builtin, items: Form[], a: Ana): Form[] | 
 }
 
 /** The node of `(take n (range a b 0))` from the analyzed `[n a b]`. */
-export function takeRangeZero([nNode, startNode, endNode]: Node[]): Node {
-  const R = RUN;
+export function takeRangeZero([nNode, startNode, endNode]: Node[], R: EvalContext): Node {
   return (f) => {
     const n0 = nNode(f);
     const bounds: Value[] = [startNode(f), endNode(f)];

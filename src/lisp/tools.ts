@@ -5,7 +5,7 @@
  */
 import type { JsonObject, JsonValue, ToolOutcome, ToolRequest } from "./api.ts";
 import { LispError } from "./errors.ts";
-import { RUN } from "./runtime.ts";
+import type { EvalContext } from "./runtime.ts";
 import {
   describe,
   flexGet,
@@ -51,12 +51,12 @@ export function outcomeValue(o: ToolOutcome, name: string): Value | RaiseMarker 
 }
 
 /** Perform one host tool request (directly, or through the pmap replay cache inside a branch). */
-export function performTool(req: ToolRequest): Value {
-  const tools = RUN.tools;
+export function performTool(run: EvalContext, req: ToolRequest): Value {
+  const tools = run.tools;
   if (tools === undefined) {
     throw new LispError("unknown_tool", `Unknown tool: ${req.name}. No tools are available in this evaluation`);
   }
-  const br = RUN.branch;
+  const br = run.branch;
   let r: Value | RaiseMarker;
   if (br !== null) {
     if (br.cursor < br.results.length) r = br.results[br.cursor++] as Value | RaiseMarker;
@@ -143,21 +143,21 @@ const K_TOOL = kw("tool");
 const K_ARGS = kw("args");
 
 /** Call host tool `name` with evaluated Lisp arguments. */
-export function callTool(name: string, args: Value[]): Value {
+export function callTool(run: EvalContext, name: string, args: Value[]): Value {
   const a = name === "call" ? callToolArgs(args) : plainToolArgs(name, args);
-  return performTool({ name, args: a });
+  return performTool(run, { name, args: a });
 }
 
 /** `tool/x` as a first-class function value. */
 export class ToolFn extends LispFn {
   readonly name: string;
-  constructor(readonly tool: string) {
+  constructor(readonly tool: string, readonly run: EvalContext) {
     super();
     this.name = `tool/${tool}`;
   }
   call(args: Value[]): Value {
-    RUN.step();
-    return callTool(this.tool, args);
+    this.run.step();
+    return callTool(this.run, this.tool, args);
   }
   printed(): string {
     return `#fn[tool/${this.tool}]`;

@@ -3,6 +3,7 @@
  * for the analyzer and the special forms.
  * @module
  */
+import type { EvalContext } from "./runtime.ts";
 import { type LRegex, MapBuilder, type PMap, type PSet, SetBuilder, type Value } from "./values/mod.ts";
 import { resolveBuiltin, suggest } from "./builtins/registry.ts";
 import { tryCompileRegex } from "./builtins/regex.ts";
@@ -57,11 +58,14 @@ export function makeRegex(source: string): LRegex {
   return r.regex;
 }
 
-/** The value a builtin symbol evaluates to (constant or function value), or undefined when unknown. */
-export function builtinValue(ns: string | null, name: string): Value | undefined {
+/**
+ * The value a builtin symbol evaluates to in evaluation context `run` (constant or function value), or undefined
+ * when unknown.
+ */
+export function builtinValue(ns: string | null, name: string, run: EvalContext): Value | undefined {
   const r = resolveBuiltin(ns, name);
   if (!r.ok) return undefined;
-  return r.builtin.constant !== undefined ? r.builtin.constant : r.builtin.value;
+  return r.builtin.constant !== undefined ? r.builtin.constant : run.builtinFn(r.builtin);
 }
 
 /** Up to three names from `candidates` close to `name`. */

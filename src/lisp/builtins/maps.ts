@@ -11,7 +11,7 @@ import { mapEntries, seqView } from "../values/seq.ts";
 import { sortedEntries, sortedKeys } from "../values/compare.ts";
 import { fn1, fn2, fnN } from "../values/fn.ts";
 import { flexGet, getIn, mapFlexGet } from "../values/flex.ts";
-import { activeContext, define } from "./table.ts";
+import { type BuiltinContext, define } from "./table.ts";
 import { argError, entries, ENTRY_BYTES, slots } from "./util.ts";
 
 function getImpl(a: Value[]): Value {
@@ -51,14 +51,14 @@ function exactGet(c: Value, k: Value): Value {
 }
 
 /** `(assoc coll k v)` for one pair. */
-export function assoc1(fn: string, c: Value, k: Value, v: Value): Value {
+export function assoc1(fn: string, c: Value, k: Value, v: Value, ctx: BuiltinContext): Value {
   if (c instanceof PMap) {
     const r = c.assoc(k, v);
-    if (r.size > c.size) activeContext().alloc(ENTRY_BYTES);
+    if (r.size > c.size) ctx.alloc(ENTRY_BYTES);
     return r;
   }
   if (c === null) {
-    activeContext().alloc(ENTRY_BYTES);
+    ctx.alloc(ENTRY_BYTES);
     return EMPTY_MAP.assoc(k, v);
   }
   if (c instanceof PVec) {
@@ -73,17 +73,17 @@ export function assoc1(fn: string, c: Value, k: Value, v: Value): Value {
   return argError(fn, 1, "a map, vector or nil", c);
 }
 
-function assocIn(c: Value, path: Value[], i: number, v: Value): Value {
+function assocIn(c: Value, path: Value[], i: number, v: Value, ctx: BuiltinContext): Value {
   const k = path.length === 0 ? null : path[i];
-  if (i >= path.length - 1) return assoc1("assoc-in", c, k, v);
+  if (i >= path.length - 1) return assoc1("assoc-in", c, k, v, ctx);
   const child = exactGet(c, k);
-  return assoc1("assoc-in", c, k, assocIn(child, path, i + 1, v));
+  return assoc1("assoc-in", c, k, assocIn(child, path, i + 1, v, ctx), ctx);
 }
 
-function updateIn(c: Value, path: Value[], i: number, f: (old: Value) => Value): Value {
+function updateIn(c: Value, path: Value[], i: number, f: (old: Value) => Value, ctx: BuiltinContext): Value {
   const k = path.length === 0 ? null : path[i];
-  if (i >= path.length - 1) return assoc1("update-in", c, k, f(exactGet(c, k)));
-  return assoc1("update-in", c, k, updateIn(exactGet(c, k), path, i + 1, f));
+  if (i >= path.length - 1) return assoc1("update-in", c, k, f(exactGet(c, k)), ctx);
+  return assoc1("update-in", c, k, updateIn(exactGet(c, k), path, i + 1, f, ctx), ctx);
 }
 
 function mergeInto(b: MapBuilder, m: PMap, f: ((x: Value, y: Value) => Value) | null): void {
@@ -134,7 +134,7 @@ define("maps", {
     arity: [3, Infinity],
     args: ["[m k v]", "[m k v & kvs]"],
     doc: "Map (or vector) with each key set to its value (exact keys; vector index ≤ count).",
-    fn: (a) => {
+    fn: (a, ctx) => {
       if (a.length % 2 === 0) {
         throw new LispError(
           "arity_error",
@@ -142,7 +142,7 @@ define("maps", {
         );
       }
       let c = a[0];
-      for (let i = 1; i < a.length; i += 2) c = assoc1("assoc", c, a[i], a[i + 1]);
+      for (let i = 1; i < a.length; i += 2) c = assoc1("assoc", c, a[i], a[i + 1], ctx);
       return c;
     },
   },
@@ -150,27 +150,27 @@ define("maps", {
     arity: [3, 3],
     args: ["[m path v]"],
     doc: "Nested assoc along a vector path, creating maps where missing.",
-    fn: (a) => assocIn(a[0], pathArg("assoc-in", a[1], 2), 0, a[2]),
+    fn: (a, ctx) => assocIn(a[0], pathArg("assoc-in", a[1], 2), 0, a[2], ctx),
   },
   "update": {
     arity: [3, Infinity],
     args: ["[m k f & args]"],
     doc: "Map with key k set to (f old-value args…) (exact key; a missing key passes nil).",
-    fn: (a) => {
+    fn: (a, ctx) => {
       const f = fnN(a[2], "update", 3);
       const extra = a.slice(3);
       const c = a[0];
-      return assoc1("update", c, a[1], f([exactGet(c, a[1]), ...extra]));
+      return assoc1("update", c, a[1], f([exactGet(c, a[1]), ...extra]), ctx);
     },
   },
   "update-in": {
     arity: [3, Infinity],
     args: ["[m path f & args]"],
     doc: "Nested update along a vector path, creating maps where missing.",
-    fn: (a) => {
+    fn: (a, ctx) => {
       const f = fnN(a[2], "update-in", 3);
       const extra = a.slice(3);
-      return updateIn(a[0], pathArg("update-in", a[1], 2), 0, (old) => f([old, ...extra]));
+      return updateIn(a[0], pathArg("update-in", a[1], 2), 0, (old) => f([old, ...extra]), ctx);
     },
   },
   "dissoc": {

@@ -5,8 +5,8 @@
  *   members / "did you mean …").
  * - `builtinNames()`, `builtinDoc(name)`, `searchBuiltins(query)` (ranked, for `apropos`), `namespaceMembers(ns)`,
  *   `knownNamespaces()`.
- * - The evaluator calls `b.fn(args, ctx)` directly (after `checkArity`) and installs its context with
- *   `setActiveContext` so builtin function values (`(map inc …)`) use the same budgets.
+ * - The evaluator calls `b.fn(args, ctx)` directly (after `checkArity`) with its evaluation context; a builtin
+ *   function value (`(map inc …)`) is a `BuiltinFn` bound to that same context, so it charges the same budgets.
  * @module
  */
 
@@ -31,7 +31,7 @@ import "./regex.ts";
 import "./json.ts";
 import "./interop.ts";
 
-export { activeContext, type Builtin, type BuiltinContext, BuiltinFn, checkArity, setActiveContext } from "./table.ts";
+export { type Builtin, type BuiltinContext, BuiltinFn, checkArity } from "./table.ts";
 
 /** Namespace spellings → group. */
 const NAMESPACES: Record<string, NsGroup> = {

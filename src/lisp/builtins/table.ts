@@ -9,8 +9,8 @@ import { LispError } from "../errors.ts";
 import { LispFn, type Value } from "../values/types.ts";
 
 /**
- * What a builtin may ask of the running evaluation. The evaluator implements it; `setActiveContext` installs the
- * one used by builtin function values called from higher-order code.
+ * What a builtin may ask of the running evaluation. The evaluation context (runtime.ts `EvalContext`) implements it:
+ * direct calls hand it in, and each builtin function value (`BuiltinFn`) is bound to one.
  */
 export interface BuiltinContext {
   /** Append one `println` line (the evaluator enforces the print budget). */
@@ -59,30 +59,6 @@ export interface Builtin {
   readonly qualifiedOnly: boolean;
   /** For constants (`Double/NaN`, `POSITIVE_INFINITY`): the value the symbol evaluates to (not a function). */
   readonly constant?: Value;
-  /** The function value (what the symbol evaluates to when not a constant). */
-  readonly value: BuiltinFn;
-}
-
-const noCtx: BuiltinContext = {
-  print() {},
-  alloc() {},
-  step() {},
-  callFn(f, args) {
-    if (f instanceof LispFn) return f.call(args);
-    throw new LispError("not_callable", "value is not callable");
-  },
-};
-
-let active: BuiltinContext = noCtx;
-
-/** Install the context used when builtin function values are called (the evaluator sets it per evaluation). */
-export function setActiveContext(ctx: BuiltinContext | null): void {
-  active = ctx ?? noCtx;
-}
-
-/** The context currently installed (a no-budget context when none is). */
-export function activeContext(): BuiltinContext {
-  return active;
 }
 
 /** Raise `arity_error` unless `n` fits the builtin's arity. */
@@ -103,19 +79,21 @@ export function checkArity(b: Builtin, n: number): void {
   }
 }
 
-/** A builtin as a first-class function value. */
+/** A builtin as a first-class function value, bound to the evaluation context whose budgets its calls charge. */
 export class BuiltinFn extends LispFn {
   readonly name: string;
   readonly b: Builtin;
-  constructor(b: Builtin) {
+  readonly ctx: BuiltinContext;
+  constructor(b: Builtin, ctx: BuiltinContext) {
     super();
     this.name = b.name;
     this.b = b;
+    this.ctx = ctx;
   }
   call(args: Value[]): Value {
     const [min, max] = this.b.arity;
     if (args.length < min || args.length > max) checkArity(this.b, args.length);
-    return this.b.fn(args, active);
+    return this.b.fn(args, this.ctx);
   }
   printed(): string {
     return "#<builtin>";
@@ -152,9 +130,7 @@ export function define(section: string, specs: Record<string, BuiltinSpec>): voi
       groups: s.groups ?? [],
       qualifiedOnly: s.qualifiedOnly ?? false,
       constant: s.constant,
-      value: undefined as unknown as BuiltinFn,
     };
-    (b as { value: BuiltinFn }).value = new BuiltinFn(b);
     TABLE.set(name, b);
   }
 }
@@ -168,8 +144,6 @@ export function alias(aliasName: string, target: string, groups?: NsGroup[]): vo
     name: aliasName,
     doc: { ...t.doc, name: aliasName, doc: `${t.doc.doc} (alias of ${target})` },
     groups: groups ?? t.groups,
-    value: undefined as unknown as BuiltinFn,
   };
-  (b as { value: BuiltinFn }).value = new BuiltinFn(b);
   TABLE.set(aliasName, b);
 }

@@ -3,7 +3,10 @@ import assert from "node:assert/strict";
 import { fromJson, kw, LFloat, mapOf, setOf, toJson, toToolArgs, vecOf } from "../../../src/lisp/values/mod.ts";
 import { fmtFloat, printLine, printTruncated, prStr, quoteString, strFloat, strOf } from "../../../src/lisp/printer.ts";
 import { LispError } from "../../../src/lisp/errors.ts";
-import { type BuiltinFn, getBuiltin } from "../../../src/lisp/builtins/registry.ts";
+import { getBuiltin } from "../../../src/lisp/builtins/registry.ts";
+import { EvalContext } from "../../../src/lisp/runtime.ts";
+
+const ctx = new EvalContext();
 
 Deno.test("fromJson / toJson round trip and projection rules", () => {
   const j = { a: [1, 2.5, null, true, "x"], b: { c: {} }, big: 12345678901234567890 };
@@ -14,7 +17,7 @@ Deno.test("fromJson / toJson round trip and projection rules", () => {
     toJson(mapOf(kw("k"), kw("v"), 1, setOf(2, 1), "f", new LFloat(5), "big", 2n ** 70n, "inf", Infinity)),
     { k: "v", 1: [1, 2], f: 5, big: "1180591620717411303424", inf: "Infinity" },
   );
-  assert.equal(toJson(getBuiltin("map")!.value as BuiltinFn), "#<builtin>");
+  assert.equal(toJson(ctx.builtinFn(getBuiltin("map")!)), "#<builtin>");
   assert.deepEqual(toJson(vecOf(kw("a"), null)), ["a", null]);
 });
 
@@ -25,7 +28,7 @@ Deno.test("toToolArgs: keys stringified with - to _, keyword values to names", (
   );
   assert.deepEqual(toToolArgs(mapOf(vecOf(1), 2)), { "[1]": 2 });
   assert.throws(
-    () => toToolArgs(mapOf(kw("f"), getBuiltin("inc")!.value)),
+    () => toToolArgs(mapOf(kw("f"), ctx.builtinFn(getBuiltin("inc")!))),
     (e: unknown) => e instanceof LispError && e.reason === "invalid_tool_args" && e.message.includes("args.f"),
   );
 });

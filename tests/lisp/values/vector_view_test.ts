@@ -1,7 +1,8 @@
 /** Vector slices are O(1) views over a shared backing array (values/vector.ts); walking idioms stay linear. */
 import assert from "node:assert/strict";
 import { EMPTY_VEC, PVec, type Value, vecFrom } from "../../../src/lisp/values/mod.ts";
-import { activeContext, getBuiltin } from "../../../src/lisp/builtins/registry.ts";
+import { getBuiltin } from "../../../src/lisp/builtins/registry.ts";
+import { EvalContext } from "../../../src/lisp/runtime.ts";
 import { ev } from "../helpers.ts";
 
 function range(n: number): PVec {
@@ -11,7 +12,7 @@ function range(n: number): PVec {
 function call(name: string, ...args: Value[]): Value {
   const b = getBuiltin(name);
   assert.ok(b !== undefined, name);
-  return b.fn(args, activeContext());
+  return b.fn(args, new EvalContext());
 }
 
 Deno.test("vector view: slice shares the backing array and reads through the offset", () => {
