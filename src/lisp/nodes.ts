@@ -5,7 +5,7 @@
  * @module
  */
 import { type Form, lineCol } from "./forms.ts";
-import { LispError } from "./errors.ts";
+import { LispError, type LispErrorReason } from "./errors.ts";
 import type { LexScope } from "./scope.ts";
 import type { Value } from "./vals.ts";
 import type { JsonObject } from "./api.ts";
@@ -111,7 +111,7 @@ export function constValue(n: Node): Value {
 }
 
 /** An analysis error with the form's position. */
-export function formError(a: Ana | ProgramCtx, reason: string, message: string, form: Form): LispError {
+export function formError(a: Ana | ProgramCtx, reason: LispErrorReason, message: string, form: Form): LispError {
   const src = "p" in a ? a.p.source : a.source;
   const { line, column } = lineCol(src, form.at);
   return new LispError(reason, `${message} (line ${line}, column ${column})`, { line, column });

@@ -25,7 +25,7 @@ export function undoDefs(run: EvalContext, mark: number): void {
 
 const STABLE = new Set(["timeout", "memory_limit", "step_limit_exceeded", "stack_overflow", "print_limit_exceeded"]);
 
-function branchError(e: unknown, what: string, i: number): unknown {
+function branchError(e: unknown, what: "pmap" | "pcalls", i: number): unknown {
   if (e instanceof ReturnSignal) {
     return new LispError(`${what}_error`, `${what} branch ${i}: return/fail cannot be used inside ${what}`);
   }

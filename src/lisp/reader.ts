@@ -3,11 +3,12 @@
  * @module
  */
 import { type Form, lineCol } from "./forms.ts";
+import type { LispErrorReason } from "./errors.ts";
 
 /** A reader failure: reason `parse_error` (or `program_too_large`), with a position. */
 export class ReadError extends Error {
   constructor(
-    readonly reason: string,
+    readonly reason: LispErrorReason,
     message: string,
     readonly line?: number,
     readonly column?: number,

@@ -7,7 +7,7 @@
  * @module
  */
 import type { DiscoveryBackend, EvalLimits, HostTools, JsonObject } from "./api.ts";
-import { LispError } from "./errors.ts";
+import { LispError, type LispErrorReason } from "./errors.ts";
 import { type Builtin, type BuiltinContext, BuiltinFn } from "./builtins/table.ts";
 import { callValue } from "./values/fn.ts";
 import type { Value } from "./values/types.ts";
@@ -30,7 +30,7 @@ export const DEFAULT_LIMITS: Required<Omit<EvalLimits, "deadline" | "interrupt">
 const CHECK_EVERY = 4096;
 
 /** A budget error: ends the run; no program form can intercept it. */
-export function limitError(reason: string, message: string): LispError {
+export function limitError(reason: LispErrorReason, message: string): LispError {
   return new LispError(reason, message, undefined, true);
 }
 

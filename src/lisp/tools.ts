@@ -4,7 +4,7 @@
  * @module
  */
 import type { JsonObject, JsonValue, ToolOutcome, ToolRequest } from "./api.ts";
-import { LispError } from "./errors.ts";
+import { isLispErrorReason, LispError } from "./errors.ts";
 import type { EvalContext } from "./runtime.ts";
 import {
   describe,
@@ -44,7 +44,9 @@ export function outcomeValue(o: ToolOutcome, name: string): Value | RaiseMarker 
       if (o.ok) return mapFromKvs([K_OK, true, K_VALUE, fromJson(o.value), K_VALUE_KIND, kw(o.valueKind)]);
       return mapFromKvs([K_OK, false, K_REASON, kw(o.reason), K_MESSAGE, o.message]);
     case "raise":
-      return new RaiseMarker(new LispError(o.reason, o.message || `tool/${name} failed`));
+      return new RaiseMarker(
+        new LispError(isLispErrorReason(o.reason) ? o.reason : "tool_error", o.message || `tool/${name} failed`),
+      );
     default:
       return new RaiseMarker(new LispError("tool_error", `tool/${name} returned an unrecognized outcome`));
   }
