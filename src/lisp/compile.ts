@@ -78,7 +78,10 @@ export function compileProgram(source: string, p: ProgramCtx, maxBytes: number, 
   const fn = new FnScope(null);
   const scope = new LexScope(fn, null);
   const a: Ana = { p, scope, tail: false, recur: null, fnlit: null, cond: false };
-  const nodes: Node[] = forms.map((f) => analyze(f, a));
+  const nodes: Node[] = forms.map((f) => {
+    p.run.slowCheck();
+    return analyze(f, a);
+  });
   if (p.undefinedSyms.size > 0) {
     const all = [...p.undefinedSyms.keys()];
     // A Clojure form PTC-Lisp omits (dotimes, try, letfn …) makes its bindings look undefined too: name only it.
@@ -96,6 +99,8 @@ export function compileProgram(source: string, p: ProgramCtx, maxBytes: number, 
     const names = all;
     const known = [...knownNames(null, p), ...builtinNames()];
     const hints = names.map((n) => {
+      // Suggestions cost time per unknown name: analysis honours the evaluation's deadline and interrupt too.
+      p.run.slowCheck();
       if (p.defined.has(n)) return `${n} (defined later in the program; define it before its first use)`;
       const tool = upstreamToolNamed(p.run, n);
       if (tool !== undefined) return `${n} (a tool: call it as (tool/call '${tool} {…}))`;
@@ -113,6 +118,7 @@ export function compileProgram(source: string, p: ProgramCtx, maxBytes: number, 
     const names = [...p.unknownTools.keys()];
     const avail = p.toolNames === null ? [] : [...p.toolNames].sort();
     const hints = names.map((n) => {
+      p.run.slowCheck();
       const tool = upstreamToolNamed(p.run, n);
       if (tool !== undefined) return `${n} (upstream tools are called as (tool/call '${tool} {…}))`;
       const s = didYouMean(n, avail);
