@@ -8,7 +8,7 @@ import { type Ana, formError, type Node, UNBOUND } from "./nodes.ts";
 import { LispError } from "./errors.ts";
 import type { EvalContext } from "./runtime.ts";
 import { INTRINSIC1, INTRINSIC2, MISS } from "./intrinsics.ts";
-import { type Builtin, checkArity, resolveBuiltin } from "./builtins/registry.ts";
+import { type Builtin, checkArity, lookupBuiltin } from "./builtins/registry.ts";
 import { callValue, LispFn } from "./vals.ts";
 
 /** The builtin a head symbol denotes, unless a local, user var or global shadows it. */
@@ -18,8 +18,8 @@ export function staticBuiltin(s: SymbolForm, a: Ana): Builtin | undefined {
     const cell = a.p.cells.get(s.name);
     if (cell !== undefined && cell.value !== UNBOUND) return undefined;
   }
-  const r = resolveBuiltin(s.ns, s.name);
-  return r.ok && r.builtin.constant === undefined ? r.builtin : undefined;
+  const b = lookupBuiltin(s.ns, s.name);
+  return b !== undefined && b.constant === undefined ? b : undefined;
 }
 
 /** Where a call form sits in its program's source: found lazily, only when the call fails. */

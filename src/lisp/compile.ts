@@ -60,6 +60,9 @@ export function readProgram(source: string, maxBytes: number, maxDepth: number):
   }
 }
 
+/** How many unknown names an error message names (with suggestions); the rest are counted. */
+const MAX_HINTED_NAMES = 10;
+
 function firstUse(p: ProgramCtx, entries: Map<string, number>): { line: number; column: number } {
   const at = Math.min(...entries.values());
   return lineCol(p.source, at);
@@ -96,7 +99,10 @@ export function compileProgram(source: string, p: ProgramCtx, maxBytes: number, 
         pos,
       );
     }
-    const names = all;
+    // Hints for the first few names only: a program of thousands of unknown names gets a short message, and the
+    // suggestion work stays bounded whatever the program holds.
+    const names = all.slice(0, MAX_HINTED_NAMES);
+    const more = all.length - names.length;
     const known = [...knownNames(null, p), ...builtinNames()];
     const hints = names.map((n) => {
       // Suggestions cost time per unknown name: analysis honours the evaluation's deadline and interrupt too.
@@ -110,12 +116,16 @@ export function compileProgram(source: string, p: ProgramCtx, maxBytes: number, 
     const pos = firstUse(p, p.undefinedSyms);
     throw new LispError(
       "unbound_var",
-      `Undefined variable${names.length > 1 ? "s" : ""}: ${hints.join(", ")} (line ${pos.line}, column ${pos.column})`,
+      `Undefined variable${all.length > 1 ? "s" : ""}: ${hints.join(", ")}${
+        more > 0 ? ` and ${more} more` : ""
+      } (line ${pos.line}, column ${pos.column})`,
       pos,
     );
   }
   if (p.unknownTools.size > 0) {
-    const names = [...p.unknownTools.keys()];
+    const all = [...p.unknownTools.keys()];
+    const names = all.slice(0, MAX_HINTED_NAMES);
+    const more = all.length - names.length;
     const avail = p.toolNames === null ? [] : [...p.toolNames].sort();
     const hints = names.map((n) => {
       p.run.slowCheck();
@@ -127,7 +137,7 @@ export function compileProgram(source: string, p: ProgramCtx, maxBytes: number, 
     const pos = firstUse(p, p.unknownTools);
     throw new LispError(
       "unknown_tool",
-      `Unknown tool${names.length > 1 ? "s" : ""}: ${hints.join(", ")}. ` +
+      `Unknown tool${all.length > 1 ? "s" : ""}: ${hints.join(", ")}${more > 0 ? ` and ${more} more` : ""}. ` +
         (avail.length > 0 ? `Available tools: ${avail.join(", ")}` : "No tools are available in this evaluation"),
       pos,
     );

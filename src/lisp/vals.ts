@@ -5,7 +5,7 @@
  */
 import type { EvalContext } from "./runtime.ts";
 import { type LRegex, MapBuilder, type PMap, type PSet, SetBuilder, type Value } from "./values/mod.ts";
-import { resolveBuiltin, suggest } from "./builtins/registry.ts";
+import { lookupBuiltin, suggest } from "./builtins/registry.ts";
 import { tryCompileRegex } from "./builtins/regex.ts";
 
 export {
@@ -63,9 +63,9 @@ export function makeRegex(source: string): LRegex {
  * when unknown.
  */
 export function builtinValue(ns: string | null, name: string, run: EvalContext): Value | undefined {
-  const r = resolveBuiltin(ns, name);
-  if (!r.ok) return undefined;
-  return r.builtin.constant !== undefined ? r.builtin.constant : run.builtinFn(r.builtin);
+  const b = lookupBuiltin(ns, name);
+  if (b === undefined) return undefined;
+  return b.constant !== undefined ? b.constant : run.builtinFn(b);
 }
 
 /** Up to three names from `candidates` close to `name`. */

@@ -121,13 +121,26 @@ export function suggest(name: string, candidates: Iterable<string>, max = 3): st
   return scored.slice(0, max).map((x) => x[1]);
 }
 
-/** Resolve `ns/name` (or bare `name` when ns is null) to a builtin, or a structured error naming valid choices. */
-export function resolveBuiltin(ns: string | null, name: string): ResolveResult {
+/**
+ * The builtin `ns/name` (or bare `name` when ns is null) names, or undefined — no suggestions computed, so the
+ * analyzer can probe every symbol cheaply.
+ */
+export function lookupBuiltin(ns: string | null, name: string): Builtin | undefined {
   const idx = index();
   if (ns === null) {
     // Unqualified: core names, `.method` interop and constructor symbols like `java.util.Date.`.
-    const b = idx.get("core")!.get(name) ?? (name.startsWith(".") || name.endsWith(".") ? TABLE.get(name) : undefined);
-    if (b) return { ok: true, builtin: b };
+    return idx.get("core")!.get(name) ?? (name.startsWith(".") || name.endsWith(".") ? TABLE.get(name) : undefined);
+  }
+  const g = NAMESPACES[ns];
+  return g === undefined ? undefined : idx.get(g)?.get(name);
+}
+
+/** Resolve `ns/name` (or bare `name` when ns is null) to a builtin, or a structured error naming valid choices. */
+export function resolveBuiltin(ns: string | null, name: string): ResolveResult {
+  const found = lookupBuiltin(ns, name);
+  if (found) return { ok: true, builtin: found };
+  const idx = index();
+  if (ns === null) {
     const near = suggest(name, idx.get("core")!.keys());
     return {
       ok: false,
@@ -147,8 +160,6 @@ export function resolveBuiltin(ns: string | null, name: string): ResolveResult {
     };
   }
   const members = idx.get(g) ?? new Map<string, Builtin>();
-  const b = members.get(name);
-  if (b) return { ok: true, builtin: b };
   const near = suggest(name, members.keys());
   const all = [...members.keys()].sort();
   return {
