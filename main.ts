@@ -1,9 +1,13 @@
 /**
- * ptc entry point: hands the command line to src/cli and exits with its code. Nothing else lives here.
+ * ptc entry point: hands the command line to src/cli and exits with its code. Started as `ptc __sandbox` (by ptc
+ * itself, compiled) it is a sandbox process instead: no command line face is loaded at all.
  * @module
  */
-import { main } from "./src/cli/mod.ts";
-
 if (import.meta.main) {
-  Deno.exit(await main(Deno.args));
+  if (Deno.args[0] === "__sandbox") {
+    await import("./src/sandbox/child.ts");
+  } else {
+    const { main } = await import("./src/cli/mod.ts");
+    Deno.exit(await main(Deno.args));
+  }
 }

@@ -10,6 +10,7 @@
  * local copy; this script passes `DENORT_BIN` through and, when neither works, says so in one line.
  * @module
  */
+import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { registerBuiltins } from "../transports/mod.ts";
 import { computePermissions, permissionFlags } from "../src/upstream/permissions.ts";
@@ -17,7 +18,11 @@ import { prepareConfig } from "../src/upstream/startup.ts";
 
 const GENERAL = ["--allow-read", "--allow-write", "--allow-net", "--allow-env", "--allow-run", "--allow-sys"];
 
-async function flagsFor(config: string | undefined, extraNet: string[]): Promise<string[]> {
+/**
+ * The compiled binary starts its sandbox processes as itself (`ptc __sandbox`), so it needs `--allow-run` for its
+ * own path: the absolute output path (a binary moved elsewhere must be rebuilt, or run with a wider flag).
+ */
+async function flagsFor(config: string | undefined, extraNet: string[], output: string): Promise<string[]> {
   if (!config) return GENERAL;
   const registry = registerBuiltins();
   const prepared = await prepareConfig({ configFlag: config, registry, skipPermissionCheck: true });
@@ -28,6 +33,7 @@ async function flagsFor(config: string | undefined, extraNet: string[]): Promise
   if (!prepared.config) throw new Error("unreachable: a config flag always names a file");
   const needs = computePermissions(prepared.config, registry);
   needs.net = [...new Set([...needs.net, ...extraNet])].sort();
+  needs.run = [...new Set([...needs.run, resolve(output)])].sort();
   return permissionFlags(needs);
 }
 
@@ -43,15 +49,11 @@ async function main() {
     strict: true,
   });
   const extraNet = (values["allow-net-extra"] ?? "").split(",").map((s) => s.trim()).filter(Boolean);
-  const perms = await flagsFor(values["upstreams-config"], extraNet);
   const output = values.output ?? "dist/ptc";
+  const perms = await flagsFor(values["upstreams-config"], extraNet, output);
   const args = [
     "compile",
-    "--unstable-worker-options",
     ...perms,
-    // the sandbox worker is loaded with new Worker(new URL(...)), which compile cannot see statically
-    "--include",
-    "src/sandbox/worker.ts",
     "--include",
     "upstreams.example.jsonc",
     "--output",

@@ -54,7 +54,9 @@ export async function run(args: string[]): Promise<number> {
       upstreamsConfig: options.upstreamsConfig,
       readOnly: options.readOnly,
       snapshot: "frozen",
-      poolSize: options.poolSize,
+      // One pre-warmed sandbox process per gate permit: an admitted call never waits for a process.
+      poolSize: options.maxConcurrentCalls,
+      sandboxHeapMb: options.sandboxHeapMb,
       maxToolCalls: options.maxToolCalls,
       maxCatalogOps: options.maxCatalogOps,
       onWarning: (m) => console.error(`ptc mcp: ${m}`),

@@ -44,7 +44,13 @@ export const MCP_FLAGS = {
     help: "how the lisp_eval description shows the catalog",
     default: "auto",
   },
-  "max-concurrent-calls": { kind: "int", help: "evaluations running at once; more get `busy`", default: 4, min: 1 },
+  "max-concurrent-calls": {
+    kind: "int",
+    help: "evaluations running at once (= pre-warmed sandbox processes); more get `busy`",
+    default: 4,
+    min: 1,
+    max: 64,
+  },
   "max-program-bytes": { kind: "int", help: "largest accepted program", default: 65_536, min: 1 },
   "max-context-bytes": { kind: "int", help: "largest accepted JSON context", default: 4_194_304, min: 1 },
   "program-timeout-ms": { kind: "int", help: "wall-clock limit per program", default: 10_000, min: 1 },
@@ -55,7 +61,12 @@ export const MCP_FLAGS = {
   "session-ttl-ms": { kind: "int", help: "session lifetime", default: 1_800_000, min: 1 },
   "session-idle-ms": { kind: "int", help: "session idle expiry", default: 900_000, min: 1 },
   "max-body-bytes": { kind: "int", help: "largest accepted HTTP request body", default: 8_388_608, min: 1024 },
-  "pool-size": { kind: "int", help: "pre-warmed sandbox workers", default: 2, min: 1, max: 64 },
+  "sandbox-heap-mb": {
+    kind: "int",
+    help: "heap cap of each sandbox process in MiB (a session's memory cap)",
+    default: 1024,
+    min: 64,
+  },
 } as const satisfies Record<string, FlagSpec>;
 
 /** Parsed `ptc mcp` options. */
@@ -81,7 +92,7 @@ export interface McpOptions {
   sessionTtlMs: number;
   sessionIdleMs: number;
   maxBodyBytes: number;
-  poolSize: number;
+  sandboxHeapMb: number;
 }
 
 /** A flag or environment value that does not parse. */
@@ -208,6 +219,6 @@ export function parseMcpFlags(args: string[], env: (name: string) => string | un
     sessionTtlMs: values["session-ttl-ms"] as number,
     sessionIdleMs: values["session-idle-ms"] as number,
     maxBodyBytes: values["max-body-bytes"] as number,
-    poolSize: values["pool-size"] as number,
+    sandboxHeapMb: values["sandbox-heap-mb"] as number,
   };
 }

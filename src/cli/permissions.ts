@@ -6,13 +6,13 @@
 import { registerBuiltins } from "../../transports/mod.ts";
 import { computePermissions, permissionFlags } from "../upstream/permissions.ts";
 import { prepareConfig } from "../upstream/startup.ts";
-import { sandboxReadPaths } from "../sandbox/mod.ts";
+import { sandboxPermissions } from "../sandbox/mod.ts";
 import { choiceFlag, parseFlags, UsageError, usageError } from "./usage.ts";
 
 const USAGE = `Usage: ptc permissions [--upstreams-config F] [--format flags|json]
 
 Prints the Deno permission flags the config (F, else $PTC_UPSTREAMS) needs, e.g.
-  deno run --unstable-worker-options $(ptc permissions --upstreams-config F) main.ts mcp --upstreams-config F
+  deno run $(ptc permissions --upstreams-config F) main.ts mcp --upstreams-config F
   --format flags|json   flags (default): one line of flags; json: {net, read, env, run, anyEnv}`;
 
 /** Entry point of `ptc permissions`. */
@@ -48,8 +48,10 @@ export async function run(args: string[]): Promise<number> {
     return 2;
   }
   const needs = computePermissions(prepared.config, registry);
-  // ptc's own needs: from source, the sandbox worker's modules are read at run time.
-  needs.read = [...new Set([...needs.read, ...sandboxReadPaths()])].sort();
+  // ptc's own needs: starting sandbox processes (this executable, no reads).
+  const sandbox = sandboxPermissions();
+  needs.run = [...new Set([...needs.run, ...sandbox.run])].sort();
+  needs.read = [...new Set([...needs.read, ...sandbox.read])].sort();
   if (values.format === "json") console.log(JSON.stringify(needs, null, 2));
   else console.log(permissionFlags(needs).join(" "));
   return 0;

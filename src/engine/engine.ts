@@ -32,13 +32,15 @@ export interface EngineOptions {
   readOnly?: boolean;
   /** frozen (ptc mcp, catalog): a failing upstream stops start-up; live (REPL): it is reported and marked. */
   snapshot?: "frozen" | "live";
-  /** Pre-warmed workers for stateless evaluations. */
+  /** Pre-warmed sandbox processes for stateless evaluations. */
   poolSize?: number;
   /**
    * Start the sandbox on the first evaluation instead of at start-up (faces that may never run a program, such as
    * `ptc catalog`, then never start one).
    */
   lazySandbox?: boolean;
+  /** V8 heap cap of each sandbox process, MiB (a session's cumulative memory cap). */
+  sandboxHeapMb?: number;
   maxToolCalls?: number;
   maxCatalogOps?: number;
   /** Sandbox limits for every evaluation. */
@@ -59,7 +61,11 @@ export class EngineStartError extends Error {
 
 function toEngineResult(r: SandboxResult, calls: CallRecord[], elapsedMs: number): EngineEvalResult {
   const common = { prints: r.prints, calls, elapsedMs, evalMs: r.elapsedMs };
-  if (r.ok) return { ok: true, status: r.status, printed: r.printed, json: r.json, ...common };
+  if (r.ok) {
+    const out: EngineEvalResult = { ok: true, status: r.status, printed: r.printed, json: r.json, ...common };
+    if (r.outputCheck) out.outputCheck = r.outputCheck;
+    return out;
+  }
   const failure: EngineEvalResult = { ok: false, reason: r.reason, message: r.message, ...common };
   if (r.line !== undefined) failure.line = r.line;
   if (r.column !== undefined) failure.column = r.column;
@@ -67,8 +73,8 @@ function toEngineResult(r: SandboxResult, calls: CallRecord[], elapsedMs: number
 }
 
 /**
- * After a cancel, how long a session's worker may take to stop by itself (the interpreter checks for it between
- * steps) before it is killed and the session moves to a fresh worker.
+ * After a cancel, how long a session's process may take to stop by itself before the engine closes it and the
+ * session moves to a fresh process (the sandbox itself kills a busy process much sooner; this is the last resort).
  */
 export const CANCEL_GRACE_MS = 2_000;
 
@@ -77,7 +83,7 @@ class Sandbox {
   #pool: SandboxPool | undefined;
   #closed = false;
 
-  constructor(readonly options: { size: number; limits?: Partial<SandboxLimits> }) {}
+  constructor(readonly options: { size: number; limits?: Partial<SandboxLimits>; heapMb?: number }) {}
 
   /** The pool, made on first use. */
   get pool(): SandboxPool {
@@ -86,7 +92,7 @@ class Sandbox {
     return this.#pool;
   }
 
-  /** Start the workers now (rejects if they cannot start). */
+  /** Start the sandbox processes now (rejects if they cannot start). */
   warm(): Promise<void> {
     return this.pool.warm();
   }
@@ -140,6 +146,7 @@ class EngineImpl implements Engine {
         globals: request.globals,
         limits,
         signal: request.signal,
+        outputSchema: request.outputSchema,
       }));
   }
 
@@ -161,6 +168,7 @@ class EngineImpl implements Engine {
       };
       signal?.addEventListener("abort", onAbort, { once: true });
       let lost = false;
+      let ended = false;
       try {
         const result = await this.run(request, async (host, limits) => {
           const r = await current.eval(request.program, {
@@ -169,10 +177,18 @@ class EngineImpl implements Engine {
             globals: request.globals,
             limits,
             signal,
+            outputSchema: request.outputSchema,
           });
           lost = r.sessionLost === true;
+          ended = r.sessionEnded === true;
           return r;
         });
+        if (ended) {
+          // The session passed its memory cap: it is over (no fresh process behind the caller's back).
+          result.sessionEnded = true;
+          await session.close();
+          return result;
+        }
         if (killed && !closed && inner === current) inner = this.sandbox.pool.openSession();
         if (killed || lost) result.sessionLost = true;
         return result;
@@ -283,7 +299,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       throw e;
     }
   }
-  const sandbox = new Sandbox({ size: options.poolSize ?? 2, limits: options.limits });
+  const sandbox = new Sandbox({ size: options.poolSize ?? 2, limits: options.limits, heapMb: options.sandboxHeapMb });
   if (!options.lazySandbox) {
     try {
       await sandbox.warm();

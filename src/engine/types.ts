@@ -34,12 +34,17 @@ export interface EngineEvalRequest {
   timeoutMs?: number;
   /**
    * Cancels the evaluation (e.g. MCP `notifications/cancelled`, REPL Ctrl-C): in-flight tool calls are aborted and
-   * the interpreter stops at its next step with reason `cancelled`; a session keeps its worker and namespace. A
-   * session whose worker does not stop within `CANCEL_GRACE_MS` moves to a fresh worker (`sessionLost`).
+   * a program waiting for a tool ends with `cancelled` and a session keeps its namespace; a program busy computing
+   * has its sandbox process killed, and a session then moves to a fresh process (`sessionLost`).
    */
   signal?: AbortSignal;
   /** Run without upstream access: the program sees no tools and no discovery. */
   offline?: boolean;
+  /**
+   * JSON Schema the returned value must satisfy. It is checked inside the sandbox process, under the program's
+   * deadline (a catastrophic `pattern` costs that process, never the host); the verdict is `outputCheck`.
+   */
+  outputSchema?: JsonObject;
   /** Return every tool call with its answer in the result's `recorded`. */
   record?: boolean;
   /**
@@ -59,23 +64,32 @@ export type EngineEvalResult =
     /** Ms the sandbox spent evaluating (parse + analyse + run), as `ptc eval` reports it; the engine always sets it. */
     evalMs?: number;
     /**
-     * Set on a session evaluation after which the session continues on a fresh worker (cancelled, or abandoned
-     * after its deadline): every definition made before is gone.
+     * Set on a session evaluation after which the session continues on a fresh sandbox process (cancelled while
+     * computing, or killed after its deadline): every definition made before is gone.
      */
     sessionLost?: boolean;
+    /** Set when the session passed its memory cap: the session is closed and refuses further evaluations. */
+    sessionEnded?: boolean;
     /** With `record`: the tool calls made and their answers, in completion order. */
     recorded?: RecordedCall[];
   }
   & (
-    | { ok: true; status: "ok" | "returned" | "failed"; printed: string; json: JsonValue }
+    | {
+      ok: true;
+      status: "ok" | "returned" | "failed";
+      printed: string;
+      json: JsonValue;
+      /** With `outputSchema` (and a program that did not fail): whether the value satisfied it. */
+      outputCheck?: { valid: true } | { valid: false; message: string };
+    }
     | { ok: false; reason: string; message: string; line?: number; column?: number }
   );
 
-/** A stateful evaluation context that owns a worker (defs, closures and `*1 *2 *3` persist). */
+/** A stateful evaluation context that owns a sandbox process (defs, closures and `*1 *2 *3` persist). */
 export interface EngineSession {
   readonly id: string;
   eval(request: EngineEvalRequest): Promise<EngineEvalResult>;
-  /** Drop the namespace (a fresh worker). */
+  /** Drop the namespace. */
   reset(): Promise<void>;
   close(): Promise<void>;
   readonly closed: boolean;

@@ -37,6 +37,8 @@ const LIMITS: Record<ResponseProfile, ProfileLimits> = {
 
 /** Told to the client when a session continues on a fresh worker (cancelled or abandoned evaluation). */
 export const SESSION_LOST = "[session reset: the session continues on a fresh sandbox; earlier definitions are gone]";
+/** Note appended when a session passed its memory cap and was closed. */
+export const SESSION_ENDED = "[session ended: it passed its memory cap; start a new session and keep less in defs]";
 
 const UNTRUSTED_OPEN = '<untrusted_ptc_output source="upstream-tool-results">';
 const UNTRUSTED_CLOSE = "</untrusted_ptc_output>";
@@ -175,6 +177,7 @@ function renderError(
   if (feedbackCut.text) lines.push(feedbackCut.text);
   if (firstFailed) lines.push(`upstream ${firstFailed.server}/${firstFailed.tool} failed: ${firstFailed.reason}`);
   if (result.sessionLost) lines.push(SESSION_LOST);
+  if (result.sessionEnded) lines.push(SESSION_ENDED);
   const text = lines.join("\n");
   const response: ToolResponse = { content: [{ type: "text", text }], isError: true };
   if (options.profile === "slim") return response;
@@ -186,6 +189,7 @@ function renderError(
   };
   if (feedbackCut.text) structured.feedback = feedbackCut.text;
   if (result.sessionLost) structured.session_lost = true;
+  if (result.sessionEnded) structured.session_ended = true;
   if (options.profile === "structured") {
     structured.upstream_calls = result.calls.filter((c) => c.status === "error").map((c) => ({
       server: c.server,

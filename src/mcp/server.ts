@@ -14,7 +14,7 @@ import { errorResponse, renderEvalResult, type ResponseProfile, type ToolRespons
 import type { ConcurrencyGate } from "./gate.ts";
 import { getOperationSchema, IntrospectionError, listApiServices, listServiceOperations } from "./introspection.ts";
 import { SessionError, type SessionManager } from "./sessions.ts";
-import { ArgsError, checkContext, checkProgram, compileOutputSchema } from "./tool_args.ts";
+import { ArgsError, checkContext, checkOutputSchema, checkProgram } from "./tool_args.ts";
 
 const validator = new CfWorkerJsonSchemaValidator();
 
@@ -104,7 +104,8 @@ export function createServerFactory(deps: ServerDeps) {
         inputSchema: SCHEMAS.eval,
         annotations,
       },
-      (args, extra) => runEval(deps, args, extra.mcpReq.signal, (req) => deps.engine.evaluate(req)),
+      (args, extra) =>
+        runEval(deps, args, extra.mcpReq.signal, fairnessOwner(owner, extra), (req) => deps.engine.evaluate(req)),
     );
     if (deps.sessions) registerSessionTools(server, deps, deps.sessions, owner);
     if (deps.introspection) registerIntrospection(server, deps);
@@ -112,14 +113,30 @@ export function createServerFactory(deps: ServerDeps) {
   };
 }
 
-type Evaluate = (req: { program: string; context?: JsonObject; timeoutMs: number; signal: AbortSignal }) => Promise<
-  EngineEvalResult
->;
+type Evaluate = (req: {
+  program: string;
+  context?: JsonObject;
+  timeoutMs: number;
+  signal: AbortSignal;
+  outputSchema?: JsonObject;
+}) => Promise<EngineEvalResult>;
+
+/**
+ * Who a call counts against for the gate's per-owner share: the authenticated client, refined by the client name
+ * the request declares (`clientInfo` of the 2026-07-28 envelope). The name is not authenticated: it only keeps
+ * cooperating clients behind one token from starving each other; the gate's total bounds everyone.
+ */
+function fairnessOwner(owner: string, extra: unknown): string {
+  const envelope = (extra as { mcpReq?: { envelope?: { clientInfo?: { name?: unknown } } } }).mcpReq?.envelope;
+  const name = envelope?.clientInfo?.name;
+  return typeof name === "string" && name !== "" ? `${owner}|${name.slice(0, 200)}` : owner;
+}
 
 async function runEval(
   deps: ServerDeps,
   args: Record<string, unknown>,
   signal: AbortSignal,
+  owner: string,
   evaluate: Evaluate,
 ): Promise<ToolResponse> {
   if (deps.isShuttingDown()) return errorResponse("shutting_down", "the server is shutting down", deps.profile);
@@ -129,23 +146,26 @@ async function runEval(
   try {
     program = checkProgram(args.program, deps);
     context = checkContext(args.context, deps);
-    output = compileOutputSchema(args.output_schema);
+    output = checkOutputSchema(args.output_schema);
   } catch (e) {
     if (e instanceof ArgsError) return errorResponse("args_error", e.message, deps.profile);
     throw e;
   }
-  const release = deps.gate.tryAcquire();
-  if (!release) {
-    return errorResponse(
-      "busy",
-      `server busy: ${deps.gate.inFlight} concurrent calls in flight (max ${deps.gate.limit}); retry shortly`,
-      deps.profile,
-    );
-  }
+  const permit = deps.gate.tryAcquire(owner);
+  if (!permit.ok) return errorResponse("busy", permit.message, deps.profile);
+  const release = permit.release;
   try {
-    const result = await evaluate({ program, context, timeoutMs: deps.programTimeoutMs, signal });
+    const result = await evaluate({
+      program,
+      context,
+      timeoutMs: deps.programTimeoutMs,
+      signal,
+      outputSchema: output,
+    });
     if (output && result.ok && result.status !== "failed") {
-      const check = output.validate(result.json);
+      // Validated inside the sandbox process: a catastrophic schema costs that process, never the host.
+      const check = result.outputCheck ??
+        { valid: false, message: "the value could not be checked against output_schema" };
       if (!check.valid) {
         return renderEvalResult({ ...result, ok: false, reason: "validation_error", message: check.message }, {
           profile: deps.profile,
@@ -201,7 +221,7 @@ function registerSessionTools(
         return await sessions.use(
           owner,
           args.session_id as string,
-          (s) => runEval(deps, args, extra.mcpReq.signal, (req) => s.eval(req)),
+          (s) => runEval(deps, args, extra.mcpReq.signal, fairnessOwner(owner, extra), (req) => s.eval(req)),
         );
       } catch (e) {
         return sessionError(e, deps.profile);

@@ -118,6 +118,8 @@ export class SessionManager {
       entry.busy = false;
       entry.evals++;
       entry.lastUsed = this.now();
+      // A session that passed its memory cap closed itself: it is gone for its owner too.
+      if (entry.session.closed) this.#entries.delete(id);
     }
   }
 

@@ -1,5 +1,5 @@
 /**
- * The REPL's brain, independent of any terminal: evaluates submitted input in a session-owning worker (defs,
+ * The REPL's brain, independent of any terminal: evaluates submitted input in a session-owning sandbox process (defs,
  * closures and `*1 *2 *3` persist, `*e` holds the last error), runs `:commands`, and renders values and errors for
  * people. The interactive loop (interactive.ts) and the batch runner (batch.ts) both drive it.
  * @module
@@ -40,14 +40,14 @@ const HELP = `Commands:
   :quit                 leave (also Ctrl-D)
 Anything else is PTC-Lisp. *1 *2 *3 are the last results, *e the last error ({:reason … :message …}).
 Multi-line input continues until brackets balance. Ctrl-C cancels a running evaluation; your namespace stays. (If
-the worker must be replaced, your top-level defs are re-run on the new one with their recorded tool answers.)`;
+the sandbox process must be replaced, your top-level defs are re-run on the new one with their recorded tool answers.)`;
 
 /** The REPL core. */
 export class ReplCore {
   #session: EngineSession;
   #pretty: PrettyOptions;
   #defs = new DefinitionLog();
-  /** Bindings handed to every session evaluation: `*e` (the language session does not bind it in a worker). */
+  /** Bindings handed to every session evaluation: `*e` (the language session does not bind it in a sandbox process). */
   #globals: Record<string, JsonValue> = { "*e": null };
 
   constructor(
@@ -62,7 +62,7 @@ export class ReplCore {
     this.#pretty = { ...DEFAULT_PRETTY, ...pretty };
   }
 
-  /** The session (its worker owns the namespace). */
+  /** The session (its sandbox process owns the namespace). */
   get session(): EngineSession {
     return this.#session;
   }
@@ -77,37 +77,55 @@ export class ReplCore {
       timeoutMs: this.limits.timeoutMs,
       signal,
       globals: this.#globals,
-      // the tool answers of a definition are kept so it can be re-created if the worker must be replaced
+      // the tool answers of a definition are kept so it can be re-created if the sandbox process must be replaced
       record: definedNames(input).length > 0,
     });
     const ok = this.#show(result);
     // `(fail …)` keeps the defs made before it, like a success; a fault rolls them back
     if (result.ok) this.#defs.record(input, result.recorded);
     if (!ok) this.#noteError(result);
-    if (result.sessionLost) await this.#restore();
+    if (result.sessionEnded) await this.#restart();
+    else if (result.sessionLost) await this.#restore();
     return { ok };
   }
 
-  /** Bind `*e` to the last error as `{:reason "…" :message "…"}` (a new object, so the worker receives it). */
+  /**
+   * The session passed its memory cap and ended: start a new one. Definitions are not replayed (they would fill
+   * the new session the same way).
+   */
+  async #restart(): Promise<void> {
+    const names = this.#defs.names();
+    this.#defs = new DefinitionLog();
+    this.#session = await this.engine.openSession();
+    await this.#session.reset(); // wait for the fresh process to load
+    const lost = names.length ? `; these definitions are gone: ${names.join(", ")}` : "";
+    this.io.err(
+      this.style.hint(
+        `note: the session passed its memory cap and ended; a fresh session starts (keep less in defs)${lost}`,
+      ),
+    );
+  }
+
+  /** Bind `*e` to the last error as `{:reason "…" :message "…"}` (a new object, so the process receives it). */
   #noteError(result: EngineEvalResult): void {
     const reason = result.ok ? "fail" : result.reason;
     const message = result.ok ? result.printed : result.message;
     this.#globals = { "*e": { reason, message } };
   }
 
-  /** The session continues on a fresh worker: re-run the recorded definitions (answers replayed), say what was lost. */
+  /** The session continues on a fresh process: re-run the recorded definitions (answers replayed), say what was lost. */
   async #restore(): Promise<void> {
     const names = this.#defs.names();
-    const lost = "the session continues on a fresh worker; *1 *2 *3 were cleared";
+    const lost = "the session continues on a fresh sandbox process; *1 *2 *3 were cleared";
     if (names.length === 0) {
-      // wait for the fresh worker to load (its loading would erase the next prompt); its namespace is empty anyway
+      // wait for the fresh process to load (its loading would erase the next prompt); its namespace is empty anyway
       await this.#session.reset();
       this.io.err(this.style.hint(`note: ${lost}`));
       return;
     }
     const report = await this.#defs.replay(async (program, calls) => {
       const r = await this.#session.eval({
-        // `(do … nil)` keeps *1 *2 *3 nil, as on a fresh worker.
+        // `(do … nil)` keeps *1 *2 *3 nil, as on a fresh process.
         program: `(do ${program}\n nil)`,
         timeoutMs: this.limits.timeoutMs,
         replay: calls,
@@ -240,7 +258,7 @@ export class ReplCore {
     return { ok: false };
   }
 
-  /** Run a discovery form in a pooled worker, so the session's *1 and namespace are untouched. */
+  /** Run a discovery form in a pooled sandbox process, so the session's *1 and namespace are untouched. */
   async #discovery(program: string, signal: AbortSignal | undefined, lines: boolean): Promise<SubmitResult> {
     const result = await this.engine.evaluate({ program, timeoutMs: this.limits.timeoutMs, signal });
     return this.#printDiscovery(result, lines);

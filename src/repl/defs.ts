@@ -1,7 +1,7 @@
 /**
  * The REPL's memory of its definitions: every top-level `def`/`defn`/`defn-`/`defonce` that a successful input
  * made, in the order they ran (superseded ones included, since a later definition may have used the earlier value),
- * with the tool answers that input received. A session whose worker had to be replaced gets its namespace back by
+ * with the tool answers that input received. A session whose sandbox process had to be replaced gets its namespace back by
  * re-running them in the same order against the recorded answers — no tool call is repeated behind the user's back.
  * @module
  */

@@ -1,13 +1,13 @@
 /**
- * The host side of the tool bridge: receives a worker's tool and discovery requests, performs them with the
- * callbacks of the current evaluation, writes the JSON answer into the worker's mailbox and wakes the worker.
+ * The host side of the tool bridge: receives a sandbox process's tool and discovery requests, performs them with the
+ * callbacks of the current evaluation and sends the JSON answer back as an `answer` frame.
  *
  * Answers are written only for the evaluation (epoch) and request (seq) they belong to: a slow tool that answers
  * after its evaluation ended can never leak into the next one.
  * @module
  */
 import type { DiscoveryOp, DiscoveryOutcome, JsonObject, ToolOutcome, ToolRequest } from "../lisp/api.ts";
-import { ABORT, type BridgeRequest, DATA_OFFSET, HEADER_SLOTS, SLOT, STATE } from "./protocol.ts";
+import type { BridgeRequest } from "./protocol.ts";
 
 /**
  * What the host offers one evaluation. The upstream runtime provides this (one run context per evaluation);
@@ -23,74 +23,47 @@ export interface SandboxHost {
 }
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 
 function faultMessage(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-/** Per-worker bridge endpoint on the host. */
+/** Per-process bridge endpoint on the host: serves the requests of the running evaluation. */
 export class HostBridge {
-  #ctrl: Int32Array;
   #epoch = 0;
   #host: SandboxHost | undefined;
   #active = false;
 
-  /** `maxAnswerBytes` must match the mailbox's capacity (see protocol.createMailbox). */
+  /**
+   * `send(seq, bytes)` writes the answer (UTF-8 JSON of at most `maxAnswerBytes`) for request `seq` to the process;
+   * `abort()` ends the evaluation when no answer can be given.
+   */
   constructor(
-    private mailbox: SharedArrayBuffer,
-    private outbox: SharedArrayBuffer,
     private maxAnswerBytes: number,
-  ) {
-    this.#ctrl = new Int32Array(mailbox, 0, HEADER_SLOTS);
-  }
+    private send: (seq: number, json: Uint8Array) => void,
+    private abort: () => void,
+  ) {}
 
   /** Start serving a new evaluation with `host` (undefined: the evaluation has no tools). */
   begin(host: SandboxHost | undefined): void {
     this.#epoch++;
     this.#host = host;
     this.#active = true;
-    Atomics.store(this.#ctrl, SLOT.ABORT, 0);
-    void this.#listen(this.#epoch);
   }
 
-  /** The evaluation ended: late answers are dropped and the request listener stops. */
+  /** The evaluation ended: late answers are dropped. */
   end(): void {
     if (!this.#active) return;
     this.#epoch++;
     this.#active = false;
     this.#host = undefined;
-    Atomics.notify(this.#ctrl, SLOT.REQ_SEQ); // wake the listener so it sees the new epoch and returns
   }
 
-  /** Watch the outbox for requests while evaluation `epoch` runs; each request is served concurrently. */
-  async #listen(epoch: number): Promise<void> {
-    const ctrl = this.#ctrl;
-    let seen = Atomics.load(ctrl, SLOT.REQ_SEQ);
-    while (epoch === this.#epoch) {
-      const wait = Atomics.waitAsync(ctrl, SLOT.REQ_SEQ, seen);
-      if (wait.async) await wait.value;
-      if (epoch !== this.#epoch) return;
-      const seq = Atomics.load(ctrl, SLOT.REQ_SEQ);
-      if (seq === seen) continue;
-      seen = seq;
-      const length = Atomics.load(ctrl, SLOT.REQ_LENGTH);
-      let request: BridgeRequest;
-      try {
-        request = JSON.parse(decoder.decode(new Uint8Array(this.outbox, 0, length).slice()));
-      } catch {
-        this.abort("deadline");
-        return;
-      }
-      if (request.type === "tools") void this.tools(seq, request.requests);
-      else void this.discovery(seq, request.op, request.args);
-    }
-  }
-
-  /** Tell a worker blocked on (or about to make) a request that its evaluation is over. */
-  abort(why: "deadline" | "cancelled" = "deadline"): void {
-    Atomics.store(this.#ctrl, SLOT.ABORT, why === "cancelled" ? ABORT.CANCELLED : ABORT.DEADLINE);
-    Atomics.notify(this.#ctrl, SLOT.STATE);
+  /** Serve one request of the running evaluation (concurrently with others). */
+  serve(seq: number, request: BridgeRequest): void {
+    if (!this.#active) return;
+    if (request.type === "tools") void this.tools(seq, request.requests);
+    else void this.discovery(seq, request.op, request.args);
   }
 
   /** Serve one batch of tool requests (a single `tool/call` is a batch of one). */
@@ -144,7 +117,7 @@ export class HostBridge {
     this.#write(seq, bytes);
   }
 
-  /** Encode outcomes; the largest ones are replaced by `response_too_large` until the answer fits the mailbox. */
+  /** Encode outcomes; the largest ones are replaced by `response_too_large` until the answer fits the bridge limit. */
   #encodeOutcomes(outcomes: ToolOutcome[]): Uint8Array {
     const parts = outcomes.map((o) => JSON.stringify(o));
     let bytes = encoder.encode(`[${parts.join(",")}]`);
@@ -166,22 +139,8 @@ export class HostBridge {
   }
 
   #write(seq: number, bytes: Uint8Array): void {
-    const needed = DATA_OFFSET + bytes.length;
-    if (needed > this.mailbox.maxByteLength) {
-      // Only reachable with an absurdly small bridge limit: end the evaluation rather than answer wrongly.
-      this.abort();
-      return;
-    }
-    if (this.mailbox.byteLength < needed) {
-      // Grow geometrically so a stream of large answers does not grow the buffer every time.
-      const max = this.mailbox.maxByteLength;
-      this.mailbox.grow(Math.min(max, Math.max(needed, this.mailbox.byteLength * 2)));
-    }
-    new Uint8Array(this.mailbox, DATA_OFFSET, bytes.length).set(bytes);
-    const ctrl = this.#ctrl;
-    Atomics.store(ctrl, SLOT.LENGTH, bytes.length);
-    Atomics.store(ctrl, SLOT.SEQ, seq);
-    Atomics.store(ctrl, SLOT.STATE, STATE.READY);
-    Atomics.notify(ctrl, SLOT.STATE);
+    // Only reachable with an absurdly small bridge limit: end the evaluation rather than answer wrongly.
+    if (bytes.length > this.maxAnswerBytes + 1024) this.abort();
+    else this.send(seq, bytes);
   }
 }

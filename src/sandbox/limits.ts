@@ -5,8 +5,9 @@
  * Which layer enforces what:
  * - the interpreter (cooperatively, uncatchable by programs): steps, allocation (`memory_limit`), prints, call
  *   depth, reader depth and the deadline (`timeout`);
- * - the host: program size (before anything is sent), the wall-clock backstop (a worker that does not answer
- *   `graceMs` after its deadline is abandoned and replaced), result size and tool-answer size.
+ * - the host: program size (before anything is sent), the wall-clock backstop (a process that does not answer
+ *   `graceMs` after its deadline is killed and replaced), result size and tool-answer size; the heap cap of the
+ *   sandbox process (V8 `--max-old-space-size`) bounds memory behind the allocation budget.
  * @module
  */
 import type { EvalLimits } from "../lisp/api.ts";
@@ -16,7 +17,7 @@ import { DEFAULT_LIMITS as LANGUAGE_LIMITS } from "../lisp/runtime.ts";
 export interface SandboxLimits {
   /** Wall-clock time for one evaluation, in ms. Reason `timeout`. */
   timeoutMs: number;
-  /** Extra time the host waits past the deadline before abandoning a worker that does not stop. */
+  /** Extra time the host waits past the deadline before killing a sandbox process that does not stop. */
   graceMs: number;
   /** Interpreter steps (calls + loop iterations). Reason `step_limit_exceeded`. */
   maxSteps: number;
@@ -36,7 +37,7 @@ export interface SandboxLimits {
   maxResultChars: number;
   /**
    * Bytes of one tool (or batch) answer crossing the bridge; larger answers become `response_too_large`. Fixed per
-   * worker when it is spawned: only the pool-level value applies.
+   * process when it is spawned: only the pool-level value applies.
    */
   maxToolResultBytes: number;
 }

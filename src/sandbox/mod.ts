@@ -1,6 +1,7 @@
 /**
- * Running PTC-Lisp programs safely: a pool of permission-less Web Workers, the SharedArrayBuffer tool bridge,
- * sessions and limits. Faces (`ptc eval`, the REPL, the MCP server) use this module only.
+ * Running PTC-Lisp programs safely: a pool of permission-less sandbox processes with a capped heap, the pipe
+ * protocol and tool bridge, sessions and limits. Faces (`ptc eval`, the REPL, the MCP server) use this module only
+ * (through the engine).
  * @module
  */
 export {
@@ -12,7 +13,7 @@ export {
   type SessionResult,
 } from "./pool.ts";
 export type { SandboxHost } from "./bridge.ts";
-export type { SandboxResult } from "./protocol.ts";
+export type { OutputCheck, SandboxResult } from "./protocol.ts";
 export {
   DEFAULT_LIMITS,
   LIMIT_FLAG_OPTIONS,
@@ -22,4 +23,5 @@ export {
   resolveLimits,
   type SandboxLimits,
 } from "./limits.ts";
-export { sandboxReadPaths } from "./permissions.ts";
+export { DEFAULT_HEAP_MB } from "./spawn.ts";
+export { sandboxPermissions, sandboxReadPaths, type SandboxSpawnNeeds } from "./permissions.ts";

@@ -1,22 +1,26 @@
 /**
- * The worker pool: pre-warmed workers for stateless evaluations, dedicated workers for sessions, replacement of
- * workers that crashed or had to be abandoned, and host-side checks (program size) before anything is sent.
+ * The process pool: pre-warmed sandbox processes for stateless evaluations, a dedicated process per session,
+ * replacement of processes that crashed, ran out of memory or had to be killed, and host-side checks (program size)
+ * before anything is sent. A process whose evaluation could not be handed over is discarded, never reused.
  * @module
  */
 import type { JsonObject, JsonValue } from "../lisp/api.ts";
 import type { SandboxHost } from "./bridge.ts";
 import { resolveLimits, type SandboxLimits } from "./limits.ts";
 import type { SandboxResult } from "./protocol.ts";
-import { DEFAULT_WORKER_URL, type RunResult, SandboxWorker } from "./worker_handle.ts";
+import { type RunResult, SandboxProcess, SandboxStopped } from "./process_handle.ts";
+import { DEFAULT_ENTRY, DEFAULT_HEAP_MB, type SpawnSpec } from "./spawn.ts";
 
 /** Options of a pool. */
 export interface PoolOptions {
-  /** Pre-warmed workers for stateless evaluations (default 2). */
+  /** Pre-warmed processes for stateless evaluations (default 2). */
   size?: number;
   /** Limits for every evaluation of this pool (per-evaluation limits override them). */
   limits?: Partial<SandboxLimits>;
-  /** Worker entry module (tests substitute a stand-in language). */
-  workerUrl?: URL;
+  /** Child entry module (tests substitute a stand-in language). */
+  entry?: URL;
+  /** V8 heap cap of each sandbox process in MiB (default 1024); a session's cumulative memory cap derives from it. */
+  heapMb?: number;
 }
 
 /** Options of one evaluation. */
@@ -30,16 +34,21 @@ export interface EvaluateOptions {
   limits?: Partial<SandboxLimits>;
   /** Receives println lines as they happen. */
   onPrint?: (line: string) => void;
+  /** JSON Schema the returned value must satisfy: checked in the sandbox process (result `outputCheck`). */
+  outputSchema?: JsonObject;
   /**
-   * Cancels the evaluation (MCP cancellation, REPL interrupt): tool calls in flight and later ones fail with reason
-   * `cancelled`, which ends the program. A program busy computing stops at its next tool call or at its deadline
-   * (the interpreter has no other interruption point).
+   * Cancels the evaluation (MCP cancellation, REPL interrupt): a program waiting for a tool ends with `cancelled`
+   * and keeps its process; a program busy computing cannot hear it, so its process is killed shortly after (a
+   * session then reports `sessionLost`).
    */
   signal?: AbortSignal;
 }
 
-/** A session result: `sessionLost` is set when the session's worker had to be replaced (its definitions are gone). */
-export type SessionResult = SandboxResult & { sessionLost?: boolean };
+/**
+ * A session result: `sessionLost` is set when the session's process had to be replaced (its definitions are gone),
+ * `sessionEnded` when the session passed its memory cap and is closed.
+ */
+export type SessionResult = SandboxResult & { sessionLost?: boolean; sessionEnded?: boolean };
 
 /** Counters for diagnostics and tests. */
 export interface PoolStats {
@@ -47,8 +56,10 @@ export interface PoolStats {
   idle: number;
   busy: number;
   sessions: number;
-  /** Workers replaced after a crash or an abandoned (non-stopping) evaluation. */
+  /** Processes replaced after a crash, an out-of-memory or a kill. */
   replaced: number;
+  /** Heap cap of each process, MiB. */
+  heapMb: number;
 }
 
 const utf8 = new TextEncoder();
@@ -75,31 +86,33 @@ const CANCELLED: SandboxResult = Object.freeze({
 });
 
 function publicResult(r: RunResult): SandboxResult {
-  const { abandoned: _abandoned, ...rest } = r;
-  return rest;
+  const { abandoned: _abandoned, sessionEnded: _ended, ...rest } = r as RunResult & { sessionEnded?: boolean };
+  return rest as SandboxResult;
 }
 
-/** A pool of sandbox workers. Always `close()` it. */
+/** A pool of sandbox processes. Always `close()` it. */
 export class SandboxPool {
   #limits: SandboxLimits;
-  #url: URL;
+  #spec: SpawnSpec;
   #size: number;
-  #idle: SandboxWorker[] = [];
-  #all = new Set<SandboxWorker>();
-  /** Callers waiting for a worker; handed `null` when the pool closes. */
-  #waiters: ((w: SandboxWorker | null) => void)[] = [];
+  #idle: SandboxProcess[] = [];
+  #all = new Set<SandboxProcess>();
+  /** Every process ever started and not yet reaped (pooled and sessions): close() waits for them. */
+  #spawned = new Set<SandboxProcess>();
+  /** Callers waiting for a process; handed `null` when the pool closes. */
+  #waiters: ((w: SandboxProcess | null) => void)[] = [];
   #sessions = new Set<SandboxSession>();
   #closed = false;
   #replaced = 0;
 
   constructor(options: PoolOptions = {}) {
     this.#limits = resolveLimits(options.limits);
-    this.#url = options.workerUrl ?? DEFAULT_WORKER_URL;
+    this.#spec = { entry: options.entry ?? DEFAULT_ENTRY, heapMb: options.heapMb ?? DEFAULT_HEAP_MB };
     this.#size = Math.max(1, Math.floor(options.size ?? 2));
     for (let i = 0; i < this.#size; i++) this.#idle.push(this.#spawn());
   }
 
-  /** Resolves once every pre-warmed worker has loaded the language (rejects if they cannot start). */
+  /** Resolves once every pre-warmed process has loaded the language (rejects if they cannot start). */
   async warm(): Promise<void> {
     await Promise.all([...this.#all].map((w) => w.ready));
   }
@@ -109,7 +122,7 @@ export class SandboxPool {
     return resolveLimits(this.#limits, overrides);
   }
 
-  /** Evaluate a program in a fresh namespace on a pooled worker. Never rejects for program faults. */
+  /** Evaluate a program in a fresh namespace on a pooled process. Never rejects for program faults. */
   async evaluate(source: string, options: EvaluateOptions = {}): Promise<SandboxResult> {
     this.#assertOpen();
     const limits = this.limits(options.limits);
@@ -126,7 +139,7 @@ export class SandboxPool {
     return publicResult(result);
   }
 
-  /** Open a session: a dedicated worker whose namespace persists across evaluations. Close it when done. */
+  /** Open a session: a dedicated process whose namespace persists across evaluations. Close it when done. */
   openSession(): SandboxSession {
     this.#assertOpen();
     const session = new SandboxSession(this, () => this.#spawnDedicated(), (s) => this.#sessions.delete(s));
@@ -134,7 +147,7 @@ export class SandboxPool {
     return session;
   }
 
-  /** Ask a pooled worker what it may do (permission states as seen inside the sandbox). */
+  /** Ask a pooled process what it may do (permission states as seen inside the sandbox). */
   async probe(): Promise<JsonValue> {
     this.#assertOpen();
     const worker = await this.#acquire();
@@ -155,19 +168,26 @@ export class SandboxPool {
       busy: pooled.filter((w) => w.busy).length,
       sessions: this.#sessions.size,
       replaced: this.#replaced,
+      heapMb: this.#spec.heapMb,
     };
   }
 
-  /** Stop every worker (pooled and sessions). Pending evaluations end with reason `cancelled`. */
-  close(): Promise<void> {
-    if (this.#closed) return Promise.resolve();
+  /** Pids of the live sandbox processes (pooled and sessions; diagnostics and tests). */
+  pids(): number[] {
+    return [...this.#spawned].filter((p) => p.alive).map((p) => p.pid);
+  }
+
+  /** Stop every process (pooled and sessions) and wait until they are reaped. Pending evaluations end `cancelled`. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
     this.#closed = true;
     for (const s of [...this.#sessions]) s.close();
     for (const w of this.#all) w.kill();
     this.#all.clear();
     this.#idle = [];
     for (const waiter of this.#waiters.splice(0)) waiter(null);
-    return Promise.resolve();
+    for (const p of this.#spawned) p.kill();
+    await Promise.all([...this.#spawned].map((p) => p.exited));
   }
 
   /** @internal used by sessions to count replacements. */
@@ -184,30 +204,33 @@ export class SandboxPool {
     if (this.#closed) throw new Error("the sandbox pool is closed");
   }
 
-  #spawn(): SandboxWorker {
-    const w = SandboxWorker.spawn(this.#url, this.#limits.maxToolResultBytes);
+  #spawn(): SandboxProcess {
+    const w = this.#spawnDedicated();
     this.#all.add(w);
     return w;
   }
 
-  #spawnDedicated(): SandboxWorker {
-    return SandboxWorker.spawn(this.#url, this.#limits.maxToolResultBytes);
+  #spawnDedicated(): SandboxProcess {
+    const p = SandboxProcess.spawn(this.#spec, this.#limits.maxToolResultBytes);
+    this.#spawned.add(p);
+    void p.exited.then(() => this.#spawned.delete(p));
+    return p;
   }
 
-  async #acquire(): Promise<SandboxWorker | null> {
+  async #acquire(): Promise<SandboxProcess | null> {
     while (true) {
       const worker = this.#idle.pop() ??
-        await new Promise<SandboxWorker | null>((resolve) => this.#waiters.push(resolve));
+        await new Promise<SandboxProcess | null>((resolve) => this.#waiters.push(resolve));
       if (!worker) return null;
       const started = await worker.ready.then(() => true, () => false);
-      // A worker that could not start is handed out: the evaluation reports why (no endless respawning).
+      // A process that could not start is handed out: the evaluation reports why (no endless respawning).
       if (!started || worker.alive || this.#closed) return worker;
       // It died while idle (crash during start-up or between evaluations): replace it and take another.
       this.#release(worker);
     }
   }
 
-  #release(worker: SandboxWorker): void {
+  #release(worker: SandboxProcess): void {
     if (this.#closed) {
       worker.kill();
       return;
@@ -226,7 +249,7 @@ export class SandboxPool {
 }
 
 async function runOn(
-  worker: SandboxWorker,
+  worker: SandboxProcess,
   source: string,
   mode: "fresh" | "session",
   options: EvaluateOptions,
@@ -235,10 +258,11 @@ async function runOn(
   try {
     await worker.ready;
   } catch (e) {
+    if (e instanceof SandboxStopped) return { ...CANCELLED, abandoned: true };
     return {
       ok: false,
       reason: "internal_error",
-      message: `the sandbox worker failed to start: ${e instanceof Error ? e.message : String(e)}`,
+      message: `the sandbox process failed to start: ${e instanceof Error ? e.message : String(e)}`,
       prints: [],
       elapsedMs: 0,
       abandoned: true,
@@ -252,25 +276,38 @@ async function runOn(
     limits,
     onPrint: options.onPrint,
     signal: options.signal,
+    outputSchema: options.outputSchema,
   });
 }
 
 /**
- * A stateful evaluation context on a dedicated worker: definitions, closures and `*1 *2 *3` persist between
- * evaluations; a failed evaluation rolls back its definitions. Evaluations are serialized.
+ * A stateful evaluation context on a dedicated process: definitions, closures and `*1 *2 *3` persist between
+ * evaluations; a failed evaluation rolls back its definitions. Evaluations are serialized. The process heap is the
+ * session's cumulative memory cap: passing it ends the session (`sessionEnded`), it is not silently restarted.
  */
 export class SandboxSession {
-  #worker: SandboxWorker;
+  #worker: SandboxProcess;
   #queue: Promise<unknown> = Promise.resolve();
   #closed = false;
+  #ended = false;
 
   /** @internal use `SandboxPool.openSession()`. */
   constructor(
     private pool: SandboxPool,
-    private spawn: () => SandboxWorker,
+    private spawn: () => SandboxProcess,
     private onClose: (s: SandboxSession) => void,
   ) {
     this.#worker = spawn();
+  }
+
+  /** True once the session passed its memory cap (it refuses further evaluations). */
+  get ended(): boolean {
+    return this.#ended;
+  }
+
+  /** Pid of the session's process (diagnostics and tests). */
+  get pid(): number {
+    return this.#worker.pid;
   }
 
   /** Evaluate in this session's namespace. */
@@ -281,6 +318,13 @@ export class SandboxSession {
       if (early) return early;
       const result = await runOn(this.#worker, source, "session", options, limits);
       if (!result.abandoned || this.#closed) return publicResult(result);
+      if (result.sessionEnded) {
+        const ended = publicResult(result) as SessionResult;
+        ended.sessionEnded = true;
+        this.#ended = true;
+        this.close();
+        return ended;
+      }
       this.#replaceWorker();
       const lost = publicResult(result) as SessionResult;
       if (!lost.ok) {
@@ -303,7 +347,7 @@ export class SandboxSession {
     return this.#serial(async () => (await this.#worker.control("names")) as string[]);
   }
 
-  /** Stop the session's worker (idempotent). */
+  /** Stop the session's process (idempotent). */
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
@@ -318,7 +362,13 @@ export class SandboxSession {
   }
 
   #serial<T>(job: () => Promise<T>): Promise<T> {
-    if (this.#closed) return Promise.reject(new Error("the sandbox session is closed"));
+    if (this.#closed) {
+      return Promise.reject(
+        new Error(
+          this.#ended ? "the sandbox session ended: it passed its memory cap" : "the sandbox session is closed",
+        ),
+      );
+    }
     const next = this.#queue.then(job, job);
     this.#queue = next.catch(() => {});
     return next;

@@ -1,20 +1,10 @@
 /**
- * The wire protocol between the host thread and a sandbox worker: message shapes and the layout of the shared
- * "mailbox" (a growable SharedArrayBuffer) through which the host answers tool and discovery requests while the
- * worker blocks in `Atomics.wait`.
+ * The wire protocol between the host and a sandbox process: the child's stdin carries host frames, its stdout
+ * child frames. A frame is a 4-byte big-endian length followed by that many bytes of UTF-8 JSON.
  *
- * Mailbox layout (Int32 slots, then bytes):
- * - slot 0 `STATE`: `IDLE` while the worker waits, `READY` once the host wrote an answer.
- * - slot 1 `LENGTH`: byte length of the UTF-8 JSON answer.
- * - slot 2 `SEQ`: sequence number of the request the answer belongs to (stale answers are ignored).
- * - slot 3 `ABORT`: `ABORT.DEADLINE` or `ABORT.CANCELLED` once the host gave up on the evaluation; the worker stops
- *   asking and answers pending tool calls with that reason.
- * - slot 4 `REQ_SEQ`: bumped by the worker (and notified) when it wrote a request into the outbox.
- * - slot 5 `REQ_LENGTH`: byte length of that UTF-8 JSON request.
- * - bytes from `DATA_OFFSET`: the answer.
- *
- * Requests travel through a second growable buffer, the outbox, which the host watches with `Atomics.waitAsync`
- * while an evaluation runs (measurably faster than a message per request).
+ * A tool call is one `request` frame from the child, which then blocks in a synchronous read until the host writes
+ * the matching `answer` (or an `abort` for the running evaluation); a `pmap` batch is one request. Answers and
+ * aborts that arrive for an evaluation that already ended are recognised by their ids and dropped.
  * @module
  */
 import type {
@@ -28,54 +18,32 @@ import type {
   ToolRequest,
 } from "../lisp/api.ts";
 
-/** Int32 slot indexes of the mailbox header. */
-export const SLOT = { STATE: 0, LENGTH: 1, SEQ: 2, ABORT: 3, REQ_SEQ: 4, REQ_LENGTH: 5 } as const;
-/** Int32 slots in the header. */
-export const HEADER_SLOTS = 8;
-/** Values of the ABORT slot (0: running). */
-export const ABORT = { DEADLINE: 1, CANCELLED: 2 } as const;
-/** Values of the STATE slot. */
-export const STATE = { IDLE: 0, READY: 1 } as const;
-/** Bytes reserved for the header before the answer bytes. */
-export const DATA_OFFSET = HEADER_SLOTS * 4;
-/** Initial mailbox size; the host grows it on demand up to the configured maximum. */
-export const INITIAL_MAILBOX_BYTES = 64 * 1024;
+/** Bytes of the length prefix. */
+export const HEADER_BYTES = 4;
 
-/** Create a mailbox able to grow to `maxAnswerBytes` of answer. */
-export function createMailbox(maxAnswerBytes: number): SharedArrayBuffer {
-  return new SharedArrayBuffer(Math.min(INITIAL_MAILBOX_BYTES, DATA_OFFSET + maxAnswerBytes), {
-    maxByteLength: DATA_OFFSET + maxAnswerBytes,
-  });
-}
-
-/** Largest request (tool arguments) a worker may send, in bytes. */
+/** Largest request (tool arguments) a sandbox process may send, in bytes. */
 export const MAX_REQUEST_BYTES = 16 * 1024 * 1024;
 
-/** Create the outbox through which a worker sends its requests. */
-export function createOutbox(): SharedArrayBuffer {
-  return new SharedArrayBuffer(INITIAL_MAILBOX_BYTES, { maxByteLength: MAX_REQUEST_BYTES });
-}
-
-/** A request as the worker writes it into the outbox. */
+/** A request as the child sends it. */
 export type BridgeRequest =
   | { type: "tools"; requests: ToolRequest[] }
   | { type: "discovery"; op: DiscoveryOp; args: JsonObject };
 
-/** How a payload (context or globals) is shipped: by value, or by the id of a payload the worker already holds. */
+/** How a payload (context or globals) is shipped: by value, or by the id of a payload the process already holds. */
 export interface CachedPayload<T> {
   id: number;
   value?: T;
 }
 
-/** Limits the worker hands to the language for one evaluation (host-only limits stripped). */
+/** Limits the child hands to the language for one evaluation (host-only limits stripped). */
 export type WireLimits = EvalLimits;
 
-/** Host → worker: evaluate a program. */
+/** Host → child: evaluate a program. */
 export interface EvalMessage {
   type: "eval";
   id: number;
   source: string;
-  /** `fresh`: a new namespace per evaluation (pool); `session`: the worker's persistent session. */
+  /** `fresh`: a new namespace per evaluation (pool); `session`: the process's persistent session. */
   mode: "fresh" | "session";
   /** Host tool names, or null when the host offers no tools. */
   toolNames: string[] | null;
@@ -83,27 +51,39 @@ export interface EvalMessage {
   context?: CachedPayload<JsonObject>;
   globals?: CachedPayload<Record<string, JsonValue>>;
   limits: WireLimits;
-  /** Post each println line as it happens. */
+  /** Send each println line as it happens. */
   streamPrints: boolean;
-  /** Longest printed value (characters) the worker may send back; longer → `result_too_large`. */
+  /** Longest printed value (characters) the child may send back; longer → `result_too_large`. */
   maxResultChars: number;
+  /** JSON Schema the value must satisfy; checked in the child (an expensive schema only costs the child). */
+  outputSchema?: JsonObject;
 }
 
-/** Host → worker: session housekeeping and diagnostics. */
+/** Host → child: the answer to request `seq` of the running evaluation. */
+export interface AnswerMessage {
+  type: "answer";
+  seq: number;
+  value: JsonValue;
+}
+
+/** Host → child: evaluation `id` must stop asking; its pending and later requests fail with `why`. */
+export interface AbortMessage {
+  type: "abort";
+  id: number;
+  why: "timeout" | "cancelled";
+}
+
+/** Host → child: session housekeeping and diagnostics. */
 export interface ControlMessage {
   type: "reset" | "names" | "probe";
   id: number;
 }
 
-/** Host → worker: the first message, carrying the mailbox and the outbox. */
-export interface InitMessage {
-  type: "init";
-  mailbox: SharedArrayBuffer;
-  outbox: SharedArrayBuffer;
-}
-
 /** Everything the host sends. */
-export type HostMessage = InitMessage | EvalMessage | ControlMessage;
+export type HostMessage = EvalMessage | AnswerMessage | AbortMessage | ControlMessage;
+
+/** How the returned value fared against an `outputSchema`. */
+export type OutputCheck = { valid: true } | { valid: false; message: string };
 
 /** The result of one evaluation as it crosses back to the host (EvalResult without the internal value). */
 export type SandboxResult =
@@ -114,8 +94,10 @@ export type SandboxResult =
     json: JsonValue;
     prints: string[];
     steps: number;
-    /** Milliseconds spent evaluating inside the worker (parse + analyse + run). */
+    /** Milliseconds spent evaluating inside the sandbox process (parse + analyse + run). */
     elapsedMs: number;
+    /** Present when an `outputSchema` was given and the program did not fail. */
+    outputCheck?: OutputCheck;
   }
   | {
     ok: false;
@@ -125,16 +107,104 @@ export type SandboxResult =
     line?: number;
     column?: number;
     elapsedMs: number;
+    /** A session passed its memory cap: it must not continue. */
+    sessionEnded?: boolean;
   };
 
-/** Worker → host messages. */
-export type WorkerMessage =
+/** Child → host messages. */
+export type ChildMessage =
   | { type: "ready" }
+  | { type: "request"; id: number; seq: number; request: BridgeRequest }
   | { type: "print"; id: number; line: string }
-  | { type: "result"; id: number; result: SandboxResult }
+  | { type: "result"; id: number; result: SandboxResult; heapBytes?: number; fatal?: boolean }
   | { type: "reply"; id: number; value: JsonValue };
 
-/** The answer the host writes into the mailbox for a `tools` request. */
+/** The answer the host sends for a `tools` request. */
 export type ToolsAnswer = ToolOutcome[];
-/** The answer the host writes into the mailbox for a `discovery` request. */
+/** The answer the host sends for a `discovery` request. */
 export type DiscoveryAnswer = DiscoveryOutcome;
+
+const encoder = new TextEncoder();
+
+/** Encode `msg` as one frame. Throws (RangeError/TypeError) when the message cannot be serialised. */
+export function encodeFrame(msg: HostMessage | ChildMessage): Uint8Array {
+  return framed(encoder.encode(JSON.stringify(msg)));
+}
+
+/** Prefix already-encoded JSON bytes with their length. */
+export function framed(body: Uint8Array): Uint8Array {
+  const out = new Uint8Array(HEADER_BYTES + body.length);
+  new DataView(out.buffer).setUint32(0, body.length);
+  out.set(body, HEADER_BYTES);
+  return out;
+}
+
+/**
+ * Incremental frame decoder: feed it bytes as they arrive, take out complete frame bodies. Frames above
+ * `maxFrameBytes` are a protocol violation (`FrameTooLarge`).
+ */
+export class FrameDecoder {
+  #buf = new Uint8Array(64 * 1024);
+  #start = 0;
+  #end = 0;
+
+  constructor(private maxFrameBytes: number) {}
+
+  /** Space to read into directly (at least `min` bytes); call `commit(n)` after writing `n` bytes. */
+  spare(min = 64 * 1024): Uint8Array {
+    this.#reserve(min);
+    return this.#buf.subarray(this.#end);
+  }
+
+  /** Record `n` bytes written into `spare()`. */
+  commit(n: number): void {
+    this.#end += n;
+  }
+
+  /** Append a chunk. */
+  push(chunk: Uint8Array): void {
+    this.#reserve(chunk.length);
+    this.#buf.set(chunk, this.#end);
+    this.#end += chunk.length;
+  }
+
+  /** The next complete frame body, or null when more bytes are needed. */
+  next(): Uint8Array | null {
+    const available = this.#end - this.#start;
+    if (available < HEADER_BYTES) return null;
+    const view = new DataView(this.#buf.buffer, this.#buf.byteOffset + this.#start, HEADER_BYTES);
+    const length = view.getUint32(0);
+    if (length > this.maxFrameBytes) throw new FrameTooLarge(length, this.maxFrameBytes);
+    if (available < HEADER_BYTES + length) {
+      this.#reserve(HEADER_BYTES + length - available);
+      return null;
+    }
+    const body = this.#buf.slice(this.#start + HEADER_BYTES, this.#start + HEADER_BYTES + length);
+    this.#start += HEADER_BYTES + length;
+    if (this.#start === this.#end) this.#start = this.#end = 0;
+    return body;
+  }
+
+  #reserve(extra: number): void {
+    if (this.#buf.length - this.#end >= extra) return;
+    const used = this.#end - this.#start;
+    const size = Math.max(this.#buf.length, (used + extra) * 2);
+    if (size === this.#buf.length) {
+      this.#buf.copyWithin(0, this.#start, this.#end);
+    } else {
+      const next = new Uint8Array(size);
+      next.set(this.#buf.subarray(this.#start, this.#end), 0);
+      this.#buf = next;
+    }
+    this.#end = used;
+    this.#start = 0;
+  }
+}
+
+/** A frame longer than the receiver accepts. */
+export class FrameTooLarge extends Error {
+  constructor(readonly length: number, readonly max: number) {
+    super(`a frame of ${length} bytes exceeds the limit of ${max}`);
+    this.name = "FrameTooLarge";
+  }
+}

@@ -6,7 +6,6 @@ import { Validator } from "@cfworker/json-schema";
 import { run as catalog } from "../../src/cli/catalog.ts";
 import { run as permissions } from "../../src/cli/permissions.ts";
 import { run as docs } from "../../src/cli/docs.ts";
-import { sandboxReadPaths } from "../../src/sandbox/mod.ts";
 import { registerTransport } from "../../transports/mod.ts";
 import { fakeTransport } from "../upstream/fake_transport.ts";
 
@@ -127,8 +126,8 @@ Deno.test("ptc permissions prints the minimal flags", async () => {
       assert.equal(
         r.out,
         `--allow-net=obs.example.com:8443 --allow-read=${
-          [file, join(dir, "secret.txt"), ...sandboxReadPaths()].sort().join(",")
-        } --allow-env=OBS_TOKEN,PTC_UPSTREAMS`,
+          [file, join(dir, "secret.txt")].sort().join(",")
+        } --allow-env=OBS_TOKEN,PTC_UPSTREAMS --allow-run=${Deno.execPath()}`,
       );
       const j = await capture(() => permissions(["--upstreams-config", file, "--format", "json"]));
       assert.deepEqual(JSON.parse(j.out).env, ["OBS_TOKEN", "PTC_UPSTREAMS"]);

@@ -3,22 +3,48 @@ import { ConcurrencyGate } from "../../src/mcp/gate.ts";
 import { SessionError, SessionManager } from "../../src/mcp/sessions.ts";
 import type { Engine, EngineEvalRequest, EngineSession } from "../../src/engine/types.ts";
 
+function take(gate: ConcurrencyGate, owner?: string): () => void {
+  const p = gate.tryAcquire(owner);
+  assert.ok(p.ok, "expected a permit");
+  return p.ok ? p.release : () => {};
+}
+
 Deno.test("gate refuses beyond its limit instead of queueing, and drains", async () => {
-  const gate = new ConcurrencyGate(2);
-  const a = gate.tryAcquire()!;
-  const b = gate.tryAcquire()!;
-  assert.equal(gate.tryAcquire(), undefined);
+  const gate = new ConcurrencyGate(2, 2);
+  const a = take(gate);
+  const b = take(gate);
+  const refused = gate.tryAcquire();
+  assert.equal(refused.ok, false);
+  assert.match(!refused.ok ? refused.message : "", /server busy: 2 concurrent calls in flight \(max 2\)/);
   let drained = false;
   const waiting = gate.drained().then(() => (drained = true));
   a();
   a(); // idempotent
   assert.equal(gate.inFlight, 1);
-  assert.ok(gate.tryAcquire());
+  const c = take(gate);
   assert.equal(drained, false);
   b();
-  assert.equal(gate.inFlight, 1);
+  c();
+  assert.equal(gate.inFlight, 0);
   assert.throws(() => new ConcurrencyGate(0));
-  await Promise.race([waiting, Promise.resolve()]);
+  await waiting;
+  assert.equal(drained, true);
+});
+
+Deno.test("gate: one owner holds at most its share; the others still get permits", () => {
+  const gate = new ConcurrencyGate(4);
+  assert.equal(gate.perOwner, 2);
+  const long1 = take(gate, "greedy");
+  const long2 = take(gate, "greedy");
+  const third = gate.tryAcquire("greedy");
+  assert.equal(third.ok, false);
+  assert.match(!third.ok ? third.message : "", /this client already runs 2 programs \(at most 2 of the server's 4/);
+  const other = take(gate, "polite");
+  const another = take(gate, "someone-else");
+  assert.equal(gate.inFlight, 4);
+  for (const release of [long1, long2, other, another]) release();
+  assert.equal(gate.heldBy("greedy"), 0);
+  assert.equal(take(gate, "greedy") !== undefined, true);
 });
 
 /** An engine whose sessions only count evaluations: the manager's bookkeeping is what is under test. */

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
+import type { ToolOutcome } from "../../src/lisp/api.ts";
 import { SandboxPool } from "../../src/sandbox/mod.ts";
 
-Deno.test("cancel: a CPU-bound program stops promptly and the session keeps its namespace", async () => {
+Deno.test("cancel: a CPU-bound program stops promptly; its process is replaced and the session continues", async () => {
   const pool = new SandboxPool({ size: 1 });
   const session = pool.openSession();
   try {
@@ -10,12 +11,12 @@ Deno.test("cancel: a CPU-bound program stops promptly and the session keeps its 
     const running = session.eval("(loop [] (recur))", { signal: ac.signal, limits: { timeoutMs: 60_000 } });
     setTimeout(() => ac.abort(), 100);
     const r = await running;
-    assert.equal(r.ok, false);
     assert.equal(!r.ok && r.reason, "cancelled");
-    assert.equal(r.sessionLost, undefined, "the interpreter stopped by itself: the worker was kept");
-    const next = await session.eval("(inc x)");
-    assert.equal(next.ok && next.printed, "42");
-    // a stateless pooled evaluation can be cancelled the same way
+    // A busy process cannot read the cancel: it is killed and the session moves to a fresh one (the REPL replays).
+    assert.equal(r.sessionLost, true);
+    const next = await session.eval("(def x 1) (inc x)");
+    assert.equal(next.ok && next.printed, "2");
+    // a stateless pooled evaluation can be cancelled the same way, and the pool keeps serving
     const ac2 = new AbortController();
     ac2.abort();
     const r2 = await pool.evaluate("(loop [i 0] (recur (inc i)))", {
@@ -28,4 +29,30 @@ Deno.test("cancel: a CPU-bound program stops promptly and the session keeps its 
     session.close();
     await pool.close();
   }
+});
+
+Deno.test("cancel: a session program waiting for a tool stops at once and keeps its process and namespace", async () => {
+  const pool = new SandboxPool({ size: 1 });
+  const session = pool.openSession();
+  const host = {
+    toolNames: ["call"],
+    callTool: () => new Promise<ToolOutcome>((r) => setTimeout(() => r({ kind: "value", value: 1 }), 400)),
+  };
+  try {
+    assert.equal((await session.eval("(def x 41)")).ok, true);
+    const pid = session.pid;
+    const ac = new AbortController();
+    const running = session.eval("(tool/call 'obs/slow {}) :never", { host, signal: ac.signal });
+    setTimeout(() => ac.abort(), 100);
+    const r = await running;
+    assert.equal(!r.ok && r.reason, "cancelled");
+    assert.equal(r.sessionLost, undefined);
+    assert.equal(session.pid, pid, "the same process serves the session");
+    const next = await session.eval("(inc x)");
+    assert.equal(next.ok && next.printed, "42");
+  } finally {
+    session.close();
+    await pool.close();
+  }
+  await new Promise((r) => setTimeout(r, 400)); // let the slow tool's timer finish
 });

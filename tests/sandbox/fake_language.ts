@@ -7,7 +7,7 @@
  * @module
  */
 import type { EvalOptions, EvalResult, JsonValue, LispSession } from "../../src/lisp/api.ts";
-import type { LanguageModule } from "../../src/sandbox/worker_core.ts";
+import type { LanguageModule } from "../../src/sandbox/child_core.ts";
 
 function ok(json: JsonValue, prints: string[] = []): EvalResult {
   return { ok: true, status: "ok", value: json, printed: JSON.stringify(json), json, prints, steps: 1 };

@@ -2,8 +2,8 @@
 import type { JsonValue, ToolOutcome, ToolRequest } from "../../src/lisp/api.ts";
 import type { SandboxHost } from "../../src/sandbox/bridge.ts";
 
-/** Worker entry serving the fake language. */
-export const FAKE_WORKER = new URL("./fake_worker.ts", import.meta.url);
+/** Sandbox process entry serving the fake language. */
+export const FAKE_CHILD = new URL("./fake_child.ts", import.meta.url);
 
 /** A recorded tool call: when it started and ended (performance.now ms). */
 export interface CallRecord {

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { SandboxPool } from "../../src/sandbox/pool.ts";
-import { FAKE_WORKER, fakeHost } from "./helpers.ts";
+import { FAKE_CHILD, fakeHost } from "./helpers.ts";
 
 const fast = { timeoutMs: 400, graceMs: 300 };
 
 Deno.test("pool: evaluates on a pre-warmed worker and reports elapsed time", async () => {
-  const pool = new SandboxPool({ size: 2, workerUrl: FAKE_WORKER });
+  const pool = new SandboxPool({ size: 2, entry: FAKE_CHILD });
   try {
     await pool.warm();
     const r = await pool.evaluate("echo hello");
@@ -21,7 +21,7 @@ Deno.test("pool: evaluates on a pre-warmed worker and reports elapsed time", asy
 });
 
 Deno.test("pool: more concurrent evaluations than workers queue and all complete", async () => {
-  const pool = new SandboxPool({ size: 2, workerUrl: FAKE_WORKER });
+  const pool = new SandboxPool({ size: 2, entry: FAKE_CHILD });
   try {
     const results = await Promise.all(Array.from({ length: 7 }, (_, i) => pool.evaluate(`echo ${i}`)));
     assert.deepEqual(results.map((r) => r.ok && r.json), ["0", "1", "2", "3", "4", "5", "6"]);
@@ -31,7 +31,7 @@ Deno.test("pool: more concurrent evaluations than workers queue and all complete
 });
 
 Deno.test("bridge: tool call round trip through the mailbox", async () => {
-  const pool = new SandboxPool({ size: 1, workerUrl: FAKE_WORKER });
+  const pool = new SandboxPool({ size: 1, entry: FAKE_CHILD });
   try {
     const host = fakeHost();
     const r = await pool.evaluate('call echo {"q":"ü✓","n":[1,2]}', { host });
@@ -45,7 +45,7 @@ Deno.test("bridge: tool call round trip through the mailbox", async () => {
 });
 
 Deno.test("bridge: a multi-MB tool result crosses intact", async () => {
-  const pool = new SandboxPool({ size: 1, workerUrl: FAKE_WORKER });
+  const pool = new SandboxPool({ size: 1, entry: FAKE_CHILD });
   try {
     const host = fakeHost({ blobBytes: 8 * 1024 * 1024 });
     const expected = JSON.stringify(((await host.callTool({ name: "blob", args: {} })) as { value: unknown }).value)
@@ -60,7 +60,7 @@ Deno.test("bridge: a multi-MB tool result crosses intact", async () => {
 });
 
 Deno.test("bridge: an answer above the bridge limit becomes response_too_large data", async () => {
-  const pool = new SandboxPool({ size: 1, workerUrl: FAKE_WORKER, limits: { maxToolResultBytes: 1024 * 1024 } });
+  const pool = new SandboxPool({ size: 1, entry: FAKE_CHILD, limits: { maxToolResultBytes: 1024 * 1024 } });
   try {
     const host = fakeHost({ blobBytes: 2 * 1024 * 1024 });
     const r = await pool.evaluate("call blob {}", { host });
@@ -74,7 +74,7 @@ Deno.test("bridge: an answer above the bridge limit becomes response_too_large d
 });
 
 Deno.test("bridge: large tool arguments cross; oversized ones are refused as invalid_tool_args", async () => {
-  const pool = new SandboxPool({ size: 1, workerUrl: FAKE_WORKER });
+  const pool = new SandboxPool({ size: 1, entry: FAKE_CHILD });
   try {
     const host = fakeHost();
     const fine = await pool.evaluate("bigargs 3000000", { host });
@@ -89,7 +89,7 @@ Deno.test("bridge: large tool arguments cross; oversized ones are refused as inv
 });
 
 Deno.test("bridge: a batch of 10 slow calls runs concurrently (calls overlap)", async () => {
-  const pool = new SandboxPool({ size: 1, workerUrl: FAKE_WORKER });
+  const pool = new SandboxPool({ size: 1, entry: FAKE_CHILD });
   try {
     const host = fakeHost({ sleepMs: 50 });
     const r = await pool.evaluate("batch 10", { host });
@@ -107,7 +107,7 @@ Deno.test("bridge: a batch of 10 slow calls runs concurrently (calls overlap)", 
 });
 
 Deno.test("bridge: discovery requests are routed to the host backend", async () => {
-  const pool = new SandboxPool({ size: 1, workerUrl: FAKE_WORKER });
+  const pool = new SandboxPool({ size: 1, entry: FAKE_CHILD });
   try {
     const host = {
       ...fakeHost(),
@@ -122,7 +122,7 @@ Deno.test("bridge: discovery requests are routed to the host backend", async () 
 });
 
 Deno.test("bridge: a host callback that throws becomes a raise outcome, not a host crash", async () => {
-  const pool = new SandboxPool({ size: 1, workerUrl: FAKE_WORKER });
+  const pool = new SandboxPool({ size: 1, entry: FAKE_CHILD });
   try {
     const host = { toolNames: ["boom"], callTool: () => Promise.reject(new Error("socket closed")) };
     const r = await pool.evaluate("call boom {}", { host });
@@ -137,7 +137,7 @@ Deno.test("bridge: a host callback that throws becomes a raise outcome, not a ho
 });
 
 Deno.test("limits: program size is checked on the host", async () => {
-  const pool = new SandboxPool({ size: 1, workerUrl: FAKE_WORKER, limits: { maxProgramBytes: 10 } });
+  const pool = new SandboxPool({ size: 1, entry: FAKE_CHILD, limits: { maxProgramBytes: 10 } });
   try {
     const r = await pool.evaluate("echo this is too long");
     assert.equal(r.ok, false);
@@ -149,7 +149,7 @@ Deno.test("limits: program size is checked on the host", async () => {
 });
 
 Deno.test("limits: result size", async () => {
-  const pool = new SandboxPool({ size: 1, workerUrl: FAKE_WORKER, limits: { maxResultChars: 100 } });
+  const pool = new SandboxPool({ size: 1, entry: FAKE_CHILD, limits: { maxResultChars: 100 } });
   try {
     const r = await pool.evaluate("big 500");
     assert.equal(!r.ok && r.reason, "result_too_large");
@@ -160,7 +160,7 @@ Deno.test("limits: result size", async () => {
 });
 
 Deno.test("limits: a cooperative timeout keeps the worker", async () => {
-  const pool = new SandboxPool({ size: 1, workerUrl: FAKE_WORKER, limits: fast });
+  const pool = new SandboxPool({ size: 1, entry: FAKE_CHILD, limits: fast });
   try {
     const r = await pool.evaluate("spin");
     assert.equal(!r.ok && r.reason, "timeout");
@@ -172,7 +172,7 @@ Deno.test("limits: a cooperative timeout keeps the worker", async () => {
 });
 
 Deno.test("limits: a timeout while waiting for a tool wakes the worker", async () => {
-  const pool = new SandboxPool({ size: 1, workerUrl: FAKE_WORKER, limits: fast });
+  const pool = new SandboxPool({ size: 1, entry: FAKE_CHILD, limits: fast });
   try {
     const r = await pool.evaluate("call sleep {}", { host: fakeHost({ sleepMs: 900 }) });
     assert.equal(r.ok, true);
@@ -189,7 +189,7 @@ Deno.test("limits: a timeout while waiting for a tool wakes the worker", async (
 });
 
 Deno.test("limits: a worker that ignores its deadline is abandoned and replaced", async () => {
-  const pool = new SandboxPool({ size: 1, workerUrl: FAKE_WORKER, limits: { timeoutMs: 200, graceMs: 200 } });
+  const pool = new SandboxPool({ size: 1, entry: FAKE_CHILD, limits: { timeoutMs: 200, graceMs: 200 } });
   try {
     const r = await pool.evaluate("hang 1500");
     assert.equal(!r.ok && r.reason, "timeout");
@@ -202,7 +202,7 @@ Deno.test("limits: a worker that ignores its deadline is abandoned and replaced"
 });
 
 Deno.test("crash: an interpreter exception is an internal_error and the worker stays usable", async () => {
-  const pool = new SandboxPool({ size: 1, workerUrl: FAKE_WORKER });
+  const pool = new SandboxPool({ size: 1, entry: FAKE_CHILD });
   try {
     const r = await pool.evaluate("throw");
     assert.equal(!r.ok && r.reason, "internal_error");
@@ -215,7 +215,7 @@ Deno.test("crash: an interpreter exception is an internal_error and the worker s
 });
 
 Deno.test("crash: engine stack and size limits below the interpreter get actionable reasons", async () => {
-  const pool = new SandboxPool({ size: 1, workerUrl: FAKE_WORKER });
+  const pool = new SandboxPool({ size: 1, entry: FAKE_CHILD });
   try {
     const overflow = await pool.evaluate("overflow");
     assert.equal(!overflow.ok && overflow.reason, "stack_overflow");
@@ -229,11 +229,11 @@ Deno.test("crash: engine stack and size limits below the interpreter get actiona
 });
 
 Deno.test("crash: an uncaught error kills the worker; the pool replaces it", async () => {
-  const pool = new SandboxPool({ size: 1, workerUrl: FAKE_WORKER });
+  const pool = new SandboxPool({ size: 1, entry: FAKE_CHILD });
   try {
     const r = await pool.evaluate("corrupt");
     assert.equal(!r.ok && r.reason, "internal_error");
-    assert.match(!r.ok ? r.message : "", /the sandbox worker crashed: .*broken result/);
+    assert.match(!r.ok ? r.message : "", /the sandbox process crashed: .*broken result/);
     assert.equal((await pool.evaluate("echo after crash")).ok, true);
     assert.equal(pool.stats().replaced, 1);
   } finally {
@@ -242,7 +242,7 @@ Deno.test("crash: an uncaught error kills the worker; the pool replaces it", asy
 });
 
 Deno.test("prints stream to onPrint and come back in the result", async () => {
-  const pool = new SandboxPool({ size: 1, workerUrl: FAKE_WORKER });
+  const pool = new SandboxPool({ size: 1, entry: FAKE_CHILD });
   try {
     const seen: string[] = [];
     const r = await pool.evaluate("print a|b|c", { onPrint: (l) => seen.push(l) });
@@ -254,7 +254,7 @@ Deno.test("prints stream to onPrint and come back in the result", async () => {
 });
 
 Deno.test("globals and context are sent once per worker and reused", async () => {
-  const pool = new SandboxPool({ size: 1, workerUrl: FAKE_WORKER });
+  const pool = new SandboxPool({ size: 1, entry: FAKE_CHILD });
   try {
     const globals = { data: [1, 2, 3] };
     const context = { user: "ann" };
@@ -270,7 +270,7 @@ Deno.test("globals and context are sent once per worker and reused", async () =>
 });
 
 Deno.test("sessions: defs persist, failures define nothing, reset clears", async () => {
-  const pool = new SandboxPool({ size: 1, workerUrl: FAKE_WORKER });
+  const pool = new SandboxPool({ size: 1, entry: FAKE_CHILD });
   const session = pool.openSession();
   try {
     await session.eval("def a");
@@ -286,7 +286,7 @@ Deno.test("sessions: defs persist, failures define nothing, reset clears", async
 });
 
 Deno.test("sessions: an abandoned worker is replaced and the loss is reported", async () => {
-  const pool = new SandboxPool({ size: 1, workerUrl: FAKE_WORKER, limits: { timeoutMs: 200, graceMs: 200 } });
+  const pool = new SandboxPool({ size: 1, entry: FAKE_CHILD, limits: { timeoutMs: 200, graceMs: 200 } });
   const session = pool.openSession();
   try {
     await session.eval("def a");
@@ -304,7 +304,7 @@ Deno.test("sessions: an abandoned worker is replaced and the loss is reported", 
 });
 
 Deno.test("close: pending evaluations end as cancelled; the closed pool refuses work", async () => {
-  const pool = new SandboxPool({ size: 1, workerUrl: FAKE_WORKER, limits: fast });
+  const pool = new SandboxPool({ size: 1, entry: FAKE_CHILD, limits: fast });
   const pending = pool.evaluate("spin");
   await new Promise((r) => setTimeout(r, 50));
   await pool.close();
@@ -314,7 +314,7 @@ Deno.test("close: pending evaluations end as cancelled; the closed pool refuses 
 });
 
 Deno.test("close: evaluations still queued for a worker end as cancelled", async () => {
-  const pool = new SandboxPool({ size: 1, workerUrl: FAKE_WORKER, limits: fast });
+  const pool = new SandboxPool({ size: 1, entry: FAKE_CHILD, limits: fast });
   const running = pool.evaluate("spin");
   const queued = pool.evaluate("echo never");
   await new Promise((r) => setTimeout(r, 50));
@@ -325,7 +325,7 @@ Deno.test("close: evaluations still queued for a worker end as cancelled", async
 });
 
 Deno.test("workers run with no permissions: no files, no env, no net", async () => {
-  const pool = new SandboxPool({ size: 1, workerUrl: FAKE_WORKER });
+  const pool = new SandboxPool({ size: 1, entry: FAKE_CHILD });
   try {
     const probe = await pool.probe() as Record<string, unknown> & { permissions: Record<string, string> };
     for (const name of ["read", "write", "net", "env", "run", "ffi", "sys"]) {
