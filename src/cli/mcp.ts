@@ -68,7 +68,8 @@ export async function run(args: string[]): Promise<number> {
     }
     throw e;
   }
-  const gate = new ConcurrencyGate(options.maxConcurrentCalls);
+  // Over HTTP many clients share the gate, so each gets at most half of it; stdio serves exactly one client.
+  const gate = new ConcurrencyGate(options.maxConcurrentCalls, options.http ? undefined : options.maxConcurrentCalls);
   const sessions = options.sessions
     ? new SessionManager(engine, {
       maxSessions: options.maxSessions,

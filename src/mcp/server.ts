@@ -127,8 +127,9 @@ type Evaluate = (req: {
  * cooperating clients behind one token from starving each other; the gate's total bounds everyone.
  */
 function fairnessOwner(owner: string, extra: unknown): string {
-  const envelope = (extra as { mcpReq?: { envelope?: { clientInfo?: { name?: unknown } } } }).mcpReq?.envelope;
-  const name = envelope?.clientInfo?.name;
+  const envelope = (extra as { mcpReq?: { envelope?: Record<string, { name?: unknown } | undefined> } }).mcpReq
+    ?.envelope;
+  const name = envelope?.["io.modelcontextprotocol/clientInfo"]?.name;
   return typeof name === "string" && name !== "" ? `${owner}|${name.slice(0, 200)}` : owner;
 }
 

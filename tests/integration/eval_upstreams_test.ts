@@ -54,7 +54,9 @@ Deno.test("ptc eval --upstreams-config: a program calls the Observatory through 
       const printed = await ptc(["permissions", "--upstreams-config", config]);
       assert.equal(printed.code, 0, printed.stderr);
       const flags = printed.stdout.trim().split(" ");
-      assert.ok(flags.some((f) => f.startsWith("--allow-read=") && f.includes("/src/sandbox")));
+      // sandbox processes: run permission for exactly this Deno executable, no reads of the sources
+      assert.ok(flags.includes(`--allow-run=${Deno.execPath()}`), printed.stdout);
+      assert.ok(!flags.some((f) => f.startsWith("--allow-read=") && f.includes("/src/sandbox")), printed.stdout);
       const r = await ptc([
         "eval",
         "--upstreams-config",

@@ -100,10 +100,10 @@ function negotiation(era: Era) {
   return era === "modern" ? { pin: "2026-07-28" as const } : era;
 }
 
-/** A new official SDK client for one era. */
-export function newClient(era: Era): Client {
+/** A new official SDK client for one era (`name`: its declared clientInfo name). */
+export function newClient(era: Era, name = `ptc-test-${era}`): Client {
   return new Client(
-    { name: `ptc-test-${era}`, version: "0.0.1" },
+    { name, version: "0.0.1" },
     {
       versionNegotiation: { mode: negotiation(era), probe: { timeoutMs: 10_000 } },
       jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
@@ -127,9 +127,9 @@ export async function connectStdio(era: Era, flags: string[], env: Record<string
   return client;
 }
 
-/** Connect a client to an HTTP server URL in one era, optionally with a bearer token. */
-export async function connectHttp(era: Era, url: string, token?: string): Promise<Client> {
-  const client = newClient(era);
+/** Connect a client to an HTTP server URL in one era, optionally with a bearer token and a client name. */
+export async function connectHttp(era: Era, url: string, token?: string, name?: string): Promise<Client> {
+  const client = newClient(era, name);
   const transport = new StreamableHTTPClientTransport(new URL(url), {
     requestInit: token ? { headers: { Authorization: `Bearer ${token}` } } : undefined,
   });

@@ -264,7 +264,10 @@ Deno.test("ptc mcp over HTTP with the official client", async (t) => {
 
     await t.step("busy: beyond --max-concurrent-calls the next call is refused, not queued", async () => {
       const slow = `(:ok (tool/call 'fixture/sleep {:ms 1200}))`;
-      const held = [evalLisp(c, slow), evalLisp(c, slow)];
+      // One client holds at most half the permits: two clients fill the gate.
+      const other = await connectHttp("modern", server.url, undefined, "ptc-test-other");
+      clients.push(other);
+      const held = [evalLisp(c, slow), evalLisp(other, slow)];
       await waitReady(server, 503);
       const third = await evalLisp(c, "(+ 1 1)");
       assert.ok(isErr(third));

@@ -155,7 +155,7 @@ Deno.test("runbooks: ptc permissions for upstreams.example.jsonc names node and 
   }).output();
   const stdout = new TextDecoder().decode(out.stdout);
   assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
-  assert.match(stdout, /--allow-run=node(\s|$)/);
+  assert.match(stdout, /--allow-run=([^ ]*,)?node(,|\s|$)/);
   assert.match(stdout, /--allow-env=[^ ]*\bPATH\b/);
   assert.match(stdout, /--allow-net=127\.0\.0\.1:8765\b/);
   assert.ok(!/--allow-(run|env|net|read)(\s|$)/.test(stdout), `no blanket flags: ${stdout}`);

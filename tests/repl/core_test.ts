@@ -85,10 +85,11 @@ Deno.test("Ctrl-C stops an endless loop: `cancelled`, the namespace and *e survi
     const r = await pending;
     assert.equal(r.ok, false);
     assert.match(h.err[0], /^cancelled: /);
-    assert.equal(h.err.length, 1, "the worker was kept: nothing to restore");
+    // a busy sandbox process cannot hear the cancel: it is killed and the defs are re-run on a fresh one
+    assert.match(h.err.join("\n"), /re-ran 2 definition\(s\) from source.*base, add-base/s);
     h.out.length = 0;
     await h.core.submit("[(add-base 1) *1 (:reason *e)]");
-    assert.deepEqual(h.out, ['[11 11 "cancelled"]']);
+    assert.deepEqual(h.out, ['[11 nil "cancelled"]']);
   } finally {
     await h.close();
   }
