@@ -1,13 +1,16 @@
 /**
- * Tool-bridge micro-benchmark: the cost of one `tool/call` round trip from a sandboxed program to an in-process fake
- * tool that answers immediately, against calling the same fake directly on the host.
+ * Sandbox benchmark: what process isolation costs. Measured for the process pool of this tree and, with
+ * `--worker-baseline DIR` (a plain export of a tree whose sandbox still used Web Workers, e.g.
+ * `git archive <commit> src | tar -x -C DIR`), for that Worker pool in the same run:
+ * - bridge round trip: `(tool/call 'bench/echo {:i i})` in a loop minus the same loop without the call, per call
+ *   (median of `--trials` trials of `--calls` calls); also ten calls per `pmap` round, per call; and a direct
+ *   host call as the floor;
+ * - warm `ptc eval` start: a trivial program on a warm pool, submit to answer (median of 200);
+ * - refill after a kill: a program that ignores its deadline is killed; time from its answer until the replacement
+ *   has loaded the language (median of `--kills`);
+ * - RSS per idle sandbox: processes from /proc/<pid>/status (VmRSS); workers as the host's RSS growth per worker.
  *
- * Measured per round trip (median of `--trials` trials of `--calls` calls each):
- * - direct: `await host.callTool(req)` on the host thread (the baseline);
- * - program: `(tool/call 'bench/echo {:i i})` in a PTC-Lisp loop, minus the same loop without the call;
- * - batch: ten calls per `pmap` round, per call.
- *
- * Usage: `deno run --unstable-worker-options -A bench/sandbox/main.ts [--calls N] [--trials N] [--payload BYTES]`
+ * Usage: `deno task bench sandbox [--calls N] [--trials N] [--payload BYTES] [--worker-baseline DIR]`
  * @module
  */
 import { parseArgs } from "node:util";
@@ -38,32 +41,45 @@ function elapsed(r: SandboxResult, what: string): number {
   return r.elapsedMs;
 }
 
-/** Run the benchmark and print its table. */
-export async function run(args: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args,
-    options: { calls: { type: "string" }, trials: { type: "string" }, payload: { type: "string" } },
-    strict: false,
-  });
-  const calls = Number(values.calls ?? 2000);
-  const trials = Number(values.trials ?? 7);
-  const payload = Number(values.payload ?? 0);
-  const host = fakeHost(payload);
+/** The slice of a pool API both implementations share. */
+interface AnyPool {
+  warm(): Promise<void>;
+  evaluate(source: string, options?: Record<string, unknown>): Promise<SandboxResult>;
+  close(): Promise<void>;
+  pids?(): number[];
+}
+type PoolCtor = new (options: Record<string, unknown>) => AnyPool;
 
-  // Direct baseline.
-  const direct: number[] = [];
-  for (let t = 0; t < trials + 1; t++) {
-    const t0 = performance.now();
-    for (let i = 0; i < calls; i++) {
-      const outcome = await host.callTool({ name: "call", args: { server: "bench", tool: "echo", args: { i } } });
-      JSON.stringify(outcome);
-    }
-    if (t > 0) direct.push((performance.now() - t0) / calls);
-  }
+interface Row {
+  roundTripUs: number;
+  batchedUs: number;
+  warmEvalMs: number;
+  refillMs: number;
+  rssMb: number;
+}
 
-  const pool = new SandboxPool({ size: 1, limits: { timeoutMs: 120_000 } });
+function vmRssMb(pid: number): number {
+  const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+}
+
+async function measure(Pool: PoolCtor, opts: { calls: number; trials: number; kills: number; payload: number }) {
+  const host = fakeHost(opts.payload);
+  const row: Partial<Row> = {};
+  // RSS per idle sandbox: four idle ones.
+  const rssBefore = Deno.memoryUsage().rss;
+  const idle = new Pool({ size: 4 });
+  await idle.warm();
+  await new Promise((r) => setTimeout(r, 500));
+  row.rssMb = idle.pids
+    ? idle.pids().reduce((s, p) => s + vmRssMb(p), 0) / 4
+    : (Deno.memoryUsage().rss - rssBefore) / 4 / 1024 / 1024;
+  await idle.close();
+
+  const pool = new Pool({ size: 1, limits: { timeoutMs: 120_000 } });
   try {
     await pool.warm();
+    const { calls } = opts;
     const withCall = `(loop [i 0] (if (< i ${calls}) (do (tool/call 'bench/echo {:i i}) (recur (inc i))) i))`;
     const without = `(loop [i 0] (if (< i ${calls}) (do {:i i} (recur (inc i))) i))`;
     const batched = `(loop [i 0] (if (< i ${
@@ -71,7 +87,7 @@ export async function run(args: string[]): Promise<void> {
     }) (do (pmap (fn [j] (tool/call 'bench/echo {:i j})) (range 10)) (recur (inc i))) i))`;
     const perCall: number[] = [];
     const perBatchedCall: number[] = [];
-    for (let t = 0; t < trials + 1; t++) {
+    for (let t = 0; t < opts.trials + 1; t++) {
       const a = elapsed(await pool.evaluate(withCall, { host }), "tool loop");
       const b = elapsed(await pool.evaluate(without, { host }), "empty loop");
       const c = elapsed(await pool.evaluate(batched, { host }), "pmap loop");
@@ -79,22 +95,95 @@ export async function run(args: string[]): Promise<void> {
       perCall.push((a - b) / calls);
       perBatchedCall.push((c - b) / calls);
     }
-    const us = (ms: number) => (ms * 1000).toFixed(1).padStart(8);
-    const d = median(direct);
-    const p = median(perCall);
-    const q = median(perBatchedCall);
-    console.log(`## sandbox: tool-bridge round trip (${calls} calls x ${trials} trials, payload ${payload} B)`);
-    console.log("");
-    console.log("| path                                   | median µs/call |");
-    console.log("| -------------------------------------- | -------------: |");
-    console.log(`| direct host call (baseline)            | ${us(d)}       |`);
-    console.log(`| tool/call from a program (bridge)      | ${us(p)}       |`);
-    console.log(`| tool/call inside pmap, 10 per batch    | ${us(q)}       |`);
-    console.log("");
-    console.log(`bridge overhead per round trip: ${us(p - d).trim()} µs (program minus direct)`);
+    row.roundTripUs = median(perCall) * 1000;
+    row.batchedUs = median(perBatchedCall) * 1000;
+    const starts: number[] = [];
+    for (let i = 0; i < 200; i++) {
+      const t0 = performance.now();
+      elapsed(await pool.evaluate("(+ 1 2)"), "trivial");
+      starts.push(performance.now() - t0);
+    }
+    row.warmEvalMs = median(starts);
   } finally {
     await pool.close();
   }
+
+  // Refill after a kill: a regex the interpreter cannot interrupt, short deadline.
+  const killPool = new Pool({ size: 1, limits: { timeoutMs: 100, graceMs: 100 } });
+  try {
+    await killPool.warm();
+    const refills: number[] = [];
+    for (let i = 0; i < opts.kills; i++) {
+      const r = await killPool.evaluate(`(re-find #"(a|a)*b" "${"a".repeat(32)}")`);
+      if (r.ok) throw new Error("the hostile regex finished");
+      const t0 = performance.now();
+      await killPool.warm();
+      refills.push(performance.now() - t0);
+    }
+    row.refillMs = median(refills);
+  } finally {
+    await killPool.close();
+  }
+  return row as Row;
+}
+
+/** Run the benchmark and print its table. */
+export async function run(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      calls: { type: "string" },
+      trials: { type: "string" },
+      payload: { type: "string" },
+      kills: { type: "string" },
+      "worker-baseline": { type: "string" },
+    },
+    strict: false,
+  });
+  const opts = {
+    calls: Number(values.calls ?? 2000),
+    trials: Number(values.trials ?? 7),
+    payload: Number(values.payload ?? 0),
+    kills: Number(values.kills ?? 5),
+  };
+  const host = fakeHost(opts.payload);
+  const direct: number[] = [];
+  for (let t = 0; t < opts.trials + 1; t++) {
+    const t0 = performance.now();
+    for (let i = 0; i < opts.calls; i++) {
+      const outcome = await host.callTool({ name: "call", args: { server: "bench", tool: "echo", args: { i } } });
+      JSON.stringify(outcome);
+    }
+    if (t > 0) direct.push((performance.now() - t0) / opts.calls);
+  }
+  const rows: [string, Row][] = [["process pool (this tree)", await measure(SandboxPool as unknown as PoolCtor, opts)]];
+  const baseline = values["worker-baseline"];
+  if (typeof baseline === "string") {
+    const mod = await import(`${baseline.replace(/\/$/, "")}/src/sandbox/mod.ts`);
+    // A Worker busy in a regex cannot be stopped: each "kill" leaves a spinning thread behind, so only one.
+    rows.push(["Worker pool (baseline tree)", await measure(mod.SandboxPool as PoolCtor, { ...opts, kills: 1 })]);
+  }
+  const load = Deno.loadavg().map((l) => l.toFixed(1)).join(" ");
+  console.log(
+    `## sandbox: isolation cost (${opts.calls} calls x ${opts.trials} trials, payload ${opts.payload} B, ` +
+      `load ${load}, ${navigator.hardwareConcurrency} cores)`,
+  );
+  console.log("");
+  console.log(
+    "| sandbox                      | round trip µs | pmap µs/call | warm eval ms | refill after kill ms | RSS/idle MB |",
+  );
+  console.log(
+    "| ---------------------------- | ------------: | -----------: | -----------: | -------------------: | ----------: |",
+  );
+  for (const [name, r] of rows) {
+    console.log(
+      `| ${name.padEnd(28)} | ${r.roundTripUs.toFixed(1).padStart(13)} | ${r.batchedUs.toFixed(1).padStart(12)} | ` +
+        `${r.warmEvalMs.toFixed(2).padStart(12)} | ${r.refillMs.toFixed(0).padStart(20)} | ` +
+        `${r.rssMb.toFixed(1).padStart(11)} |`,
+    );
+  }
+  console.log("");
+  console.log(`direct host call (floor): ${(median(direct) * 1000).toFixed(2)} µs/call`);
 }
 
 if (import.meta.main) await run(Deno.args);

@@ -28,6 +28,14 @@ function faultMessage(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+function hostFault(request: ToolRequest, e: unknown): ToolOutcome {
+  return {
+    kind: "raise",
+    reason: "internal_error",
+    message: `tool/${request.name} failed in the host: ${faultMessage(e)}`,
+  };
+}
+
 /** Per-process bridge endpoint on the host: serves the requests of the running evaluation. */
 export class HostBridge {
   #epoch = 0;
@@ -62,6 +70,23 @@ export class HostBridge {
   /** Serve one request of the running evaluation (concurrently with others). */
   serve(seq: number, request: BridgeRequest): void {
     if (!this.#active) return;
+    const host = this.#host;
+    if (request.type === "tools" && request.requests.length === 1 && host) {
+      // The common case, one `tool/call`: no batch bookkeeping on the round trip.
+      const epoch = this.#epoch;
+      const [one] = request.requests;
+      const answer = (o: ToolOutcome) => {
+        if (epoch === this.#epoch && this.#active) this.#write(seq, this.#encodeOutcomes([o]));
+      };
+      let pending: Promise<ToolOutcome>;
+      try {
+        pending = host.callTool(one);
+      } catch (e) {
+        pending = Promise.reject(e);
+      }
+      pending.then(answer, (e) => answer(hostFault(one, e)));
+      return;
+    }
     if (request.type === "tools") void this.tools(seq, request.requests);
     else void this.discovery(seq, request.op, request.args);
   }
@@ -77,11 +102,7 @@ export class HostBridge {
       try {
         return await host.callTool(request);
       } catch (e) {
-        return {
-          kind: "raise",
-          reason: "internal_error",
-          message: `tool/${request.name} failed in the host: ${faultMessage(e)}`,
-        };
+        return hostFault(request, e);
       }
     }));
     if (epoch === this.#epoch && this.#active) this.#write(seq, this.#encodeOutcomes(outcomes));

@@ -88,7 +88,6 @@ const ABORT_MESSAGES = {
 class EvalBridge {
   #seq = 0;
   aborted: "timeout" | "cancelled" | null = null;
-  #encoder = new TextEncoder();
 
   constructor(private channel: Channel, private evalId: number, private deadline: number) {}
 
@@ -99,12 +98,12 @@ class EvalBridge {
       this.aborted = "timeout";
       return null;
     }
-    const size = this.#encoder.encode(JSON.stringify(request)).length;
-    if (size > MAX_REQUEST_BYTES) {
-      throw new RangeError(`tool arguments of ${size} bytes exceed the bridge limit of ${MAX_REQUEST_BYTES}`);
-    }
     const seq = ++this.#seq;
-    this.channel.send({ type: "request", id: this.evalId, seq, request });
+    const frame = encodeFrame({ type: "request", id: this.evalId, seq, request });
+    if (frame.length > MAX_REQUEST_BYTES) {
+      throw new RangeError(`tool arguments of ${frame.length} bytes exceed the bridge limit of ${MAX_REQUEST_BYTES}`);
+    }
+    writeAll(frame);
     while (true) {
       const msg = this.channel.receive();
       if (msg.type === "answer" && msg.seq === seq) return msg.value;

@@ -168,7 +168,7 @@ export class FrameDecoder {
     this.#end += chunk.length;
   }
 
-  /** The next complete frame body, or null when more bytes are needed. */
+  /** The next complete frame body (a view valid until the next push/spare), or null when more bytes are needed. */
   next(): Uint8Array | null {
     const available = this.#end - this.#start;
     if (available < HEADER_BYTES) return null;
@@ -179,7 +179,8 @@ export class FrameDecoder {
       this.#reserve(HEADER_BYTES + length - available);
       return null;
     }
-    const body = this.#buf.slice(this.#start + HEADER_BYTES, this.#start + HEADER_BYTES + length);
+    // A view, not a copy: valid until the next push (callers decode it at once).
+    const body = this.#buf.subarray(this.#start + HEADER_BYTES, this.#start + HEADER_BYTES + length);
     this.#start += HEADER_BYTES + length;
     if (this.#start === this.#end) this.#start = this.#end = 0;
     return body;

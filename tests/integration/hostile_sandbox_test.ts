@@ -158,7 +158,10 @@ Deno.test("hostile programs cost only their own sandbox process; the server and 
       const cpu = await settle(() => treeCpu(pid), (c) => c < 0.5, 10_000);
       assert.ok(cpu < 0.5, `${label}: server + sandbox CPU back near idle (${cpu} cores)`);
       const rss = await settle(() => rssMb(pid), (r) => r < baselineRss + 150, 10_000);
-      assert.ok(rss < baselineRss + 150, `${label}: host RSS ${rss.toFixed(0)} MB vs baseline ${baselineRss.toFixed(0)}`);
+      assert.ok(
+        rss < baselineRss + 150,
+        `${label}: host RSS ${rss.toFixed(0)} MB vs baseline ${baselineRss.toFixed(0)}`,
+      );
     };
 
     const cases: [string, Record<string, unknown>, string[]][] = [

@@ -338,3 +338,19 @@ Deno.test("workers run with no permissions: no files, no env, no net", async () 
     await pool.close();
   }
 });
+
+Deno.test("poisoning: a request that cannot be handed over discards its process; later programs are served", async () => {
+  const pool = new SandboxPool({ size: 1, entry: FAKE_CHILD });
+  try {
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    const r = await pool.evaluate("data", { context: cyclic as never });
+    assert.equal(!r.ok && r.reason, "internal_error");
+    assert.match(!r.ok ? r.message : "", /could not be handed to the sandbox .*its process was discarded/s);
+    const next = await Promise.all(Array.from({ length: 5 }, (_, i) => pool.evaluate(`echo ${i}`)));
+    assert.deepEqual(next.map((n) => n.ok && n.json), ["0", "1", "2", "3", "4"]);
+    assert.equal(pool.stats().replaced, 1);
+  } finally {
+    await pool.close();
+  }
+});
