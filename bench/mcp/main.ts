@@ -6,10 +6,10 @@
  *   level runs for `--seconds`; `busy` refusals are counted, never retried.
  * - Baselines measured in the same run: `GET /health` of the same server (HTTP floor) and the Observatory request the
  *   query makes, fetched directly with the same concurrency (upstream floor).
- * - Memory: the server's RSS after 100 evaluations and after `--evals` (default 10,000), to show there is no growth
- *   beyond noise.
+ * - Memory: the server's RSS (and its sandbox processes') after 100 evaluations and after `--evals` (default
+ *   10,000), to show there is no growth beyond noise.
  *
- * Usage: `deno task bench mcp [--seconds 3] [--evals 10000]`, or
+ * Usage: `deno task bench mcp [--seconds 3] [--evals 10000] [--concurrency 8]`, or
  * `deno run --unstable-worker-options -A bench/mcp/main.ts`. Takes about a minute with the defaults.
  * @module
  */
@@ -69,6 +69,20 @@ function row(name: string, clients: number, r: LoadResult): string {
     `${String(r.busy).padStart(5)} ${String(r.errors).padStart(4)}`;
 }
 
+/** Live direct children of `pid` (the server's sandbox processes). */
+function childPids(pid: number): number[] {
+  const out: number[] = [];
+  for (const e of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(e.name)) continue;
+    try {
+      const stat = Deno.readTextFileSync(`/proc/${e.name}/stat`);
+      const [state, ppid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(ppid) === pid && state !== "Z") out.push(Number(e.name));
+    } catch { /* gone */ }
+  }
+  return out;
+}
+
 function rssKiB(pid: number): number {
   const status = Deno.readTextFileSync(`/proc/${pid}/status`);
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
@@ -96,13 +110,14 @@ export async function run(args: string[]): Promise<void> {
     options: {
       seconds: { type: "string", default: "3" },
       evals: { type: "string", default: "10000" },
-      "pool-size": { type: "string", default: "8" },
+      concurrency: { type: "string", default: "8" },
     },
     strict: false,
   });
   const seconds = Number(values.seconds);
   const evals = Number(values.evals);
-  const poolSize = Number(values["pool-size"]);
+  // The gate's permits, and as many pre-warmed sandbox processes (~45 MiB each: 64 would cost ~3 GiB).
+  const permits = Number(values.concurrency);
   const maxConcurrent = Math.max(...LEVELS);
 
   const dir = await Deno.makeTempDir({ prefix: "ptc-bench-mcp-" });
@@ -121,9 +136,7 @@ export async function run(args: string[]): Promise<void> {
     "--upstreams-config",
     config,
     "--max-concurrent-calls",
-    String(maxConcurrent),
-    "--pool-size",
-    String(poolSize),
+    String(permits),
   ]);
   const clients: Client[] = [];
   try {
@@ -159,7 +172,9 @@ export async function run(args: string[]): Promise<void> {
     await load(8, 0.5, evalOp(QUERY));
 
     console.log(
-      `ptc mcp --http (pool ${poolSize} workers, max ${maxConcurrent} concurrent calls), ${seconds}s per row, loopback`,
+      `ptc mcp --http (${permits} permits = ${permits} sandbox processes; each client at most ${
+        Math.ceil(permits / 2)
+      }), ${seconds}s per row, loopback, load ${Deno.loadavg()[0].toFixed(1)}`,
     );
     console.log(`${"scenario".padEnd(28)} cli   req/s  p50 ms   p99 ms      ok  busy  err`);
     for (const n of LEVELS) console.log(row("baseline GET /health", n, await load(n, seconds, fetchOp(health))));
@@ -189,6 +204,8 @@ export async function run(args: string[]): Promise<void> {
     };
     await sequential(100);
     const rss100 = rssKiB(server.child.pid);
+    const sandboxRss = () => childPids(server.child.pid).reduce((s, p) => s + rssKiB(p), 0);
+    const sandbox100 = sandboxRss();
     const checkpoints: string[] = [];
     const t0 = performance.now();
     const step = Math.max(1, Math.floor(evals / 4));
@@ -211,6 +228,11 @@ export async function run(args: string[]): Promise<void> {
         } evals/s, 8 clients)`,
     );
     console.log(`RSS MiB by evaluations since: ${checkpoints.join(", ")}`);
+    const sandboxN = sandboxRss();
+    console.log(
+      `sandbox processes (${childPids(server.child.pid).length}) RSS: ${(sandbox100 / 1024).toFixed(1)} MiB after 100, ` +
+        `${(sandboxN / 1024).toFixed(1)} MiB after ${evals} more`,
+    );
   } finally {
     for (const c of clients) await c.close().catch(() => {});
     await server.stop();
