@@ -90,7 +90,12 @@ function rssKiB(pid: number): number {
 
 /** The `lisp_eval` description for the Observatory config in each catalog mode (chars, ~tokens = chars / 4). */
 async function describeSizes(config: string): Promise<void> {
-  const engine = await createEngine({ registry: registerBuiltins(), upstreamsConfig: config, snapshot: "frozen", poolSize: 1 });
+  const engine = await createEngine({
+    registry: registerBuiltins(),
+    upstreamsConfig: config,
+    snapshot: "frozen",
+    poolSize: 1,
+  });
   try {
     const parts = ["lisp_eval description (Observatory config, slim profile):"];
     for (const mode of ["inline", "lazy", "auto"] as const) {
@@ -230,7 +235,9 @@ export async function run(args: string[]): Promise<void> {
     console.log(`RSS MiB by evaluations since: ${checkpoints.join(", ")}`);
     const sandboxN = sandboxRss();
     console.log(
-      `sandbox processes (${childPids(server.child.pid).length}) RSS: ${(sandbox100 / 1024).toFixed(1)} MiB after 100, ` +
+      `sandbox processes (${childPids(server.child.pid).length}) RSS: ${
+        (sandbox100 / 1024).toFixed(1)
+      } MiB after 100, ` +
         `${(sandboxN / 1024).toFixed(1)} MiB after ${evals} more`,
     );
   } finally {

@@ -3,13 +3,14 @@
  * evaluates programs with a fresh run context each — the one place where the sandbox and the upstream runtime meet.
  * @module
  */
-import { SandboxPool, type SandboxResult, type SandboxSession } from "../sandbox/mod.ts";
+import { sandboxPermissions, SandboxPool, type SandboxResult, type SandboxSession } from "../sandbox/mod.ts";
 import type { SandboxHost } from "../sandbox/mod.ts";
 import type { SandboxLimits } from "../sandbox/mod.ts";
 import { catalogJson, catalogText, renderCatalog } from "../upstream/catalog.ts";
 import type { CallRecord } from "../upstream/run_context.ts";
 import { withRunContext } from "../upstream/run_context.ts";
 import { type Runtime, RuntimeStartError, startRuntime } from "../upstream/runtime.ts";
+import { checkPermissions } from "../upstream/permissions.ts";
 import { prepareConfig } from "../upstream/startup.ts";
 import type { TransportRegistry } from "../upstream/registry.ts";
 import type { JsonObject } from "../upstream/types.ts";
@@ -271,6 +272,16 @@ class EngineImpl implements Engine {
 
 /** Start an engine. Throws EngineStartError with one line per problem (config, permissions, upstreams). */
 export async function createEngine(options: EngineOptions): Promise<Engine> {
+  if (!options.lazySandbox) {
+    // Checked first: every face that runs programs needs it, whatever the config says.
+    const missing = checkPermissions({ net: [], read: [], env: [], run: sandboxPermissions().run });
+    if (missing.length) {
+      throw new EngineStartError([
+        `missing Deno permissions for the sandbox: ${missing.join(" ")} (ptc starts its sandbox processes as this ` +
+        "executable; run with the flags `ptc permissions` prints)",
+      ]);
+    }
+  }
   const registry = options.registry;
   const prepared = await prepareConfig({
     configFlag: options.upstreamsConfig,

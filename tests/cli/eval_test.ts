@@ -194,3 +194,20 @@ Deno.test("eval: usage errors name the command", async () => {
   assert.equal(r.code, 2);
   assert.match(r.stderr, /^ptc eval: Unknown option '--bogus'/);
 });
+
+Deno.test("eval: the sandbox needs run permission for exactly this executable, no more", async () => {
+  const run = (flags: string[]) =>
+    new Deno.Command(Deno.execPath(), {
+      args: ["run", ...flags, MAIN, "eval", "(+ 1 2)"],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+  const dec = new TextDecoder();
+  const without = await run(["--allow-read", "--allow-env"]);
+  assert.equal(without.code, 2);
+  assert.match(dec.decode(without.stderr), /missing Deno permissions for the sandbox: --allow-run=\S+deno/);
+  const withRun = await run(["--allow-read", "--allow-env", `--allow-run=${Deno.execPath()}`]);
+  assert.equal(withRun.code, 0, dec.decode(withRun.stderr));
+  assert.equal(dec.decode(withRun.stdout).trim(), "3");
+});

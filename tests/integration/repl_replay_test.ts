@@ -15,7 +15,12 @@ import { LOSE_WORKER, losingSession } from "../repl/lost_session.ts";
 Deno.test("replay: defs holding tool results survive a lost worker without re-fetching", async () => {
   const requests: AuditEntry[] = [];
   const world = await startReplWorld({ onRequest: (e) => requests.push(e) });
-  const engine = await createEngine({ registry: registerBuiltins(), upstreamsConfig: world.configPath, snapshot: "live", poolSize: 1 });
+  const engine = await createEngine({
+    registry: registerBuiltins(),
+    upstreamsConfig: world.configPath,
+    snapshot: "live",
+    poolSize: 1,
+  });
   const session = losingSession(await engine.openSession());
   const out: string[] = [];
   const err: string[] = [];
@@ -56,7 +61,12 @@ Deno.test("replay: defs holding tool results survive a lost worker without re-fe
 Deno.test("engine: record, replay (a different call is refused), and a cancelled pooled evaluation", async () => {
   const requests: AuditEntry[] = [];
   const world = await startReplWorld({ onRequest: (e) => requests.push(e) });
-  const engine = await createEngine({ registry: registerBuiltins(), upstreamsConfig: world.configPath, poolSize: 1, limits: { maxSteps: 1e15 } });
+  const engine = await createEngine({
+    registry: registerBuiltins(),
+    upstreamsConfig: world.configPath,
+    poolSize: 1,
+    limits: { maxSteps: 1e15 },
+  });
   try {
     const program = '(count (get-in (tool/call \'observatory/list-traces {:org_id "acme" :limit 2}) [:value :traces]))';
     const live = await engine.evaluate({ program, record: true });

@@ -20,7 +20,11 @@ async function harness(
   maxSteps?: number,
   wrap: (s: EngineSession) => EngineSession = (s) => s,
 ): Promise<Harness> {
-  const engine = await createEngine({ registry: registerBuiltins(), poolSize: 1, limits: maxSteps ? { maxSteps } : {} });
+  const engine = await createEngine({
+    registry: registerBuiltins(),
+    poolSize: 1,
+    limits: maxSteps ? { maxSteps } : {},
+  });
   const session = wrap(await engine.openSession());
   const out: string[] = [];
   const err: string[] = [];

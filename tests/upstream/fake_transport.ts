@@ -2,7 +2,11 @@
  * An in-process test transport ("fake") so runtime and config tests do not depend on openapi/mcp. Its upstream
  * entry takes the common HTTP keys plus `tools` (each with a `behavior`) and `fail_start`.
  */
-import { type HttpCommonConfig, httpCommonSchemaProperties, parseHttpCommon } from "../../transports/http_common/config.ts";
+import {
+  type HttpCommonConfig,
+  httpCommonSchemaProperties,
+  parseHttpCommon,
+} from "../../transports/http_common/config.ts";
 import {
   type ConfigError,
   type JsonObject,

@@ -89,4 +89,3 @@ export function untrackChild(child: Deno.ChildProcess): void {
   if (!live.delete(child)) return;
   if (live.size === 0) removeSignals();
 }
-
