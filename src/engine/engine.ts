@@ -272,16 +272,39 @@ class EngineImpl implements Engine {
 
 /** Start an engine. Throws EngineStartError with one line per problem (config, permissions, upstreams). */
 export async function createEngine(options: EngineOptions): Promise<Engine> {
-  if (!options.lazySandbox) {
-    // Checked first: every face that runs programs needs it, whatever the config says.
-    const missing = checkPermissions({ net: [], read: [], env: [], run: sandboxPermissions().run });
-    if (missing.length) {
-      throw new EngineStartError([
-        `missing Deno permissions for the sandbox: ${missing.join(" ")} (ptc starts its sandbox processes as this ` +
-        "executable; run with the flags `ptc permissions` prints)",
-      ]);
+  // Every face that runs programs needs to start sandbox processes, whatever the config says.
+  const missing = options.lazySandbox
+    ? []
+    : checkPermissions({ net: [], read: [], env: [], run: sandboxPermissions().run });
+  const sandboxProblem = missing.length
+    ? `missing Deno permissions for the sandbox: ${missing.join(" ")} (ptc starts its sandbox processes as this ` +
+      "executable; run with the flags `ptc permissions` prints)"
+    : undefined;
+  // Sandbox processes start loading now, while the config is read and the upstreams start.
+  const sandbox = new Sandbox({ size: options.poolSize ?? 2, limits: options.limits, heapMb: options.sandboxHeapMb });
+  const warming = options.lazySandbox || sandboxProblem ? Promise.resolve() : sandbox.warm();
+  warming.catch(() => {}); // awaited below; a failure must not surface as unhandled meanwhile
+  let runtime: Runtime | undefined;
+  try {
+    try {
+      runtime = await startUpstreams(options);
+    } catch (e) {
+      // One message lists everything missing, the sandbox's needs included.
+      if (e instanceof EngineStartError && sandboxProblem) throw new EngineStartError([...e.lines, sandboxProblem]);
+      throw e;
     }
+    if (sandboxProblem) throw new EngineStartError([sandboxProblem]);
+    await warming;
+  } catch (e) {
+    await sandbox.close();
+    await runtime?.stop();
+    throw e;
   }
+  return new EngineImpl(sandbox, runtime);
+}
+
+/** Config and upstream runtime of an engine (undefined when no config is named). */
+async function startUpstreams(options: EngineOptions): Promise<Runtime | undefined> {
   const registry = options.registry;
   const prepared = await prepareConfig({
     configFlag: options.upstreamsConfig,
@@ -310,14 +333,5 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       throw e;
     }
   }
-  const sandbox = new Sandbox({ size: options.poolSize ?? 2, limits: options.limits, heapMb: options.sandboxHeapMb });
-  if (!options.lazySandbox) {
-    try {
-      await sandbox.warm();
-    } catch (e) {
-      await runtime?.stop();
-      throw e;
-    }
-  }
-  return new EngineImpl(sandbox, runtime);
+  return runtime;
 }

@@ -317,6 +317,9 @@ export async function serveChild(language: LanguageModule, options: ChildOptions
     return out;
   };
 
+  // Per-process set-up belongs here, before `ready`: whatever every evaluation and session of this process shares
+  // (e.g. operator libraries, loaded once per process) is prepared once and handed to the language; the pool only
+  // hands out processes that said `ready`, and a replacement process goes through the same set-up.
   channel.send({ type: "ready" });
   while (true) {
     const msg = channel.receive();
