@@ -10,13 +10,14 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 /** Layer of a repository path, or undefined for files outside the layered tree. */
 function layer(path: string): string | undefined {
-  const m = /^(src\/(lisp|sandbox|upstream|engine|mcp|repl|cli)|transports\/(\w+))\//.exec(path);
+  const m = /^(src\/(core|lisp|sandbox|upstream|engine|mcp|repl|cli)|transports\/(\w+))\//.exec(path);
   if (!m) return path.startsWith("src/") ? "src-root" : undefined;
   return m[2] ?? `transport:${m[3]}`;
 }
 
-/** Which layers each layer may import (besides itself). */
+/** Which layers each layer may import (besides itself and `core`, the leaf every layer may use). */
 const ALLOWED: Record<string, string[]> = {
+  "core": [],
   "lisp": [],
   "sandbox": ["lisp"],
   "upstream": [],
@@ -39,7 +40,7 @@ const TRANSPORT_UPSTREAM_IMPORTS = [
   "src/upstream/headers.ts",
   "src/upstream/bytes.ts",
   "src/upstream/config_keys.ts",
-  "src/upstream/suggest.ts",
+  "src/upstream/messages.ts",
   "src/upstream/tool_names.ts",
 ];
 
@@ -48,6 +49,9 @@ const SHARED_TRANSPORT_FOLDERS = ["transport:mcp_common", "transport:http_common
 
 function allowed(from: string, to: string, target: string): boolean {
   if (from === to) return true;
+  // src/core (JSON types, the tool seam, suggestions) is the leaf: every layer may import it, it imports nothing
+  if (to === "core") return true;
+  if (from === "core") return false;
   if (from.startsWith("transport:")) {
     // a transport may use the listed src/upstream modules and the shared transport libraries, never another
     // transport, the runtime or a face
@@ -119,4 +123,21 @@ Deno.test("layering: a transport may import only the listed src/upstream modules
   assert.ok(!allowed("transport:openapi", "transport:mcp_stdio", "transports/mcp_stdio/mod.ts"));
   assert.ok(!allowed("transport:mcp_http", "engine", "src/engine/engine.ts"));
   assert.ok(!allowed("engine", "transport:mod.ts", "transports/mod.ts"));
+});
+
+Deno.test("layering: src/core is a leaf — no import leaves it, not even an npm, node or jsr package", async () => {
+  const outside: string[] = [];
+  for await (const file of modules(join(ROOT, "src/core"))) {
+    const text = await Deno.readTextFile(file);
+    const specs = [
+      ...text.matchAll(/^\s*(?:import|export)\b[^;]*?from\s+"([^"]+)"/gms),
+      ...text.matchAll(/^\s*import\s+"([^"]+)"/gm),
+      ...text.matchAll(/\bimport\(\s*["'`]([^"'`]+)["'`]/g),
+    ].map((m) => m[1]);
+    for (const spec of specs) {
+      const inside = spec.startsWith(".") && layer(relative(ROOT, resolve(dirname(file), spec))) === "core";
+      if (!inside) outside.push(`${relative(ROOT, file)} imports ${spec}`);
+    }
+  }
+  assert.deepEqual(outside, []);
 });

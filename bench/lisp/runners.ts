@@ -5,7 +5,8 @@
  * @module
  */
 import { createSession } from "../../src/lisp/mod.ts";
-import type { EvalOptions, JsonValue } from "../../src/lisp/api.ts";
+import type { JsonValue } from "../../src/core/json.ts";
+import type { EvalOptions } from "../../src/lisp/api.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 

@@ -14,7 +14,8 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import type { JsonValue, ToolOutcome, ToolRequest } from "../../src/lisp/api.ts";
+import type { ToolOutcome, ToolRequest } from "../../src/core/tool_seam.ts";
+import type { JsonValue } from "../../src/core/json.ts";
 import { type SandboxHost, SandboxPool, type SandboxResult } from "../../src/sandbox/mod.ts";
 
 function median(xs: number[]): number {

@@ -12,8 +12,9 @@ import { loadConfigFile, type PtcConfig, resolveConfigPath } from "../upstream/c
 import { createMaterializer } from "../upstream/credentials.ts";
 import { createRedactor, type SecretRedactor } from "../upstream/redact.ts";
 import { type InstallPolicy, installUpstream } from "../upstream/install.ts";
-import { formatConfigError } from "../upstream/suggest.ts";
-import type { JsonObject, PreflightCheck, TransportDeps, Upstream } from "../upstream/types.ts";
+import { formatConfigError } from "../upstream/messages.ts";
+import type { JsonObject } from "../core/json.ts";
+import type { PreflightCheck, TransportDeps, Upstream } from "../upstream/types.ts";
 import { checkPermissions, computePermissions } from "../upstream/permissions.ts";
 import type { TransportRegistry } from "../upstream/registry.ts";
 import { UpstreamStartError } from "../upstream/types.ts";

@@ -6,7 +6,7 @@
  * can use the language but call no tools.
  * @module
  */
-import type { JsonObject, JsonValue } from "../lisp/api.ts";
+import type { JsonObject, JsonValue } from "../core/json.ts";
 import { createEngine, EngineStartError } from "../engine/engine.ts";
 import type { Engine, EngineEvalResult } from "../engine/types.ts";
 import {

@@ -13,7 +13,7 @@ import { type Runtime, RuntimeStartError, startRuntime } from "../upstream/runti
 import { checkPermissions } from "../upstream/permissions.ts";
 import { prepareConfig } from "../upstream/startup.ts";
 import type { TransportRegistry } from "../upstream/registry.ts";
-import type { JsonObject } from "../upstream/types.ts";
+import type { JsonObject } from "../core/json.ts";
 import { recordingHost, replayHost } from "./replay.ts";
 import type {
   CatalogServer,

@@ -4,9 +4,9 @@
  * had to be replaced, so no tool call is ever repeated behind the user's back).
  * @module
  */
-import type { ToolOutcome, ToolRequest } from "../lisp/api.ts";
+import type { ToolOutcome, ToolRequest } from "../core/tool_seam.ts";
 import type { SandboxHost } from "../sandbox/mod.ts";
-import type { JsonObject } from "../upstream/types.ts";
+import type { JsonObject } from "../core/json.ts";
 import type { RecordedCall } from "./types.ts";
 
 /** Wrap `host` so that every tool call and its answer is appended to `into`. */

@@ -5,7 +5,7 @@
  * Layering: cli → mcp, repl → engine → sandbox, upstream. The engine is the only place that knows both.
  * @module
  */
-import type { JsonObject, JsonValue } from "../upstream/types.ts";
+import type { JsonObject, JsonValue } from "../core/json.ts";
 import type { CallRecord } from "../upstream/run_context.ts";
 
 /**

@@ -1,65 +1,16 @@
 /**
- * The seam between the PTC-Lisp language (src/lisp) and whatever hosts it (src/sandbox, tests).
+ * The seam between the PTC-Lisp language (src/lisp) and whatever hosts it (src/sandbox, tests): options, budgets
+ * and results of one evaluation, sessions and builtin docs.
  *
  * src/lisp knows nothing about upstreams, transports, MCP, files or the network. Everything from the outside world
- * reaches a program through the functions declared here, handed in by the host for one evaluation.
+ * reaches a program through the tool seam (`HostTools`, `DiscoveryBackend` in src/core/tool_seam.ts), handed in by
+ * the host for one evaluation.
  *
  * All host functions are SYNCHRONOUS: inside the sandbox worker they block on a SharedArrayBuffer while the host
  * thread does the asynchronous work (ARCHITECTURE.md §3).
  */
-
-/** Plain JSON data as it crosses the language boundary. */
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
-/** A JSON object. */
-export type JsonObject = { [key: string]: JsonValue };
-
-/**
- * What a host tool call produced. `tool/call` (the aggregator) answers with `tagged` outcomes; a plain host tool may
- * answer with `value`. `raise` is a programmer fault that ends the program with `reason`.
- */
-export type ToolOutcome =
-  | { kind: "value"; value: JsonValue }
-  | { kind: "tagged"; ok: true; value: JsonValue; valueKind: "json" | "text" | "none" }
-  | { kind: "tagged"; ok: false; reason: string; message: string }
-  | { kind: "raise"; reason: string; message: string };
-
-/** One tool request as the language hands it to the host (arguments already converted at the boundary, §5.1). */
-export interface ToolRequest {
-  /** The host tool name after `tool/`, e.g. `"call"`. */
-  name: string;
-  /**
-   * Arguments. For `tool/call` the program's forms `(tool/call 'srv/t {...})` and `(tool/call {:server … :tool …
-   * :args …})` are both normalized by the language into `{server, tool, args}`.
-   */
-  args: JsonObject;
-}
-
-/** Host tools callable as `tool/<name>`. */
-export interface HostTools {
-  /** Names of tools callable as `tool/<name>` (used by the static unknown-tool check). */
-  names(): string[];
-  /** Perform one call, synchronously. */
-  call(request: ToolRequest): ToolOutcome;
-  /** Perform several calls concurrently (used by `pmap`/`pcalls`); results in request order. */
-  callBatch(requests: ToolRequest[]): ToolOutcome[];
-}
-
-/** Discovery operations that go to the host backend (§5.3 of the language digest). */
-export type DiscoveryOp = "servers" | "apropos" | "dir" | "doc" | "meta";
-
-/**
- * Discovery outcome. `ok.result` is JSON; for `doc` it is the text to print; for `meta`/`servers` maps whose keys the
- * language turns into keywords when `keywordKeys` is true.
- */
-export type DiscoveryOutcome =
-  | { kind: "ok"; result: JsonValue; keywordKeys?: boolean }
-  | { kind: "world_fault"; reason: string; message: string }
-  | { kind: "programmer_fault"; message: string };
-
-/** The host's discovery backend: upstream catalog lookups. Local builtins are resolved by the language first. */
-export interface DiscoveryBackend {
-  exec(op: DiscoveryOp, args: JsonObject): DiscoveryOutcome;
-}
+import type { JsonObject, JsonValue } from "../core/json.ts";
+import type { DiscoveryBackend, HostTools } from "../core/tool_seam.ts";
 
 /** Budgets the host sets for one evaluation. Exceeding any ends the run with its own reason; `try` cannot catch it. */
 export interface EvalLimits {

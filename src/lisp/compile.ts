@@ -13,7 +13,8 @@ import { knownNames } from "./symbols.ts";
 import { FnScope, LexScope } from "./scope.ts";
 import { ReadError, readForms } from "./reader.ts";
 import { LispError } from "./errors.ts";
-import { didYouMean, type Value } from "./vals.ts";
+import type { Value } from "./vals.ts";
+import { didYouMean } from "../core/suggest.ts";
 import { builtinNames } from "./builtins/registry.ts";
 import { upstreamToolNamed } from "./discovery.ts";
 import "./special_core.ts";
@@ -110,8 +111,7 @@ export function compileProgram(source: string, p: ProgramCtx, maxBytes: number, 
       if (p.defined.has(n)) return `${n} (defined later in the program; define it before its first use)`;
       const tool = upstreamToolNamed(p.run, n);
       if (tool !== undefined) return `${n} (a tool: call it as (tool/call '${tool} {…}))`;
-      const s = didYouMean(n, [...(p.undefinedLocals?.get(n) ?? []), ...known]).filter((x) => x !== n);
-      return s.length > 0 ? `${n} (did you mean ${s.join(", ")}?)` : n;
+      return `${n}${didYouMean(n, [...(p.undefinedLocals?.get(n) ?? []), ...known])}`;
     });
     const pos = firstUse(p, p.undefinedSyms);
     throw new LispError(
@@ -131,8 +131,7 @@ export function compileProgram(source: string, p: ProgramCtx, maxBytes: number, 
       p.run.slowCheck();
       const tool = upstreamToolNamed(p.run, n);
       if (tool !== undefined) return `${n} (upstream tools are called as (tool/call '${tool} {…}))`;
-      const s = didYouMean(n, avail);
-      return s.length > 0 ? `${n} (did you mean ${s.join(", ")}?)` : n;
+      return `${n}${didYouMean(n, avail)}`;
     });
     const pos = firstUse(p, p.unknownTools);
     throw new LispError(

@@ -4,7 +4,9 @@
  * `DiscoveryBackend`. Symbol arguments are auto-quoted (`(doc map)` ≡ `(doc "map")`).
  * @module
  */
-import type { BuiltinDoc, DiscoveryOp, DiscoveryOutcome, JsonObject } from "./api.ts";
+import type { DiscoveryOp, DiscoveryOutcome } from "../core/tool_seam.ts";
+import type { JsonObject } from "../core/json.ts";
+import type { BuiltinDoc } from "./api.ts";
 import { LispError } from "./errors.ts";
 import { type Ana, constNode, formError, type Node, nonTail } from "./nodes.ts";
 import { analyze } from "./analyze.ts";

@@ -8,7 +8,7 @@ import { type Form, lineCol } from "./forms.ts";
 import { LispError, type LispErrorReason } from "./errors.ts";
 import type { LexScope } from "./scope.ts";
 import type { Value } from "./vals.ts";
-import type { JsonObject } from "./api.ts";
+import type { JsonObject } from "../core/json.ts";
 import type { EvalContext } from "./runtime.ts";
 
 /** A frame: slot 0 holds the captured values of the running closure, other slots hold locals. */

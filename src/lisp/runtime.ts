@@ -6,14 +6,16 @@
  * Nothing about the running evaluation lives in a module variable.
  * @module
  */
-import type { DiscoveryBackend, EvalLimits, HostTools, JsonObject } from "./api.ts";
+import type { DiscoveryBackend, HostTools } from "../core/tool_seam.ts";
+import type { JsonObject } from "../core/json.ts";
+import type { EvalLimits } from "./api.ts";
 import { LispError, type LispErrorReason } from "./errors.ts";
 import { type Builtin, type BuiltinContext, BuiltinFn } from "./builtins/table.ts";
 import { callValue } from "./values/fn.ts";
 import type { Value } from "./values/types.ts";
 
 /** Default budgets (api.ts `EvalLimits`). */
-export const DEFAULT_LIMITS: Required<Omit<EvalLimits, "deadline" | "interrupt">> = {
+export const DEFAULT_EVAL_LIMITS: Required<Omit<EvalLimits, "deadline" | "interrupt">> = {
   maxSteps: 50_000_000,
   maxAllocBytes: 256 * 1024 * 1024,
   maxPrintChars: 1_000_000,
@@ -49,17 +51,17 @@ export class EvalContext implements BuiltinContext {
   steps = 0;
   /** Next step count at which `slowCheck` must run (min of the step budget and the next deadline check). */
   nextCheck = 0;
-  maxSteps = DEFAULT_LIMITS.maxSteps;
+  maxSteps = DEFAULT_EVAL_LIMITS.maxSteps;
   deadline = Infinity;
   /** Host interrupt probe (see EvalLimits.interrupt). */
   interrupt: (() => "cancelled" | "timeout" | null) | undefined = undefined;
   allocBytes = 0;
-  maxAllocBytes = DEFAULT_LIMITS.maxAllocBytes;
+  maxAllocBytes = DEFAULT_EVAL_LIMITS.maxAllocBytes;
   printChars = 0;
-  maxPrintChars = DEFAULT_LIMITS.maxPrintChars;
-  maxPrintLength = DEFAULT_LIMITS.maxPrintLength;
+  maxPrintChars = DEFAULT_EVAL_LIMITS.maxPrintChars;
+  maxPrintLength = DEFAULT_EVAL_LIMITS.maxPrintLength;
   depth = 0;
-  maxCallDepth = DEFAULT_LIMITS.maxCallDepth;
+  maxCallDepth = DEFAULT_EVAL_LIMITS.maxCallDepth;
   prints: string[] = [];
   onPrint: ((line: string) => void) | undefined = undefined;
   /** When > 0, prints are discarded (inside pmap/pcalls branches). */
@@ -83,7 +85,7 @@ export class EvalContext implements BuiltinContext {
 
   /** Reset for a new evaluation with the given limits. */
   reset(limits: EvalLimits | undefined): void {
-    const l = { ...DEFAULT_LIMITS, ...(limits ?? {}) };
+    const l = { ...DEFAULT_EVAL_LIMITS, ...(limits ?? {}) };
     this.steps = 0;
     this.maxSteps = l.maxSteps;
     this.deadline = limits?.deadline ?? Infinity;

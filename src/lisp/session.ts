@@ -3,10 +3,11 @@
  * A failed evaluation rolls its defs back (§3.7); `(return v)` / `(fail v)` keep them.
  * @module
  */
-import type { EvalOptions, EvalResult, JsonValue, LispSession } from "./api.ts";
+import type { JsonValue } from "../core/json.ts";
+import type { EvalOptions, EvalResult, LispSession } from "./api.ts";
 import { type Cell, type ProgramCtx, UNBOUND } from "./nodes.ts";
 import { compileProgram } from "./compile.ts";
-import { DEFAULT_LIMITS, EvalContext, hostFault } from "./runtime.ts";
+import { DEFAULT_EVAL_LIMITS, EvalContext, hostFault } from "./runtime.ts";
 import { ReturnSignal, undoDefs } from "./pmap.ts";
 import { fromJson, prStr, toJson, type Value } from "./vals.ts";
 
@@ -69,7 +70,7 @@ export class Session implements LispSession {
         context: options.context,
         history: () => history,
       };
-      const limits = { ...DEFAULT_LIMITS, ...(options.limits ?? {}) };
+      const limits = { ...DEFAULT_EVAL_LIMITS, ...(options.limits ?? {}) };
       const program = compileProgram(source, p, limits.maxProgramBytes, limits.maxDepth);
       let value: Value;
       let status: "ok" | "returned" | "failed" = "ok";

@@ -3,7 +3,8 @@
  * and turning a `ToolOutcome` into a Lisp value (tagged maps for `tool/call`) or an error.
  * @module
  */
-import type { JsonObject, JsonValue, ToolOutcome, ToolRequest } from "./api.ts";
+import type { ToolOutcome, ToolRequest } from "../core/tool_seam.ts";
+import type { JsonObject, JsonValue } from "../core/json.ts";
 import { isLispErrorReason, LispError } from "./errors.ts";
 import type { EvalContext } from "./runtime.ts";
 import {

@@ -5,7 +5,7 @@
  */
 import type { EvalContext } from "./runtime.ts";
 import { type LRegex, MapBuilder, type PMap, type PSet, SetBuilder, type Value } from "./values/mod.ts";
-import { lookupBuiltin, suggest } from "./builtins/registry.ts";
+import { lookupBuiltin } from "./builtins/registry.ts";
 import { tryCompileRegex } from "./builtins/regex.ts";
 
 export {
@@ -66,9 +66,4 @@ export function builtinValue(ns: string | null, name: string, run: EvalContext):
   const b = lookupBuiltin(ns, name);
   if (b === undefined) return undefined;
   return b.constant !== undefined ? b.constant : run.builtinFn(b);
-}
-
-/** Up to three names from `candidates` close to `name`. */
-export function didYouMean(name: string, candidates: Iterable<string>): string[] {
-  return suggest(name, candidates);
 }

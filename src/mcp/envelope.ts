@@ -6,7 +6,7 @@
  * @module
  */
 import type { CallRecord, EngineEvalResult } from "../engine/types.ts";
-import type { JsonObject, JsonValue } from "../upstream/types.ts";
+import type { JsonObject, JsonValue } from "../core/json.ts";
 import { payloadMetrics, utf8Bytes } from "./metrics.ts";
 
 /** The response profiles. */

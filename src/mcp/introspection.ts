@@ -6,8 +6,8 @@
  * @module
  */
 import type { CatalogServer, CatalogTool } from "../engine/types.ts";
-import { nearest } from "../upstream/suggest.ts";
-import type { JsonObject } from "../upstream/types.ts";
+import { didYouMean } from "../core/suggest.ts";
+import type { JsonObject } from "../core/json.ts";
 
 /** A refused introspection request (unknown service or operation), listing the nearest names. */
 export class IntrospectionError extends Error {
@@ -33,20 +33,16 @@ function findService(catalog: CatalogServer[], name: string): CatalogServer {
   const s = catalog.find((c) => c.name === name);
   if (s) return s;
   const names = catalog.map((c) => c.name);
-  const near = nearest(name, names);
   throw new IntrospectionError(
-    `unknown service '${name}'.` + (near.length ? ` Did you mean: ${near.join(", ")}?` : "") +
-      ` Services: ${names.join(", ") || "(none configured)"}`,
+    `unknown service '${name}'${didYouMean(name, names)}. Services: ${names.join(", ") || "(none configured)"}`,
   );
 }
 
 function findTool(service: CatalogServer, name: string): CatalogTool {
   const t = service.tools.find((x) => x.name === name || x.provenance.upstreamName === name);
   if (t) return t;
-  const near = nearest(name, service.tools.map((x) => x.name), 5);
   throw new IntrospectionError(
-    `unknown operation '${name}' in service '${service.name}'.` +
-      (near.length ? ` Nearest: ${near.join(", ")}.` : "") +
+    `unknown operation '${name}' in service '${service.name}'${didYouMean(name, service.tools.map((x) => x.name))}.` +
       " Use list_service_operations to see them all.",
   );
 }

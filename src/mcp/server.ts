@@ -7,7 +7,7 @@
 import { fromJsonSchema, McpServer } from "@modelcontextprotocol/server";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/server/validators/cf-worker";
 import type { Engine, EngineEvalResult } from "../engine/types.ts";
-import type { JsonObject } from "../upstream/types.ts";
+import type { JsonObject } from "../core/json.ts";
 import { VERSION } from "../version.ts";
 import { lispEvalDescription } from "./card.ts";
 import { errorResponse, renderEvalResult, type ResponseProfile, type ToolResponse } from "./envelope.ts";

@@ -4,7 +4,7 @@
  * @module
  */
 import { Validator } from "@cfworker/json-schema";
-import type { JsonObject } from "../upstream/types.ts";
+import type { JsonObject } from "../core/json.ts";
 import { utf8Bytes } from "./metrics.ts";
 import { schemaProblem } from "./schema_shape.ts";
 

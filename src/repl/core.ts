@@ -5,7 +5,7 @@
  * @module
  */
 import type { Engine, EngineEvalResult, EngineSession } from "../engine/types.ts";
-import type { JsonValue } from "../upstream/types.ts";
+import type { JsonValue } from "../core/json.ts";
 import { definedNames, DefinitionLog } from "./defs.ts";
 import { hintFor } from "./hints.ts";
 import { DEFAULT_PRETTY, type PrettyOptions, prettyPrinted } from "./pretty.ts";

@@ -6,7 +6,8 @@
  * after its evaluation ended can never leak into the next one.
  * @module
  */
-import type { DiscoveryOp, DiscoveryOutcome, JsonObject, ToolOutcome, ToolRequest } from "../lisp/api.ts";
+import type { DiscoveryOp, DiscoveryOutcome, ToolOutcome, ToolRequest } from "../core/tool_seam.ts";
+import type { JsonObject } from "../core/json.ts";
 import type { BridgeRequest } from "./protocol.ts";
 
 /**

@@ -8,18 +8,9 @@
  * @module
  */
 import { Validator } from "@cfworker/json-schema";
-import type {
-  DiscoveryBackend,
-  DiscoveryOutcome,
-  EvalOptions,
-  EvalResult,
-  HostTools,
-  JsonObject,
-  JsonValue,
-  LispSession,
-  ToolOutcome,
-  ToolRequest,
-} from "../lisp/api.ts";
+import type { DiscoveryBackend, DiscoveryOutcome, HostTools, ToolOutcome, ToolRequest } from "../core/tool_seam.ts";
+import type { JsonObject, JsonValue } from "../core/json.ts";
+import type { EvalOptions, EvalResult, LispSession } from "../lisp/api.ts";
 import {
   type AbortMessage,
   type BridgeRequest,

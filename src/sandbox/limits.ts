@@ -11,7 +11,7 @@
  * @module
  */
 import type { EvalLimits } from "../lisp/api.ts";
-import { DEFAULT_LIMITS as LANGUAGE_LIMITS } from "../lisp/runtime.ts";
+import { DEFAULT_EVAL_LIMITS } from "../lisp/runtime.ts";
 
 /** Every budget of one sandboxed evaluation. */
 export interface SandboxLimits {
@@ -46,22 +46,22 @@ export interface SandboxLimits {
  * Defaults: sized so that iterating 100,000 items or handling multi-MB tool results is normal work. The language's
  * budgets are its own defaults (`src/lisp/runtime.ts`); only the host-side keys are set here.
  */
-export const DEFAULT_LIMITS: Readonly<SandboxLimits> = Object.freeze({
+export const DEFAULT_SANDBOX_LIMITS: Readonly<SandboxLimits> = Object.freeze({
   timeoutMs: 10_000,
   graceMs: 1_000,
-  ...LANGUAGE_LIMITS,
+  ...DEFAULT_EVAL_LIMITS,
   maxResultChars: 16 * 1024 * 1024,
   maxToolResultBytes: 64 * 1024 * 1024,
 });
 
 /** Merge partial limits over the defaults (later arguments win; undefined entries are ignored). */
 export function resolveLimits(...layers: (Partial<SandboxLimits> | undefined)[]): SandboxLimits {
-  const out: SandboxLimits = { ...DEFAULT_LIMITS };
+  const out: SandboxLimits = { ...DEFAULT_SANDBOX_LIMITS };
   for (const layer of layers) {
     if (!layer) continue;
     for (const [key, value] of Object.entries(layer) as [keyof SandboxLimits, number | undefined][]) {
       if (value === undefined) continue;
-      if (!Object.hasOwn(DEFAULT_LIMITS, key)) throw new Error(`unknown sandbox limit '${key}'`);
+      if (!Object.hasOwn(DEFAULT_SANDBOX_LIMITS, key)) throw new Error(`unknown sandbox limit '${key}'`);
       if (typeof value !== "number" || !(value >= 0)) {
         throw new Error(`sandbox limit '${key}' must be a non-negative number, got ${String(value)}`);
       }
@@ -132,7 +132,7 @@ export function limitsFromFlags(values: Record<string, unknown>): Partial<Sandbo
 /** Help lines describing the limit flags and their defaults. */
 export function limitsUsage(): string[] {
   return Object.entries(FLAG_TABLE).map(([flag, [key, unit, help]]) => {
-    const dflt = DEFAULT_LIMITS[key] / unit;
+    const dflt = DEFAULT_SANDBOX_LIMITS[key] / unit;
     return `  --${flag} N`.padEnd(28) + `${help} (default ${dflt})`;
   });
 }

@@ -15,7 +15,7 @@ export {
 export type { SandboxHost } from "./bridge.ts";
 export type { OutputCheck, SandboxResult } from "./protocol.ts";
 export {
-  DEFAULT_LIMITS,
+  DEFAULT_SANDBOX_LIMITS,
   LIMIT_FLAG_OPTIONS,
   LimitFlagError,
   limitsFromFlags,

@@ -4,7 +4,7 @@
  * before anything is sent. A process whose evaluation could not be handed over is discarded, never reused.
  * @module
  */
-import type { JsonObject, JsonValue } from "../lisp/api.ts";
+import type { JsonObject, JsonValue } from "../core/json.ts";
 import type { SandboxHost } from "./bridge.ts";
 import { resolveLimits, type SandboxLimits } from "./limits.ts";
 import type { SandboxResult } from "./protocol.ts";

@@ -11,7 +11,7 @@
  * - a heap overflow kills only the process; its evaluation is answered `memory_limit`.
  * @module
  */
-import type { JsonObject, JsonValue } from "../lisp/api.ts";
+import type { JsonObject, JsonValue } from "../core/json.ts";
 import { HostBridge, type SandboxHost } from "./bridge.ts";
 import { type SandboxLimits, toEvalLimits } from "./limits.ts";
 import {

@@ -7,16 +7,9 @@
  * aborts that arrive for an evaluation that already ended are recognised by their ids and dropped.
  * @module
  */
-import type {
-  DiscoveryOp,
-  DiscoveryOutcome,
-  EvalLimits,
-  EvalStatus,
-  JsonObject,
-  JsonValue,
-  ToolOutcome,
-  ToolRequest,
-} from "../lisp/api.ts";
+import type { DiscoveryOp, DiscoveryOutcome, ToolOutcome, ToolRequest } from "../core/tool_seam.ts";
+import type { JsonObject, JsonValue } from "../core/json.ts";
+import type { EvalLimits, EvalStatus } from "../lisp/api.ts";
 
 /** Bytes of the length prefix. */
 export const HEADER_BYTES = 4;

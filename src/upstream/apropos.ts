@@ -4,7 +4,7 @@
  * results sorted by score, then server, then tool, capped.
  * @module
  */
-import type { CatalogServer } from "./runtime.ts";
+import type { UpstreamSnapshot } from "./runtime.ts";
 
 /** Split text into lowercase tokens: camelCase boundaries, `_ - . / ( ) , :` and whitespace separate tokens. */
 export function tokenize(text: string): string[] {
@@ -35,7 +35,7 @@ export interface AproposHit {
 }
 
 /** Score every tool against the query; returns hits with score > 0, best first, at most `limit`. */
-export function apropos(catalog: CatalogServer[], query: string, limit: number): AproposHit[] {
+export function apropos(catalog: UpstreamSnapshot[], query: string, limit: number): AproposHit[] {
   const qTokens = tokenize(query);
   if (qTokens.length === 0) return [];
   const hits: AproposHit[] = [];

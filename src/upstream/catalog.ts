@@ -4,8 +4,9 @@
  * JSON catalogs (added/removed/changed tools).
  * @module
  */
-import type { JsonObject, JsonValue, ToolEntry } from "./types.ts";
-import type { CatalogServer, Runtime } from "./runtime.ts";
+import type { JsonObject, JsonValue } from "../core/json.ts";
+import type { ToolEntry } from "./types.ts";
+import type { Runtime, UpstreamSnapshot } from "./runtime.ts";
 import { argSignature, oneLine, resultType } from "./signature.ts";
 
 /** How much of the catalog a prompt shows. */
@@ -13,14 +14,14 @@ export type ExposureMode = "auto" | "inline" | "lazy";
 
 const DESCRIPTION_CHARS = 160;
 
-function header(s: CatalogServer): string {
+function header(s: UpstreamSnapshot): string {
   const desc = s.description ? ` - ${oneLine(s.description, DESCRIPTION_CHARS)}` : "";
   const status = s.catalog_loaded ? "" : " [unavailable]";
   return `${s.name} (${s.tool_count} tools)${status}${desc}`;
 }
 
 /** Inline text: per server a header, then `  srv/tool {:arg type …} - description` lines. */
-export function renderInline(catalog: CatalogServer[]): string {
+export function renderInline(catalog: UpstreamSnapshot[]): string {
   const lines: string[] = [];
   for (const s of catalog) {
     lines.push(header(s));
@@ -33,7 +34,7 @@ export function renderInline(catalog: CatalogServer[]): string {
 }
 
 /** Lazy text: server headers and how to discover the tools. */
-export function renderLazy(catalog: CatalogServer[]): string {
+export function renderLazy(catalog: UpstreamSnapshot[]): string {
   if (catalog.length === 0) return "";
   return [
     ...catalog.map(header),
@@ -42,7 +43,7 @@ export function renderLazy(catalog: CatalogServer[]): string {
 }
 
 /** Choose inline or lazy for `auto`: lazy when there are more tools or characters than the limits. */
-export function chooseExposure(catalog: CatalogServer[], maxTools: number, maxChars: number): "inline" | "lazy" {
+export function chooseExposure(catalog: UpstreamSnapshot[], maxTools: number, maxChars: number): "inline" | "lazy" {
   const tools = catalog.reduce((n, s) => n + s.tool_count, 0);
   if (tools > maxTools || catalog.some((s) => !s.catalog_loaded)) return "lazy";
   return renderInline(catalog).length > maxChars ? "lazy" : "inline";

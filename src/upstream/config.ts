@@ -6,17 +6,19 @@
  */
 import { parse as parseJsonc, type ParseError, printParseErrorCode } from "jsonc-parser";
 import { dirname, resolve } from "node:path";
-import type { ConfigContext, ConfigError, JsonObject } from "./types.ts";
+import type { JsonObject } from "../core/json.ts";
+import type { ConfigContext, ConfigError } from "./types.ts";
 import { type CredentialSpec, parseCredentials, type SchemeHint } from "./credentials.ts";
 import {
   DEFAULT_CATALOG,
-  DEFAULT_LIMITS,
+  DEFAULT_RUN_LIMITS,
   topLevelSchema,
   transportEntrySchema,
   UPSTREAM_NAME_PATTERN,
 } from "./config_schema.ts";
 import { checkAgainstSchema } from "./schema_check.ts";
-import { didYouMean, formatConfigError, joinKey } from "./suggest.ts";
+import { didYouMean } from "../core/suggest.ts";
+import { formatConfigError, joinKey } from "./messages.ts";
 import { defaultRegistry, type TransportRegistry } from "./registry.ts";
 
 /** Per-run budgets (resolved defaults). */
@@ -106,7 +108,8 @@ function lineCol(text: string, offset: number): { line: number; column: number }
 }
 
 function resolveLimits(raw: Record<string, unknown>): RunLimits {
-  const n = (k: keyof typeof DEFAULT_LIMITS) => typeof raw[k] === "number" ? raw[k] as number : DEFAULT_LIMITS[k];
+  const n = (k: keyof typeof DEFAULT_RUN_LIMITS) =>
+    typeof raw[k] === "number" ? raw[k] as number : DEFAULT_RUN_LIMITS[k];
   return {
     maxToolCalls: n("max_tool_calls"),
     maxCatalogOps: n("max_catalog_ops"),

@@ -4,7 +4,7 @@
  * @module
  */
 import type { ConfigError } from "./types.ts";
-import { joinKey, unknownKeyHint } from "./suggest.ts";
+import { joinKey, unknownKeyHint } from "./messages.ts";
 
 /** Read the optional boolean `raw[key]` (absent or null → `def`); anything else is reported and gives `def`. */
 export function optionalBool(

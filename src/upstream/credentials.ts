@@ -9,7 +9,8 @@
 import { isAbsolute, resolve } from "node:path";
 import type { AuthEmitter, ConfigError, CredentialMaterializer, Redactor } from "./types.ts";
 import { base64Utf8 } from "./redact.ts";
-import { didYouMean, joinKey, unknownKeyHint } from "./suggest.ts";
+import { didYouMean } from "../core/suggest.ts";
+import { joinKey, unknownKeyHint } from "./messages.ts";
 import { HEADER_TOKEN_RE, isReservedHeader } from "./headers.ts";
 
 /** What kind of emitter a credential is meant for. */

@@ -6,13 +6,15 @@
  * `{ref}` or `{server, tool}`, apropos `{query|q, limit?, load?}`; `ref` may be `"srv"`, `"srv/tool"`.
  * @module
  */
-import type { JsonObject, JsonValue, ToolEntry } from "./types.ts";
-import type { DiscoveryOp, DiscoveryOutcome } from "./host_types.ts";
+import type { JsonObject, JsonValue } from "../core/json.ts";
+import type { ToolEntry } from "./types.ts";
+import type { DiscoveryOp, DiscoveryOutcome } from "../core/tool_seam.ts";
 import type { RunContext } from "./run_context.ts";
-import type { CatalogServer } from "./runtime.ts";
+import type { UpstreamSnapshot } from "./runtime.ts";
 import { apropos } from "./apropos.ts";
 import { oneLine, renderDoc } from "./signature.ts";
-import { describeValue, didYouMean, nearest } from "./suggest.ts";
+import { didYouMean } from "../core/suggest.ts";
+import { describeValue } from "./messages.ts";
 import { jsonBytes } from "./tool_call.ts";
 
 class Fault extends Error {}
@@ -33,7 +35,7 @@ function refOf(args: JsonObject, op: string): string {
   return v;
 }
 
-function findServer(catalog: CatalogServer[], name: string): CatalogServer {
+function findServer(catalog: UpstreamSnapshot[], name: string): UpstreamSnapshot {
   const s = catalog.find((x) => x.name === name);
   if (!s) {
     const names = catalog.map((x) => x.name);
@@ -46,16 +48,15 @@ function findServer(catalog: CatalogServer[], name: string): CatalogServer {
   return s;
 }
 
-function findTool(catalog: CatalogServer[], ref: string, op: string): [CatalogServer, ToolEntry] {
+function findTool(catalog: UpstreamSnapshot[], ref: string, op: string): [UpstreamSnapshot, ToolEntry] {
   const i = ref.indexOf("/");
   if (i <= 0 || i === ref.length - 1) throw new Fault(`${op} requires upstream/tool ref, got "${ref}"`);
   const server = findServer(catalog, ref.slice(0, i));
   const name = ref.slice(i + 1);
   const tool = server.tools.find((t) => t.name === name);
   if (!tool) {
-    const near = nearest(name, server.tools.map((t) => t.name), 1);
     throw new Fault(
-      `no tool '${name}' in upstream '${server.name}'${near.length ? ` (did you mean '${near[0]}'?)` : ""}`,
+      `no tool '${name}' in upstream '${server.name}'${didYouMean(name, server.tools.map((t) => t.name))}`,
     );
   }
   return [server, tool];

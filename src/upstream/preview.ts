@@ -4,7 +4,7 @@
  * Callers pass an already-redacted value.
  * @module
  */
-import type { JsonValue } from "./types.ts";
+import type { JsonValue } from "../core/json.ts";
 
 /** Default preview length in characters. */
 export const PREVIEW_CHARS = 120;

@@ -5,10 +5,10 @@
  * closes it so teardown cannot be forgotten.
  * @module
  */
-import type { JsonObject, JsonValue } from "./types.ts";
+import type { JsonObject, JsonValue } from "../core/json.ts";
 import type { RunLimits } from "./config.ts";
 import type { Runtime } from "./runtime.ts";
-import type { DiscoveryOp, DiscoveryOutcome, HostCallbacks, ToolOutcome, ToolRequest } from "./host_types.ts";
+import type { DiscoveryOp, DiscoveryOutcome, HostCallbacks, ToolOutcome, ToolRequest } from "../core/tool_seam.ts";
 import { callTool } from "./tool_call.ts";
 import { discover } from "./discovery.ts";
 

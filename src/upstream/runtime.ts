@@ -5,7 +5,8 @@
  * later (`"mark_unavailable"`, the default for live snapshots: the REPL).
  * @module
  */
-import type { JsonObject, ToolEntry, Transport, Upstream, UpstreamLimits } from "./types.ts";
+import type { JsonObject } from "../core/json.ts";
+import type { ToolEntry, Transport, Upstream, UpstreamLimits } from "./types.ts";
 import { UpstreamStartError } from "./types.ts";
 import type { CatalogSettings, PtcConfig, RunLimits, UpstreamSpec } from "./config.ts";
 import { createMaterializer, type CredentialIo, type Materializer } from "./credentials.ts";
@@ -57,8 +58,11 @@ export interface UpstreamState {
   lastAttempt: number;
 }
 
-/** One server in the catalog snapshot. */
-export interface CatalogServer {
+/**
+ * One upstream in the runtime's catalog snapshot (tool entries as the transport produced them). Faces see the
+ * engine's `CatalogServer` view instead.
+ */
+export interface UpstreamSnapshot {
   name: string;
   transport: string;
   description: string;
@@ -92,7 +96,7 @@ export class Runtime {
   #log: (line: string) => void;
   #fetch: typeof fetch;
   #retryIntervalMs: number;
-  #frozen: CatalogServer[] | undefined;
+  #frozen: UpstreamSnapshot[] | undefined;
 
   constructor(readonly config: PtcConfig, options: RuntimeOptions = {}) {
     this.redactor = createRedactor();
@@ -213,11 +217,11 @@ export class Runtime {
   }
 
   /** The catalog snapshot, servers sorted by name (frozen: the one taken at start). */
-  catalog(): CatalogServer[] {
+  catalog(): UpstreamSnapshot[] {
     return this.#frozen ?? this.#computeCatalog();
   }
 
-  #computeCatalog(): CatalogServer[] {
+  #computeCatalog(): UpstreamSnapshot[] {
     return [...this.upstreams.values()].map((s) => ({
       name: s.spec.name,
       transport: s.spec.transport,

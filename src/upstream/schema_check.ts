@@ -5,7 +5,8 @@
  */
 import { Validator } from "@cfworker/json-schema";
 import type { ConfigError, JsonSchema } from "./types.ts";
-import { describeValue, didYouMean, joinIndex, joinKey, jsonTypeName, unknownKeyHint } from "./suggest.ts";
+import { didYouMean } from "../core/suggest.ts";
+import { describeValue, joinIndex, joinKey, jsonTypeName, unknownKeyHint } from "./messages.ts";
 
 const STRUCTURAL_KEYWORDS = new Set([
   "properties",

@@ -7,7 +7,7 @@
 import { loadConfigFile, type PtcConfig, resolveConfigPath } from "./config.ts";
 import { checkPermissions, computePermissions } from "./permissions.ts";
 import type { TransportRegistry } from "./registry.ts";
-import { formatConfigError } from "./suggest.ts";
+import { formatConfigError } from "./messages.ts";
 
 /** Outcome of `prepareConfig`. */
 export type PreparedConfig =

@@ -5,9 +5,11 @@
  * @module
  */
 import type { Validator } from "@cfworker/json-schema";
-import type { JsonObject, JsonSchema, ToolEntry } from "./types.ts";
+import type { JsonObject } from "../core/json.ts";
+import type { JsonSchema, ToolEntry } from "./types.ts";
 import { checkAgainstSchema, compileSchema } from "./schema_check.ts";
-import { didYouMean, formatConfigError, joinKey } from "./suggest.ts";
+import { didYouMean } from "../core/suggest.ts";
+import { formatConfigError, joinKey } from "./messages.ts";
 
 const validators = new WeakMap<ToolEntry, Validator | null>();
 

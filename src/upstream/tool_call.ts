@@ -6,13 +6,15 @@
  * `{ok: false, reason, message}`; every message and record is redacted.
  * @module
  */
-import type { JsonObject, JsonValue, ToolResult } from "./types.ts";
-import type { ToolOutcome, ToolRequest } from "./host_types.ts";
+import type { JsonObject, JsonValue } from "../core/json.ts";
+import type { ToolResult } from "./types.ts";
+import type { ToolOutcome, ToolRequest } from "../core/tool_seam.ts";
 import type { CallRecord, RunContext } from "./run_context.ts";
 import type { UpstreamState } from "./runtime.ts";
 import { previewJson } from "./preview.ts";
 import { argumentProblems, matchArgNames } from "./tool_args.ts";
-import { describeValue, didYouMean, nearest } from "./suggest.ts";
+import { didYouMean } from "../core/suggest.ts";
+import { describeValue } from "./messages.ts";
 
 export { argumentProblems, matchArgNames } from "./tool_args.ts";
 
@@ -210,9 +212,8 @@ function resolveTool(ctx: RunContext, state: UpstreamState, target: CallTarget):
     const why = state.withheld.get(tool);
     if (why !== undefined) return raise(`tool '${server}/${tool}' ${why}`);
     const known = rt.catalog().find((s) => s.name === server)?.tools.map((t) => t.name) ?? [];
-    const near = nearest(tool, known, 1);
     return raise(
-      `no tool '${tool}' in upstream '${server}'${near.length ? ` (did you mean '${near[0]}'?)` : ""}. ` +
+      `no tool '${tool}' in upstream '${server}'${didYouMean(tool, known)}. ` +
         `Known tools: ${known.join(", ") || "(none)"}`,
     );
   }

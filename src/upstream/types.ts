@@ -1,12 +1,10 @@
 /**
  * Contracts between the transport-neutral tool runtime (src/upstream) and the transports (transports/*).
- * ARCHITECTURE.md §2. Transports import this file (and the helpers named below) and nothing else from src/.
+ * ARCHITECTURE.md §2. Transports import this file (and the helpers named below), the JSON types of src/core/json.ts
+ * and nothing else from src/.
  */
+import type { JsonObject, JsonValue } from "../core/json.ts";
 
-/** Plain JSON. */
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
-/** A JSON object. */
-export type JsonObject = { [key: string]: JsonValue };
 /** A JSON Schema object (draft 2020-12 subset as published by OpenAPI 3.1 / MCP). */
 export type JsonSchema = { [key: string]: unknown };
 

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { fullAccessToken, generateToken, writeTokensFile } from "../../fixtures/observatory/mod.ts";
 import { type RuntimeSession, withDemoRuntime } from "./demo_runtime.ts";
 import { withRunContext } from "../../src/upstream/run_context.ts";
-import type { JsonObject, JsonValue } from "../../src/upstream/types.ts";
+import type { JsonObject, JsonValue } from "../../src/core/json.ts";
 
 type Outcome = { kind: string; ok?: boolean; value?: JsonValue; reason?: string; message?: string };
 

@@ -15,7 +15,7 @@ import {
 } from "../../src/cli/demo_session.ts";
 import { type RuntimeSession, withDemoRuntime } from "./demo_runtime.ts";
 import { withRunContext } from "../../src/upstream/run_context.ts";
-import type { JsonObject } from "../../src/upstream/types.ts";
+import type { JsonObject } from "../../src/core/json.ts";
 
 const ROOT = dirname(EXAMPLE_CONFIG);
 const MAIN = join(ROOT, "main.ts");

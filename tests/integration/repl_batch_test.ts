@@ -65,7 +65,7 @@ Deno.test("batch: the reason and a hint are shown once; an unknown function name
   const r = await runRepl(["-e", "(mapp inc [1 2])"]);
   assert.equal(r.code, 1);
   const lines = r.stderr.trimEnd().split("\n");
-  assert.match(lines[0], /^unbound_var: .*mapp.*did you mean map\b/);
+  assert.match(lines[0], /^unbound_var: .*mapp.*did you mean "map"/);
   assert.equal(lines.filter((l) => /did you mean/.test(l)).length, 1, "the language's suggestion is not repeated");
   assert.equal(lines.at(-1), "(in --eval #1, form at line 1)");
 });

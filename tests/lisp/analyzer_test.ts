@@ -17,10 +17,10 @@ Deno.test("analyzer: static checks run before anything has side effects", () => 
 Deno.test("analyzer: undefined symbols list every name with suggestions", () => {
   const e = err("(filtr odd? (mapp inc [1 2]))");
   assert.equal(e.reason, "unbound_var");
-  assert.match(e.message, /Undefined variables: filtr \(did you mean filter/);
-  assert.match(e.message, /mapp \(did you mean map/);
+  assert.match(e.message, /Undefined variables: filtr \(did you mean "filter"\?\)/);
+  assert.match(e.message, /mapp \(did you mean "map"/);
   assert.equal(e.line, 1);
-  assertErr("(let [total 1] (+ totl 1))", "unbound_var", "totl", "did you mean total");
+  assertErr("(let [total 1] (+ totl 1))", "unbound_var", "totl", 'did you mean "total"');
 });
 
 Deno.test("analyzer: builtin namespaces resolve statically, unknown members list valid names", () => {
@@ -35,7 +35,7 @@ Deno.test("analyzer: builtin namespaces resolve statically, unknown members list
   assertErr('(clojure.string/capitalize-all "x")', "invalid_form", "Members of clojure.string");
   assertErr("(str/upcase-all 1)", "invalid_form", "does not exist");
   assertErr("(foo/bar 1)", "invalid_form", "unknown namespace 'foo'", "tool/call 'foo/bar");
-  assertErr("(Mth/abs 1)", "invalid_form", "did you mean Math");
+  assertErr("(Mth/abs 1)", "invalid_form", '(did you mean "Math"?)');
   assertErr("(map clojure.string/nope [1])", "invalid_form", "does not exist");
 });
 

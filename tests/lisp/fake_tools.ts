@@ -3,7 +3,8 @@
  * tools, recording every request and every batch.
  * @module
  */
-import type { HostTools, JsonObject, JsonValue, ToolOutcome, ToolRequest } from "../../src/lisp/api.ts";
+import type { HostTools, ToolOutcome, ToolRequest } from "../../src/core/tool_seam.ts";
+import type { JsonObject, JsonValue } from "../../src/core/json.ts";
 
 /** Recording fake tool host. */
 export class FakeTools implements HostTools {

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { err, ev, evaluate } from "./helpers.ts";
 import { FakeTools } from "./fake_tools.ts";
-import type { DiscoveryBackend, DiscoveryOp, JsonObject } from "../../src/lisp/api.ts";
+import type { DiscoveryBackend, DiscoveryOp } from "../../src/core/tool_seam.ts";
+import type { JsonObject } from "../../src/core/json.ts";
 
 Deno.test("tools: plain host tools, argument conversion", () => {
   const tools = new FakeTools();
@@ -61,7 +62,10 @@ Deno.test("tools: unknown tools are rejected before anything runs", () => {
   assert.match(e.message, /Unknown tool: nope/);
   assert.match(e.message, /Available tools: boom, call, echo, get-orders/);
   assert.equal(tools.calls.length, 0);
-  assert.match(err("(tool/get-order {})", { tools }).message, /did you mean get-orders/);
+  assert.match(
+    err("(tool/get-order {})", { tools }).message,
+    /Unknown tool: get-order \(did you mean "get-orders"\?\)\. /,
+  );
   assert.equal(err("(tool/call 'fs/read)").reason, "unknown_tool");
   assert.equal(err("(map tool/nope [1])", { tools }).reason, "unknown_tool");
 });
@@ -139,5 +143,5 @@ Deno.test("discovery: a bare or tool/-prefixed upstream tool name points at tool
   assert.equal(prefixed.reason, "unknown_tool");
   assert.match(prefixed.message, /\(tool\/call 'fs\/read \{…\}\)/);
   // a name no upstream tool has keeps the usual suggestion
-  assert.match(err("(mapp inc [1])", { discovery }).message, /did you mean map/);
+  assert.match(err("(mapp inc [1])", { discovery }).message, /did you mean "map"/);
 });

@@ -4,7 +4,7 @@ import { hintFor } from "../../src/repl/hints.ts";
 Deno.test("an unbound name that is a tool points at tool/call; the language's own suggestion is not repeated", () => {
   const tools = ["observatory/list-traces", "observatory/get-trace"];
   assert.equal(
-    hintFor("unbound_var", "Undefined variable: list-traces (did you mean list?) (line 1, column 2)", tools),
+    hintFor("unbound_var", 'Undefined variable: list-traces (did you mean "list"?) (line 1, column 2)', tools),
     "hint: list-traces is a tool: (tool/call 'observatory/list-traces {…}); :doc observatory/list-traces",
   );
   assert.equal(
@@ -15,7 +15,10 @@ Deno.test("an unbound name that is a tool points at tool/call; the language's ow
     ),
     "hint: :doc observatory/list-traces",
   );
-  assert.equal(hintFor("unbound_var", "Undefined variable: mapp (did you mean map, map?, mapv?)", tools), undefined);
+  assert.equal(
+    hintFor("unbound_var", 'Undefined variable: mapp (did you mean "map", "map?" or "mapv"?)', tools),
+    undefined,
+  );
   assert.match(hintFor("unbound_var", "Undefined variable: zzz", tools)!, /:find TEXT/);
   assert.match(hintFor("unbound_var", "Undefined variable: get-trace-x", tools)!, /:find TEXT/);
 });

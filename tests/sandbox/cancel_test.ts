@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { ToolOutcome } from "../../src/lisp/api.ts";
+import type { ToolOutcome } from "../../src/core/tool_seam.ts";
 import { SandboxPool } from "../../src/sandbox/mod.ts";
 
 Deno.test("cancel: a CPU-bound program stops promptly; its process is replaced and the session continues", async () => {

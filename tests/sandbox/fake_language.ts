@@ -6,7 +6,8 @@
  * `hang MS` (blocks, ignoring the deadline) · `throw` · `overflow` · `hugestring` · `corrupt` · `def NAME` · `def-fail NAME` · `data`.
  * @module
  */
-import type { EvalOptions, EvalResult, JsonValue, LispSession } from "../../src/lisp/api.ts";
+import type { JsonValue } from "../../src/core/json.ts";
+import type { EvalOptions, EvalResult, LispSession } from "../../src/lisp/api.ts";
 import type { LanguageModule } from "../../src/sandbox/child_core.ts";
 
 function ok(json: JsonValue, prints: string[] = []): EvalResult {

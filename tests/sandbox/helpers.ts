@@ -1,5 +1,6 @@
 /** Shared helpers for sandbox tests. */
-import type { JsonValue, ToolOutcome, ToolRequest } from "../../src/lisp/api.ts";
+import type { ToolOutcome, ToolRequest } from "../../src/core/tool_seam.ts";
+import type { JsonValue } from "../../src/core/json.ts";
 import type { SandboxHost } from "../../src/sandbox/bridge.ts";
 
 /** Sandbox process entry serving the fake language. */

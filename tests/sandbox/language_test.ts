@@ -3,7 +3,8 @@
  * after each, tool calls cross the bridge (pmap concurrently), sessions keep and roll back their namespace.
  */
 import assert from "node:assert/strict";
-import type { JsonValue, ToolOutcome, ToolRequest } from "../../src/lisp/api.ts";
+import type { ToolOutcome, ToolRequest } from "../../src/core/tool_seam.ts";
+import type { JsonValue } from "../../src/core/json.ts";
 import { SandboxPool } from "../../src/sandbox/pool.ts";
 import type { SandboxResult } from "../../src/sandbox/protocol.ts";
 import type { CallRecord } from "./helpers.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import {
-  DEFAULT_LIMITS,
+  DEFAULT_SANDBOX_LIMITS,
   LimitFlagError,
   limitsFromFlags,
   limitsUsage,
@@ -9,16 +9,16 @@ import {
 } from "../../src/sandbox/limits.ts";
 
 Deno.test("limits: defaults are generous", () => {
-  assert.ok(DEFAULT_LIMITS.maxSteps >= 10_000_000);
-  assert.ok(DEFAULT_LIMITS.maxToolResultBytes >= 16 * 1024 * 1024);
-  assert.ok(DEFAULT_LIMITS.timeoutMs >= 5_000);
+  assert.ok(DEFAULT_SANDBOX_LIMITS.maxSteps >= 10_000_000);
+  assert.ok(DEFAULT_SANDBOX_LIMITS.maxToolResultBytes >= 16 * 1024 * 1024);
+  assert.ok(DEFAULT_SANDBOX_LIMITS.timeoutMs >= 5_000);
 });
 
 Deno.test("limits: layers merge, later wins, undefined is ignored", () => {
   const l = resolveLimits({ timeoutMs: 100, maxSteps: 5 }, { timeoutMs: 200, maxSteps: undefined });
   assert.equal(l.timeoutMs, 200);
   assert.equal(l.maxSteps, 5);
-  assert.equal(l.maxPrintChars, DEFAULT_LIMITS.maxPrintChars);
+  assert.equal(l.maxPrintChars, DEFAULT_SANDBOX_LIMITS.maxPrintChars);
 });
 
 Deno.test("limits: unknown keys and bad values are refused by name", () => {
@@ -56,10 +56,10 @@ Deno.test("limits: usage lists every flag with its default", () => {
 });
 
 Deno.test("limits: the language budgets default to the language's own defaults; the sandbox adds host keys", async () => {
-  const { DEFAULT_LIMITS: LANGUAGE } = await import("../../src/lisp/runtime.ts");
-  const { deadline, ...converted } = toEvalLimits(DEFAULT_LIMITS, 1);
+  const { DEFAULT_EVAL_LIMITS: LANGUAGE } = await import("../../src/lisp/runtime.ts");
+  const { deadline, ...converted } = toEvalLimits(DEFAULT_SANDBOX_LIMITS, 1);
   assert.equal(deadline, 1);
   assert.deepEqual(converted, LANGUAGE);
-  const hostKeys = Object.keys(DEFAULT_LIMITS).filter((k) => !Object.hasOwn(LANGUAGE, k)).sort();
+  const hostKeys = Object.keys(DEFAULT_SANDBOX_LIMITS).filter((k) => !Object.hasOwn(LANGUAGE, k)).sort();
   assert.deepEqual(hostKeys, ["graceMs", "maxResultChars", "maxToolResultBytes", "timeoutMs"]);
 });

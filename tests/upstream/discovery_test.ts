@@ -81,7 +81,7 @@ Deno.test("discovery: meta carries schemas, annotations and _ptc provenance; bad
     assert.match((value[1] as { message: string }).message, /meta requires upstream\/tool ref, got "obs"/);
     assert.match(
       (value[2] as { message: string }).message,
-      /no tool 'get-trac' in upstream 'obs' \(did you mean 'get-trace'\?\)/,
+      /no tool 'get-trac' in upstream 'obs' \(did you mean "get-trace"\?\)/,
     );
   } finally {
     await rt.stop();

@@ -7,9 +7,9 @@ import {
   httpCommonSchemaProperties,
   parseHttpCommon,
 } from "../../transports/http_common/config.ts";
+import type { JsonObject } from "../../src/core/json.ts";
 import {
   type ConfigError,
-  type JsonObject,
   type JsonSchema,
   type ToolEntry,
   type ToolResult,

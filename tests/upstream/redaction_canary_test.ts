@@ -9,7 +9,7 @@ import { startRuntime } from "../../src/upstream/runtime.ts";
 import { withRunContext } from "../../src/upstream/run_context.ts";
 import { catalogJson, catalogText, renderCatalog } from "../../src/upstream/catalog.ts";
 import { base64Utf8 } from "../../src/upstream/redact.ts";
-import { formatConfigError } from "../../src/upstream/suggest.ts";
+import { formatConfigError } from "../../src/upstream/messages.ts";
 import { config, memoryIo, registry } from "./helpers.ts";
 
 const ENV = "CANARY-env-9f8e7d6c";

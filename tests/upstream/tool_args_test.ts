@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { argumentProblems, declaredArgNames, matchArgNames } from "../../src/upstream/tool_args.ts";
-import type { JsonObject, JsonSchema, ToolEntry } from "../../src/upstream/types.ts";
+import type { JsonObject } from "../../src/core/json.ts";
+import type { JsonSchema, ToolEntry } from "../../src/upstream/types.ts";
 
 const TRACES: JsonSchema = {
   type: "object",

@@ -51,7 +51,7 @@ Deno.test("tool/call: programmer faults raise with known names and did-you-mean"
     ]);
     const msgs = value.map((o) => (assert.equal(o.kind, "raise"), (o as { message: string }).message));
     assert.match(msgs[0], /no upstream 'ob' configured \(did you mean "obs"\?\)\. Configured upstreams: files, obs/);
-    assert.match(msgs[1], /no tool 'list-trace' in upstream 'obs' \(did you mean 'list-traces'\?\)\. Known tools: /);
+    assert.match(msgs[1], /no tool 'list-trace' in upstream 'obs' \(did you mean "list-traces"\?\)\. Known tools: /);
     assert.match(msgs[2], /requires :server \(string\)/);
     assert.match(msgs[3], /requires :tool \(string\), got 3/);
     assert.match(msgs[4], /:args must be a map, got a list/);

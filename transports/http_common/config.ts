@@ -6,7 +6,8 @@
  */
 import type { AuthEmitter, ConfigContext, ConfigError, JsonSchema } from "../../src/upstream/types.ts";
 import { HEADER_TOKEN_RE, isReservedHeader, secretNamePart } from "../../src/upstream/headers.ts";
-import { didYouMean, joinIndex, joinKey, unknownKeyHint } from "../../src/upstream/suggest.ts";
+import { didYouMean } from "../../src/core/suggest.ts";
+import { joinIndex, joinKey, unknownKeyHint } from "../../src/upstream/messages.ts";
 import { optionalBool } from "../../src/upstream/config_keys.ts";
 
 /** The parsed common part of an HTTP upstream. */

@@ -3,7 +3,7 @@
  * fragment removed (and no trailing slash), so nothing secret a URL might carry reaches a face.
  * @module
  */
-import type { JsonObject } from "../../src/upstream/types.ts";
+import type { JsonObject } from "../../src/core/json.ts";
 
 /** `{key: url}` for each entry that is a URL, cleaned of userinfo, query, fragment and trailing slashes. */
 export function publicEndpoint(urls: Record<string, string | undefined>): JsonObject {

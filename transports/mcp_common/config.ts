@@ -3,7 +3,7 @@
  * @module
  */
 import type { ConfigError, JsonSchema } from "../../src/upstream/types.ts";
-import { joinKey } from "../../src/upstream/suggest.ts";
+import { joinKey } from "../../src/upstream/messages.ts";
 
 /** The per-upstream `protocol` setting. */
 export type ProtocolMode = "auto" | "2026-07-28" | "legacy";

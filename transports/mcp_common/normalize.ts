@@ -9,7 +9,8 @@
  * The size of the received payload is measured and checked against the call's byte cap.
  * @module
  */
-import type { JsonValue, Redactor, ToolResult } from "../../src/upstream/types.ts";
+import type { JsonValue } from "../../src/core/json.ts";
+import type { Redactor, ToolResult } from "../../src/upstream/types.ts";
 
 /** Longest tool error message passed to a program. */
 export const MAX_TOOL_ERROR_CHARS = 2000;

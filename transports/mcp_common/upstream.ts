@@ -5,15 +5,8 @@
  * @module
  */
 import { SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
-import type {
-  CallContext,
-  JsonObject,
-  JsonValue,
-  ToolEntry,
-  ToolResult,
-  TransportDeps,
-  Upstream,
-} from "../../src/upstream/types.ts";
+import type { JsonObject, JsonValue } from "../../src/core/json.ts";
+import type { CallContext, ToolEntry, ToolResult, TransportDeps, Upstream } from "../../src/upstream/types.ts";
 import { UpstreamStartError } from "../../src/upstream/types.ts";
 import { classifyCallError, failure } from "./errors.ts";
 import { type ExposedTools, exposeTools, mapArgumentKeys, type McpTool } from "./names.ts";

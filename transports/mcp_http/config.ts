@@ -4,7 +4,8 @@
  * `transports/http_common/config.ts`), `connect_timeout_ms`, plus the shared MCP keys.
  * @module
  */
-import type { ConfigContext, ConfigError, JsonObject, JsonSchema } from "../../src/upstream/types.ts";
+import type { JsonObject } from "../../src/core/json.ts";
+import type { ConfigContext, ConfigError, JsonSchema } from "../../src/upstream/types.ts";
 import { type HttpCommonConfig, httpCommonSchemaProperties, parseHttpCommon } from "../http_common/config.ts";
 import {
   COMMON_KEYS,

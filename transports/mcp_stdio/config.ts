@@ -3,8 +3,10 @@
  * `{"binding": "<credential>"}`), `inherit_environment`, restart policy, stderr capture, plus the shared MCP keys.
  * @module
  */
-import type { ConfigContext, ConfigError, JsonObject, JsonSchema } from "../../src/upstream/types.ts";
-import { didYouMean, joinIndex, joinKey } from "../../src/upstream/suggest.ts";
+import type { JsonObject } from "../../src/core/json.ts";
+import type { ConfigContext, ConfigError, JsonSchema } from "../../src/upstream/types.ts";
+import { didYouMean } from "../../src/core/suggest.ts";
+import { joinIndex, joinKey } from "../../src/upstream/messages.ts";
 import {
   COMMON_KEYS,
   type McpCommonConfig,

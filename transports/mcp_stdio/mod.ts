@@ -7,7 +7,8 @@
  * `upstream_unavailable`. `stop()` and process exit reap the child (see `reaper.ts`).
  * @module
  */
-import type { JsonObject, PermissionNeeds, Transport, TransportDeps, Upstream } from "../../src/upstream/types.ts";
+import type { JsonObject } from "../../src/core/json.ts";
+import type { PermissionNeeds, Transport, TransportDeps, Upstream } from "../../src/upstream/types.ts";
 import { UpstreamStartError } from "../../src/upstream/types.ts";
 import { connectClient, type Connection, ProbeTap } from "../mcp_common/session.ts";
 import { startMcpUpstream } from "../mcp_common/upstream.ts";

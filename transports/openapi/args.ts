@@ -4,7 +4,7 @@
  * drop `null`s (nil means "omit"), and report unknown keys.
  * @module
  */
-import type { JsonObject, JsonValue } from "../../src/upstream/types.ts";
+import type { JsonObject, JsonValue } from "../../src/core/json.ts";
 import type { CompiledParam } from "./schema.ts";
 
 /** The parameter a key names: exact match first, then the `-`↔`_` variant. */

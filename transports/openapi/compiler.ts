@@ -4,8 +4,9 @@
  * @module
  */
 import { Validator } from "@cfworker/json-schema";
-import type { JsonObject, JsonValue, ToolEntry } from "../../src/upstream/types.ts";
-import { nearest } from "../../src/upstream/suggest.ts";
+import type { JsonObject, JsonValue } from "../../src/core/json.ts";
+import type { ToolEntry } from "../../src/upstream/types.ts";
+import { didYouMean } from "../../src/core/suggest.ts";
 import type { OpenApiConfig, OperationOverride } from "./config.ts";
 import { describeOperation, indexOperations, type OperationRef } from "./operations.ts";
 import { compileParams } from "./params.ts";
@@ -70,8 +71,7 @@ export function compileDocument(doc: Record<string, unknown>, version: "3.0" | "
     const refs = index.byId.get(id);
     if (!refs) {
       const candidates = [...index.byId.entries()].filter(([, r]) => r.some((op) => !op.deprecated)).map(([k]) => k);
-      const near = nearest(id, candidates, 3);
-      const hint = near.length ? `; nearest: ${near.join(", ")}` : `; the document has ${candidates.length} operations`;
+      const hint = didYouMean(id, candidates) || `; the document has ${candidates.length} operations`;
       problems.push(`${includePath}[${i}]: operation "${id}" is not in the document${hint}`);
       return;
     }

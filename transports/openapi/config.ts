@@ -7,7 +7,8 @@ import { isAbsolute, resolve } from "node:path";
 import type { ConfigContext, ConfigError, JsonSchema } from "../../src/upstream/types.ts";
 import { type HttpCommonConfig, httpCommonSchemaProperties, parseHttpCommon } from "../http_common/config.ts";
 import { checkHttpUrl } from "../http_common/config.ts";
-import { didYouMean, joinIndex, joinKey, unknownKeyHint } from "../../src/upstream/suggest.ts";
+import { didYouMean } from "../../src/core/suggest.ts";
+import { joinIndex, joinKey, unknownKeyHint } from "../../src/upstream/messages.ts";
 import { unknownKeys } from "../../src/upstream/config_keys.ts";
 
 /** Defaults of the numeric settings. */

@@ -6,7 +6,8 @@
  */
 import { Validator } from "@cfworker/json-schema";
 import { guardedFetch, type HttpFailure, type HttpResponse } from "../../src/upstream/http_client.ts";
-import type { CallContext, JsonObject, ToolResult, TransportDeps } from "../../src/upstream/types.ts";
+import type { JsonObject } from "../../src/core/json.ts";
+import type { CallContext, ToolResult, TransportDeps } from "../../src/upstream/types.ts";
 import { mapArgs } from "./args.ts";
 import type { CompiledOperation } from "./compiler.ts";
 import type { OpenApiConfig } from "./config.ts";

@@ -5,10 +5,10 @@
  */
 import { hostPortOf } from "../http_common/config.ts";
 import { publicEndpoint } from "../http_common/endpoint.ts";
+import type { JsonObject } from "../../src/core/json.ts";
 import {
   type ConfigContext,
   type ConfigError,
-  type JsonObject,
   type PermissionNeeds,
   type ToolEntry,
   type Transport,

@@ -7,7 +7,7 @@
  * @module
  */
 import { createFinalURL, defaultPathSerializer, serializeArrayParam, serializePrimitiveParam } from "openapi-fetch";
-import type { JsonValue } from "../../src/upstream/types.ts";
+import type { JsonValue } from "../../src/core/json.ts";
 import type { CompiledParam } from "./schema.ts";
 
 /** The URL, or the argument problems that prevent building it. */

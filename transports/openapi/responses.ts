@@ -5,7 +5,8 @@
  * @module
  */
 import type { HttpFailure, HttpResponse } from "../../src/upstream/http_client.ts";
-import type { JsonValue, ToolResult } from "../../src/upstream/types.ts";
+import type { JsonValue } from "../../src/core/json.ts";
+import type { ToolResult } from "../../src/upstream/types.ts";
 import { type ResultPath, selectPath } from "./result_path.ts";
 
 /** Longest problem detail quoted from an error response. */

@@ -3,7 +3,7 @@
  * @module
  */
 
-import type { JsonValue } from "../api.ts";
+import type { JsonValue } from "../../core/json.ts";
 import { Keyword, LFloat, LispFn, type Value } from "../values/types.ts";
 import { PVec, vecFrom } from "../values/vector.ts";
 import { PMap, PSet } from "../values/hashmap.ts";

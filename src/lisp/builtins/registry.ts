@@ -10,6 +10,7 @@
  * @module
  */
 
+import { didYouMean, phraseSuggestions, suggest } from "../../core/suggest.ts";
 import type { BuiltinDoc } from "../api.ts";
 import { type Builtin, type NsGroup, TABLE } from "./table.ts";
 import "./seq.ts";
@@ -89,38 +90,6 @@ function index(): Map<NsGroup, Map<string, Builtin>> {
   return idx;
 }
 
-/** Edit distance (for suggestions). */
-function distance(a: string, b: string): number {
-  const m = a.length;
-  const n = b.length;
-  let prev = Array.from({ length: n + 1 }, (_, j) => j);
-  for (let i = 1; i <= m; i++) {
-    const cur = [i];
-    for (let j = 1; j <= n; j++) {
-      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = cur;
-  }
-  return prev[n];
-}
-
-/** Up to `max` names from `candidates` close to `name`. */
-export function suggest(name: string, candidates: Iterable<string>, max = 3): string[] {
-  const scored: [number, string][] = [];
-  const lower = name.toLowerCase();
-  for (const c of candidates) {
-    const cl = c.toLowerCase();
-    let d = distance(lower, cl);
-    if (cl.startsWith(lower) || lower.startsWith(cl)) d = Math.min(d, 1);
-    else if (cl.includes(lower) && lower.length >= 3) d = Math.min(d, 2);
-    // a candidate with nothing in common (`a` → `*`) is no suggestion, however short the name
-    if (d >= Math.max(lower.length, cl.length)) continue;
-    if (d <= Math.max(1, Math.floor(name.length / 3))) scored.push([d, c]);
-  }
-  scored.sort((x, y) => x[0] - y[0] || (x[1] < y[1] ? -1 : 1));
-  return scored.slice(0, max).map((x) => x[1]);
-}
-
 /**
  * The builtin `ns/name` (or bare `name` when ns is null) names, or undefined — no suggestions computed, so the
  * analyzer can probe every symbol cheaply.
@@ -141,35 +110,28 @@ export function resolveBuiltin(ns: string | null, name: string): ResolveResult {
   if (found) return { ok: true, builtin: found };
   const idx = index();
   if (ns === null) {
-    const near = suggest(name, idx.get("core")!.keys());
     return {
       ok: false,
       reason: "unknown_builtin",
-      message: `unknown function '${name}'${near.length ? `; did you mean ${near.join(", ")}?` : ""}`,
+      message: `unknown function '${name}'${didYouMean(name, idx.get("core")!.keys())}`,
     };
   }
   const g = NAMESPACES[ns];
   if (g === undefined) {
-    const near = suggest(ns, Object.keys(NAMESPACES));
     return {
       ok: false,
       reason: "unknown_namespace",
-      message:
-        `unknown namespace '${ns}' in ${ns}/${name}${near.length ? `; did you mean ${near.join(", ")}?` : ""}. ` +
+      message: `unknown namespace '${ns}' in ${ns}/${name}${didYouMean(ns, Object.keys(NAMESPACES))}. ` +
         `Known namespaces: ${Object.keys(NAMESPACES).join(", ")}`,
     };
   }
   const members = idx.get(g) ?? new Map<string, Builtin>();
-  const near = suggest(name, members.keys());
+  const near = suggest(name, members.keys()).map((n) => `${ns}/${n}`);
   const all = [...members.keys()].sort();
   return {
     ok: false,
     reason: "unknown_member",
-    message:
-      `${ns}/${name} does not exist${
-        near.length ? `; did you mean ${near.map((n) => `${ns}/${n}`).join(", ")}?` : ""
-      }. ` +
-      `Members of ${ns}: ${all.join(", ")}`,
+    message: `${ns}/${name} does not exist${phraseSuggestions(near)}. Members of ${ns}: ${all.join(", ")}`,
   };
 }
 

@@ -12,7 +12,7 @@
  * @module
  */
 
-import type { JsonValue } from "../api.ts";
+import type { JsonValue } from "../../core/json.ts";
 import { LispError } from "../errors.ts";
 import { Keyword, LDate, LDuration, LFloat, LispFn, LRegex, SymbolRef, type Value, Var } from "./types.ts";
 import { EMPTY_VEC, PVec, vecFrom } from "./vector.ts";

@@ -5,7 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { createSession } from "../../../src/lisp/mod.ts";
-import type { HostTools, JsonValue, ToolOutcome, ToolRequest } from "../../../src/lisp/api.ts";
+import type { HostTools, ToolOutcome, ToolRequest } from "../../../src/core/tool_seam.ts";
+import type { JsonValue } from "../../../src/core/json.ts";
 
 const DOC = new URL("../../../docs/language.md", import.meta.url);
 

@@ -3,13 +3,13 @@
  * and the fixture commands.
  * @module
  */
+import type { JsonObject } from "../../../src/core/json.ts";
 import type {
   AuthEmitter,
   CallContext,
   ConfigContext,
   ConfigError,
   CredentialMaterializer,
-  JsonObject,
   Transport,
   TransportDeps,
   Upstream,

@@ -113,7 +113,10 @@ Deno.test("compiler: every refusal is one clear line naming the operation", () =
     ["get_tenant", /required header parameter "X-Tenant" is not supplied by the config; .*add it to static_headers/],
     ["get_elsewhere", /declares servers on another origin \(https:\/\/evil\.example\.net\)/],
     ["get_external", /external \$ref "other\.yaml#\/components\/parameters\/X" is not supported/],
-    ["list_trace", /include_operations\[0\]: operation "list_trace" is not in the document; nearest: list_traces/],
+    [
+      "list_trace",
+      /include_operations\[0\]: operation "list_trace" is not in the document \(did you mean "list_traces"\?\)/,
+    ],
   ];
   for (const [id, re] of cases) {
     const p = problems(() => compile([id]));

@@ -6,7 +6,8 @@
 import { Hono } from "hono";
 import { createRedactor, type SecretRedactor } from "../../../src/upstream/redact.ts";
 import { createMaterializer, type CredentialSpec } from "../../../src/upstream/credentials.ts";
-import type { ConfigContext, JsonObject, TransportDeps } from "../../../src/upstream/types.ts";
+import type { JsonObject } from "../../../src/core/json.ts";
+import type { ConfigContext, TransportDeps } from "../../../src/upstream/types.ts";
 import { type OpenApiConfig, parseOpenApiConfig } from "../../../transports/openapi/config.ts";
 
 /** A small OpenAPI 3.0 document exercising most compiler paths. */

@@ -76,8 +76,11 @@ Deno.test("openapi start: compile problems become one UpstreamStartError with on
       assert.equal(e.code, "openapi_compile_failed");
       const lines = e.message.split("\n");
       assert.equal(lines.length, 2);
-      assert.match(lines[0], /^upstream fx: upstreams\.fx\.include_operations\[0\]: .*nearest: list_traces/);
-      assert.match(lines[1], /nearest: status/);
+      assert.match(
+        lines[0],
+        /^upstream fx: upstreams\.fx\.include_operations\[0\]: .*\(did you mean "list_traces"\?\)/,
+      );
+      assert.match(lines[1], /\(did you mean "status"\?\)/);
       return true;
     });
   } finally {
