@@ -33,5 +33,5 @@ for (const [label, wrap] of [["values", (n: string) => n], ["call heads", (n: st
 Deno.test("unknown names: a few keep their suggestions", () => {
   const r = evaluate("(fliter odd? [1 2])");
   assert.equal(r.ok, false);
-  if (!r.ok) assert.match(r.message, /fliter \(did you mean filter/);
+  if (!r.ok) assert.match(r.message, /fliter \(did you mean "filter"\?\)/);
 });
