@@ -1,7 +1,8 @@
 /**
- * Byte helpers shared by the transports' stream readers (the guarded HTTP client, the stdio line reader).
+ * Byte helpers: joining received chunks (the guarded HTTP client, the stdio line reader) and the size of a JSON value.
  * @module
  */
+import type { JsonValue } from "../core/json.ts";
 
 /** Join `chunks` (whose lengths add up to `total`) into one array; a single chunk is returned as it is. */
 export function concatBytes(chunks: Uint8Array[], total: number): Uint8Array {
@@ -13,4 +14,9 @@ export function concatBytes(chunks: Uint8Array[], total: number): Uint8Array {
     offset += c.byteLength;
   }
   return out;
+}
+
+/** UTF-8 byte length of a JSON value as serialized. */
+export function jsonBytes(value: JsonValue): number {
+  return new TextEncoder().encode(JSON.stringify(value) ?? "null").length;
 }

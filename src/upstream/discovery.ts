@@ -9,13 +9,13 @@
 import type { JsonObject, JsonValue } from "../core/json.ts";
 import type { ToolEntry } from "./types.ts";
 import type { DiscoveryOp, DiscoveryOutcome } from "../core/tool_seam.ts";
-import type { RunContext } from "./run_context.ts";
+import type { RunScope } from "./run_records.ts";
 import type { UpstreamSnapshot } from "./runtime.ts";
 import { apropos } from "./apropos.ts";
 import { oneLine, renderDoc } from "./signature.ts";
 import { didYouMean } from "../core/suggest.ts";
 import { describeValue } from "./messages.ts";
-import { jsonBytes } from "./tool_call.ts";
+import { jsonBytes } from "./bytes.ts";
 
 class Fault extends Error {}
 
@@ -66,7 +66,7 @@ function line(server: string, tool: ToolEntry): string {
   return `${server}/${tool.name} - ${oneLine(tool.description ?? "", 10_000)}`;
 }
 
-function compute(ctx: RunContext, op: DiscoveryOp, args: JsonObject): { result: JsonValue; keywordKeys?: boolean } {
+function compute(ctx: RunScope, op: DiscoveryOp, args: JsonObject): { result: JsonValue; keywordKeys?: boolean } {
   const catalog = ctx.runtime.catalog();
   switch (op) {
     case "servers":
@@ -118,7 +118,7 @@ function compute(ctx: RunContext, op: DiscoveryOp, args: JsonObject): { result: 
 }
 
 /** Perform one discovery operation for a run. Never throws. */
-export async function discover(ctx: RunContext, op: DiscoveryOp, args: JsonObject): Promise<DiscoveryOutcome> {
+export async function discover(ctx: RunScope, op: DiscoveryOp, args: JsonObject): Promise<DiscoveryOutcome> {
   const started = performance.now();
   const red = ctx.runtime.redactor;
   const record = (outcome: "ok" | "nil_world_fault" | "raise", reason?: string) =>

@@ -10,40 +10,10 @@ import type { RunLimits } from "./config.ts";
 import type { Runtime } from "./runtime.ts";
 import type { DiscoveryOp, DiscoveryOutcome, HostCallbacks, ToolOutcome, ToolRequest } from "../core/tool_seam.ts";
 import { callTool } from "./tool_call.ts";
+import type { CallRecord, CatalogOpRecord, RunRecords, RunScope } from "./run_records.ts";
 import { discover } from "./discovery.ts";
 
-/**
- * One tool call as recorded for the run report (args redacted). The one call-record shape: the engine hands it to
- * the faces as is, and the MCP debug profile's `upstream_calls` uses its field names.
- */
-export interface CallRecord {
-  server: string;
-  tool: string;
-  args: JsonValue;
-  status: "ok" | "error";
-  reason?: string;
-  message?: string;
-  duration_ms: number;
-  /** UTF-8 bytes of the upstream payload (or of the JSON value), 0 when no request was made. */
-  bytes: number;
-  /** Successful calls: the first ~120 characters of the redacted value as JSON (untrusted upstream data). */
-  preview?: string;
-}
-
-/** One discovery operation as recorded for the run report. */
-export interface CatalogOpRecord {
-  operation: string;
-  args: JsonValue;
-  outcome: "ok" | "nil_world_fault" | "raise";
-  reason?: string;
-  duration_ms: number;
-}
-
-/** What a run leaves behind. */
-export interface RunRecords {
-  calls: CallRecord[];
-  catalogOps: CatalogOpRecord[];
-}
+export type { CallRecord, CatalogOpRecord, RunRecords, RunScope } from "./run_records.ts";
 
 /** Options of one run. */
 export interface RunOptions {
@@ -54,7 +24,7 @@ export interface RunOptions {
 }
 
 /** The per-run state. Create with `createRunContext` or (preferably) `withRunContext`. */
-export class RunContext {
+export class RunContext implements RunScope {
   readonly limits: RunLimits;
   readonly #controller = new AbortController();
   #calls: CallRecord[] = [];

@@ -9,9 +9,10 @@
 import type { JsonObject, JsonValue } from "../core/json.ts";
 import type { ToolResult } from "./types.ts";
 import type { ToolOutcome, ToolRequest } from "../core/tool_seam.ts";
-import type { CallRecord, RunContext } from "./run_context.ts";
+import type { CallRecord, RunScope } from "./run_records.ts";
 import type { UpstreamState } from "./runtime.ts";
 import { previewJson } from "./preview.ts";
+import { jsonBytes } from "./bytes.ts";
 import { argumentProblems, matchArgNames } from "./tool_args.ts";
 import { didYouMean } from "../core/suggest.ts";
 import { describeValue } from "./messages.ts";
@@ -28,16 +29,11 @@ function isObject(v: unknown): v is JsonObject {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
-/** UTF-8 byte length of a JSON value. */
-export function jsonBytes(value: JsonValue): number {
-  return new TextEncoder().encode(JSON.stringify(value) ?? "null").length;
-}
-
 function clip(text: string): string {
   return text.length > MAX_MESSAGE_CHARS ? `${text.slice(0, MAX_MESSAGE_CHARS)}…` : text;
 }
 
-async function dispatch(ctx: RunContext, state: UpstreamState, tool: string, args: JsonObject): Promise<ToolResult> {
+async function dispatch(ctx: RunScope, state: UpstreamState, tool: string, args: JsonObject): Promise<ToolResult> {
   const upstream = state.upstream!;
   const timeoutMs = ctx.limits.callTimeoutMs;
   const controller = new AbortController();
@@ -69,7 +65,7 @@ async function dispatch(ctx: RunContext, state: UpstreamState, tool: string, arg
 }
 
 /** Validate and perform one `tool/call` for a run. Never throws; every message is redacted. */
-export async function callTool(ctx: RunContext, request: ToolRequest): Promise<ToolOutcome> {
+export async function callTool(ctx: RunScope, request: ToolRequest): Promise<ToolOutcome> {
   let outcome: ToolOutcome;
   try {
     outcome = await callToolUnredacted(ctx, request);
@@ -120,7 +116,7 @@ function isFault(x: object): x is Settled {
 }
 
 /** validate → budget → resolve (upstream, tool, arguments) → dispatch → settle → record. */
-async function callToolUnredacted(ctx: RunContext, request: ToolRequest): Promise<ToolOutcome> {
+async function callToolUnredacted(ctx: RunScope, request: ToolRequest): Promise<ToolOutcome> {
   const target = validateRequest(ctx, request);
   if (isOutcome(target)) return target;
   const record = recorder(ctx, target);
@@ -138,7 +134,7 @@ async function callToolUnredacted(ctx: RunContext, request: ToolRequest): Promis
 }
 
 /** The request's shape: `{:server s :tool t :args {…}}` on `tool/call` of an open run. Raises on a bad shape. */
-function validateRequest(ctx: RunContext, request: ToolRequest): CallTarget | ToolOutcome {
+function validateRequest(ctx: RunScope, request: ToolRequest): CallTarget | ToolOutcome {
   if (request.name !== "call") return raise(`unknown host tool tool/${request.name}; use tool/call`);
   if (ctx.closed) return CLOSED;
   const req = request.args;
@@ -163,12 +159,12 @@ function validateRequest(ctx: RunContext, request: ToolRequest): CallTarget | To
   return { server, tool, rawArgs };
 }
 
-function configured(ctx: RunContext): string {
+function configured(ctx: RunScope): string {
   return `Configured upstreams: ${ctx.runtime.serverNames().join(", ") || "(none)"}`;
 }
 
 /** Count the call against the run's budget (before any lookup); the fault when the budget is spent. */
-function chargeBudget(ctx: RunContext): Settled | undefined {
+function chargeBudget(ctx: RunScope): Settled | undefined {
   ctx.callCount++;
   if (ctx.callCount <= ctx.limits.maxToolCalls) return undefined;
   return {
@@ -182,7 +178,7 @@ function chargeBudget(ctx: RunContext): Settled | undefined {
  * The configured upstream, ready (a live snapshot retries an unavailable one first). Raises on an unknown upstream;
  * an unavailable one is a world fault.
  */
-async function resolveUpstream(ctx: RunContext, server: string): Promise<UpstreamState | Settled | ToolOutcome> {
+async function resolveUpstream(ctx: RunScope, server: string): Promise<UpstreamState | Settled | ToolOutcome> {
   const rt = ctx.runtime;
   let state = rt.upstreams.get(server);
   if (!state) {
@@ -204,7 +200,7 @@ async function resolveUpstream(ctx: RunContext, server: string): Promise<Upstrea
  * The installed tool and the arguments mapped to its names. Raises on a tool the install policy withheld (saying
  * why), an unknown tool (with the nearest name) and arguments the tool's schema rejects.
  */
-function resolveTool(ctx: RunContext, state: UpstreamState, target: CallTarget): ResolvedArgs | ToolOutcome {
+function resolveTool(ctx: RunScope, state: UpstreamState, target: CallTarget): ResolvedArgs | ToolOutcome {
   const rt = ctx.runtime;
   const { server, tool } = target;
   const entry = rt.findTool(server, tool);
@@ -226,7 +222,7 @@ function resolveTool(ctx: RunContext, state: UpstreamState, target: CallTarget):
 }
 
 /** What the transport answered, bounded by the run's response cap and redacted; `bytes` as received. */
-function settle(ctx: RunContext, result: ToolResult): { settled: Settled; bytes: number } {
+function settle(ctx: RunScope, result: ToolResult): { settled: Settled; bytes: number } {
   const red = ctx.runtime.redactor;
   if (!result.ok) {
     return {
@@ -249,7 +245,7 @@ function settle(ctx: RunContext, result: ToolResult): { settled: Settled; bytes:
 }
 
 /** Start timing a call; the returned function appends its `CallRecord` to the run and returns the outcome. */
-function recorder(ctx: RunContext, target: CallTarget): Recorder {
+function recorder(ctx: RunScope, target: CallTarget): Recorder {
   const started = performance.now();
   const base = { server: target.server, tool: target.tool, args: ctx.runtime.redactor.redactJson(target.rawArgs) };
   return (settled, bytes) => {

@@ -1,0 +1,58 @@
+/**
+ * What one evaluation's run leaves behind (call and discovery records) and the view of a run context that the
+ * `tool/call` and discovery steps work on. Kept apart from `run_context.ts` so those steps depend on this interface,
+ * not on the class that calls them (no import cycle).
+ * @module
+ */
+import type { JsonValue } from "../core/json.ts";
+import type { RunLimits } from "./config.ts";
+import type { Runtime } from "./runtime.ts";
+
+/**
+ * One tool call as recorded for the run report (args redacted). The one call-record shape: the engine hands it to
+ * the faces as is, and the MCP debug profile's `upstream_calls` uses its field names.
+ */
+export interface CallRecord {
+  server: string;
+  tool: string;
+  args: JsonValue;
+  status: "ok" | "error";
+  reason?: string;
+  message?: string;
+  duration_ms: number;
+  /** UTF-8 bytes of the upstream payload (or of the JSON value), 0 when no request was made. */
+  bytes: number;
+  /** Successful calls: the first ~120 characters of the redacted value as JSON (untrusted upstream data). */
+  preview?: string;
+}
+
+/** One discovery operation as recorded for the run report. */
+export interface CatalogOpRecord {
+  operation: string;
+  args: JsonValue;
+  outcome: "ok" | "nil_world_fault" | "raise";
+  reason?: string;
+  duration_ms: number;
+}
+
+/** What a run leaves behind. */
+export interface RunRecords {
+  calls: CallRecord[];
+  catalogOps: CatalogOpRecord[];
+}
+
+/** The per-run state `tool/call` and discovery read and update; `RunContext` implements it. */
+export interface RunScope {
+  readonly limits: RunLimits;
+  readonly runtime: Runtime;
+  /** Aborted on close or when the outer signal fires. */
+  readonly signal: AbortSignal;
+  /** True after close: stale callbacks fail closed. */
+  readonly closed: boolean;
+  /** Tool calls attempted. */
+  callCount: number;
+  /** Discovery operations attempted. */
+  catalogOpCount: number;
+  record(r: CallRecord): void;
+  recordOp(r: CatalogOpRecord): void;
+}
