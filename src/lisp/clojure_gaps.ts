@@ -13,7 +13,6 @@ const NO_IO = "no I/O: data arrives through tool/call and data/…";
 /** Name → what to use instead. */
 const GAPS: Record<string, string> = {
   "dotimes": "use (doseq [i (range n)] …)",
-  "letfn": "define the helpers with defn first (or (let [f (fn [x] …)] …))",
   "prn": "use (println (pr-str x))",
   "print": "use println",
   "printf": "use (println (format …))",
@@ -23,7 +22,6 @@ const GAPS: Record<string, string> = {
   "deref": NO_STATE,
   "volatile!": NO_STATE,
   "iterate": NO_LAZY,
-  "repeat": NO_LAZY,
   "repeatedly": NO_LAZY,
   "cycle": NO_LAZY,
   "lazy-seq": NO_LAZY,
@@ -59,4 +57,33 @@ export function describeGaps(names: string[]): string {
     groups.set(why, [...(groups.get(why) ?? []), n]);
   }
   return [...groups].map(([why, ns]) => `${ns.join(", ")} (not in PTC-Lisp: ${why})`).join("; ");
+}
+
+/** Sequence functions whose collection-less call is a transducer in Clojure, by the argument count of that call. */
+const TRANSDUCERS: Record<string, number> = {
+  "map": 1,
+  "filter": 1,
+  "remove": 1,
+  "keep": 1,
+  "keep-indexed": 1,
+  "map-indexed": 1,
+  "mapcat": 1,
+  "take": 1,
+  "drop": 1,
+  "take-while": 1,
+  "drop-while": 1,
+  "partition-all": 1,
+  "partition-by": 1,
+  "interpose": 1,
+  "distinct": 0,
+  "dedupe": 0,
+};
+
+/**
+ * The hint for calling `name` with `n` arguments when that call is a Clojure transducer (`(filter odd?)`), else "".
+ */
+export function transducerHint(name: string, n: number): string {
+  if (!Object.hasOwn(TRANSDUCERS, name) || TRANSDUCERS[name] !== n) return "";
+  return `. (${name}${n === 0 ? "" : " f"}) without a collection is a Clojure transducer; PTC-Lisp has none: ` +
+    "pass the collection, e.g. (->> xs (filter odd?) (map inc)) for (into [] (comp (filter odd?) (map inc)) xs)";
 }

@@ -38,6 +38,8 @@ function arityText(info: FnInfo): string {
 /** A user-defined function value. */
 export class Closure extends LispFn {
   readonly name: string;
+  /** What the fn's own name (`(fn name [..] ..)`) refers to: this closure, or the multi-arity function holding it. */
+  self: LispFn = this;
   constructor(readonly info: FnInfo, readonly captured: Value[]) {
     super();
     this.name = info.name;
@@ -62,7 +64,7 @@ export class Closure extends LispFn {
     f[0] = this.captured;
     for (let i = 0; i < np; i++) f[ps[i]] = args[i];
     if (info.restSlot >= 0) f[info.restSlot] = n > np ? vecFrom(args.slice(np)) : null;
-    if (info.selfSlot >= 0) f[info.selfSlot] = this;
+    if (info.selfSlot >= 0) f[info.selfSlot] = this.self;
     // No try/finally: an exception ends the evaluation, and pmap branches restore `depth` themselves.
     const body = info.body;
     let v = body(f);
@@ -84,7 +86,7 @@ export class Closure extends LispFn {
     const f: Frame = new Array(info.scope.nslots);
     f[0] = this.captured;
     f[info.paramSlots[0]] = x;
-    if (info.selfSlot >= 0) f[info.selfSlot] = this;
+    if (info.selfSlot >= 0) f[info.selfSlot] = this.self;
     const body = info.body;
     let v = body(f);
     while (v === RECUR) {
@@ -107,7 +109,7 @@ export class Closure extends LispFn {
     f[0] = this.captured;
     f[ps[0]] = x;
     f[ps[1]] = y;
-    if (info.selfSlot >= 0) f[info.selfSlot] = this;
+    if (info.selfSlot >= 0) f[info.selfSlot] = this.self;
     const body = info.body;
     let v = body(f);
     while (v === RECUR) {

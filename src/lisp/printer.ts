@@ -5,7 +5,18 @@
  * @module
  */
 
-import { Keyword, LDate, LDuration, LFloat, LispFn, LRegex, SymbolRef, type Value, Var } from "./values/types.ts";
+import {
+  Keyword,
+  LDate,
+  LDuration,
+  LFloat,
+  LispFn,
+  LRegex,
+  Reduced,
+  SymbolRef,
+  type Value,
+  Var,
+} from "./values/types.ts";
 import { PVec } from "./values/vector.ts";
 import { PMap, PSet } from "./values/hashmap.ts";
 import { sortedEntries, sortValues } from "./values/compare.ts";
@@ -76,6 +87,7 @@ function atomText(v: Value): string | undefined {
   if (v instanceof LRegex) return '#"' + v.source + '"';
   if (v instanceof LDate) return '"' + v.iso() + '"';
   if (v instanceof LDuration) return `#duration[${v.ms}ms]`;
+  if (v instanceof Reduced) return `#reduced[${prStr(v.v)}]`;
   return undefined;
 }
 

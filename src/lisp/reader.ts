@@ -274,12 +274,7 @@ class Reader {
 
   readQuote(at: number): Form {
     this.pos = at + 1;
-    const next = this.src[this.pos];
-    if (next === "(" || next === "[" || next === "{" || (next === "#" && this.src[this.pos + 1] === "{")) {
-      this.fail("Quoting a collection is not supported: quote only symbols ('name); write data as [..] or {..}", at);
-    }
     const f = this.readForm();
-    if (f.type !== "symbol") this.fail("Quote (') only applies to symbols, e.g. 'server/tool", at);
     return { type: "list", items: [{ type: "symbol", ns: null, name: "quote", at }, f], at };
   }
 
@@ -320,16 +315,92 @@ class Reader {
     const s = this.src;
     const m = /^-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?/.exec(s.slice(at, at + 400));
     const text = m![0];
-    this.pos = at + text.length;
-    if (m![1] !== undefined || m![2] !== undefined) {
+    const after = at + text.length;
+    const isFloat = m![1] !== undefined || m![2] !== undefined;
+    if (!isFloat && !isDelim(s.charCodeAt(after))) return this.readSpecialNumber(at, text, after);
+    this.pos = after;
+    if (isFloat) {
+      if (s[after] === "M") this.failBigDecimal(at, after);
+      if (!isDelim(s.charCodeAt(after))) this.fail(`Invalid number '${s.slice(at, after + 1)}…'`, at);
       return { type: "float", value: Number(text), at };
     }
     const digits = text.startsWith("-") ? text.length - 1 : text.length;
-    if (digits > MAX_INT_DIGITS) this.fail(`Integer literal too long (${digits} digits, max ${MAX_INT_DIGITS})`, at);
-    if (digits <= 15) return { type: "int", value: Number(text), at };
-    const b = BigInt(text);
+    if (digits > 1 && /^-?0/.test(text)) return this.octal(at, text);
+    return this.intForm(at, text, 10, text);
+  }
+
+  /** An integer literal in `radix` (digits without sign or prefix in `body`, sign kept in front). */
+  intForm(at: number, body: string, radix: number, written: string): Form {
+    const neg = body.startsWith("-");
+    const digits = neg ? body.slice(1) : body;
+    if (digits.length > MAX_INT_DIGITS) {
+      this.fail(`Integer literal too long (${digits.length} digits, max ${MAX_INT_DIGITS})`, at);
+    }
+    if (radix === 10 && digits.length <= 15) return { type: "int", value: Number(body), at };
+    const alphabet = "0123456789abcdefghijklmnopqrstuvwxyz".slice(0, radix);
+    let b = 0n;
+    for (const ch of digits.toLowerCase()) {
+      const d = alphabet.indexOf(ch);
+      if (d < 0) this.fail(`Invalid number '${written}': '${ch}' is not a base-${radix} digit`, at);
+      b = b * BigInt(radix) + BigInt(d);
+    }
+    if (neg) b = -b;
     const abs = b < 0n ? -b : b;
     return { type: "int", value: abs <= SAFE ? Number(b) : b, at };
+  }
+
+  /** `010` is octal 8, as in Clojure; `08` is refused with the decimal spelling. */
+  octal(at: number, written: string): Form {
+    const body = written.replace(/^(-?)0+/, "$1");
+    if (/[89]/.test(body)) {
+      this.fail(`Invalid number '${written}': a leading 0 makes an octal literal; write ${Number(written)}`, at);
+    }
+    return this.intForm(at, body === "" || body === "-" ? "0" : body, 8, written);
+  }
+
+  failBigDecimal(at: number, after: number): never {
+    const text = this.src.slice(at, after);
+    this.fail(`BigDecimal literals are not supported ('${text}M'); write ${text} (a float)`, at);
+  }
+
+  /**
+   * Integer literals with a suffix or prefix: `0x1F` (hex), `2r1010` (radix), `7N` (exact integer: all integers
+   * are exact already); `1/3` (ratio) and `1.5M` (BigDecimal) are refused with what to write instead.
+   * Anything else glued to the digits is an invalid number, as in Clojure.
+   */
+  readSpecialNumber(at: number, text: string, after: number): Form {
+    const s = this.src;
+    let end = after;
+    while (end < s.length && !isDelim(s.charCodeAt(end))) end++;
+    const whole = s.slice(at, end);
+    const sign = text.startsWith("-") ? "-" : "";
+    const unsigned = sign ? whole.slice(1) : whole;
+    this.pos = end;
+    let m = /^0[xX]([0-9a-fA-F]+)N?$/.exec(unsigned);
+    if (m) return this.intForm(at, sign + m[1], 16, whole);
+    m = /^([0-9]{1,2})[rR]([0-9a-zA-Z]+)$/.exec(unsigned);
+    if (m) {
+      const radix = Number(m[1]);
+      if (radix < 2 || radix > 36) this.fail(`Invalid number '${whole}': the radix must be 2 to 36`, at);
+      return this.intForm(at, sign + m[2], radix, whole);
+    }
+    if (/^[0-9]+N$/.test(unsigned)) {
+      const digits = unsigned.slice(0, -1);
+      return digits.length > 1 && digits.startsWith("0")
+        ? this.octal(at, sign + digits)
+        : this.intForm(at, sign + digits, 10, whole);
+    }
+    if (/^[0-9]+M$/.test(unsigned)) this.failBigDecimal(at, end - 1);
+    m = /^([0-9]+)\/([0-9]+)$/.exec(unsigned);
+    if (m) {
+      this.fail(
+        `Ratio literals are not supported ('${whole}'): PTC-Lisp has no ratio type; write (/ ${sign}${m[1]} ${
+          m[2]
+        }) for a float, or (quot ${sign}${m[1]} ${m[2]}) for the integer quotient`,
+        at,
+      );
+    }
+    this.fail(`Invalid number '${whole}'`, at);
   }
 
   readSymbol(at: number): Form {

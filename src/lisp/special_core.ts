@@ -2,7 +2,7 @@
  * Core special forms: do, if, let, loop, recur, quote, comment (fn: special_fn.ts; defs: special_def.ts).
  * @module
  */
-import { type Form, formText } from "./forms.ts";
+import type { Form } from "./forms.ts";
 import {
   type Ana,
   conditional,
@@ -18,7 +18,6 @@ import { analyze, analyzeBody } from "./analyze.ts";
 import { defSpecial } from "./specials.ts";
 import type { LexScope } from "./scope.ts";
 import { type Binder, compilePattern } from "./destructure.ts";
-import { SymbolRef } from "./vals.ts";
 
 /** Raise invalid_arity for a special form used with the wrong shape. */
 export function arityFail(a: Ana, form: Form, message: string): never {
@@ -221,14 +220,5 @@ defSpecial(
   },
   true,
 );
-
-defSpecial("quote", ["(quote sym)", "'sym"], "A quoted symbol reference such as 'server/tool.", (items, form, a) => {
-  const s = items[1];
-  if (items.length !== 2) arityFail(a, form, "quote expects exactly one symbol");
-  if (s.type !== "symbol") {
-    throw formError(a, "invalid_form", `quote only applies to symbols, got ${formText(s)}`, s);
-  }
-  return constNode(new SymbolRef(s.ns, s.name));
-}, true);
 
 defSpecial("comment", ["(comment forms*)"], "Ignores its body and returns nil.", () => constNode(null));

@@ -1,5 +1,5 @@
 /**
- * Definitions in the user namespace: `def`, `defonce`, `defn`, `declare`. Writes go through the evaluation's undo log so a
+ * Definitions in the user namespace: `def`, `defonce`, `defn`, `defn-`, `declare`. Writes go through the evaluation's undo log so a
  * failed evaluation rolls them back.
  * @module
  */
@@ -11,7 +11,7 @@ import { defSpecial } from "./specials.ts";
 import type { EvalContext } from "./runtime.ts";
 import { type Value, Var } from "./vals.ts";
 import { arityFail } from "./special_core.ts";
-import { analyzeFn, closureNode } from "./special_fn.ts";
+import { analyzeFnForms } from "./special_arity.ts";
 
 /** Record a namespace write in the evaluation's undo log and perform it. */
 export function writeCell(run: EvalContext, cell: { value: unknown }, v: Value): void {
@@ -84,24 +84,31 @@ defSpecial("defonce", ["(defonce name doc? value)"], "Like def, but only when na
   a,
 ) => analyzeDef(items, form, a, true));
 
-defSpecial("defn", ["(defn name doc? [params*] exprs*)"], "Defines a named function: (def name (fn [params] ...)).", (
-  items,
-  form,
-  a,
-) => {
-  const s = defName(a, form, items, "defn");
+function analyzeDefn(items: Form[], form: Form, a: Ana, what: string): Node {
+  const s = defName(a, form, items, what);
   let i = 2;
   let doc: string | undefined;
   if (items[i]?.type === "string" && items.length > i + 1) doc = (items[i++] as { value: string }).value;
   if (items[i]?.type === "map") i++; // attribute map: ignored
-  if (items[i] === undefined) arityFail(a, form, `defn ${s.name} requires a parameter vector`);
+  if (items[i] === undefined) arityFail(a, form, `${what} ${s.name} requires a parameter vector`);
   const pIndex = i;
-  const value = withDefName(a, s.name, () => {
-    const info = analyzeFn(a, s.name, items[pIndex], items.slice(pIndex + 1), form, null, doc);
-    return closureNode(info);
-  });
+  const value = withDefName(a, s.name, () => analyzeFnForms(a, s.name, items.slice(pIndex), form, null, doc));
   return defNode(a, s.name, value, false, doc);
-});
+}
+
+defSpecial(
+  "defn",
+  ["(defn name doc? [params*] exprs*)", "(defn name doc? ([params*] exprs*)+)"],
+  "Defines a named function: (def name (fn [params] ...)); one or several arities.",
+  (items, form, a) => analyzeDefn(items, form, a, "defn"),
+);
+
+defSpecial(
+  "defn-",
+  ["(defn- name doc? [params*] exprs*)"],
+  "Same as defn (a program has one namespace, so there is nothing to hide a function from).",
+  (items, form, a) => analyzeDefn(items, form, a, "defn-"),
+);
 
 defSpecial("declare", ["(declare names*)"], "Declares names defined later, so earlier code may refer to them.", (
   items,

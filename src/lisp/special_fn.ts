@@ -1,9 +1,9 @@
 /**
- * Functions: `fn` (closures with destructured and variadic parameters, optional self name) and the `#(…)`
- * shorthand with `%`, `%1..%20` and `%&` placeholders.
+ * Functions: analysis of one arity (closures with destructured and variadic parameters, optional self name; the `fn`
+ * form itself is in special_arity.ts) and the `#(…)` shorthand with `%`, `%1..%20` and `%&` placeholders.
  * @module
  */
-import { type Form, formText, isSym, type SymbolForm } from "./forms.ts";
+import { type Form, formText, isSym } from "./forms.ts";
 import { type Ana, type FnLitState, formError, type Frame, type Node, type RecurTarget } from "./nodes.ts";
 import { analyze, analyzeBody } from "./analyze.ts";
 import { defSpecial } from "./specials.ts";
@@ -11,7 +11,6 @@ import { FnScope, LexScope, type LocalRef } from "./scope.ts";
 import { type Binder, compilePattern, restArgsMap } from "./destructure.ts";
 import { Closure, type FnInfo } from "./closure.ts";
 import type { Value } from "./vals.ts";
-import { arityFail } from "./special_core.ts";
 
 function loadRef(ref: LocalRef): (f: Frame) => Value {
   const i = ref.index;
@@ -38,19 +37,11 @@ export function analyzeFn(
   name: string,
   params: Form,
   body: Form[],
-  form: Form,
+  _form: Form,
   selfName: string | null,
   doc?: string,
 ): FnInfo {
   if (params.type !== "vector") {
-    if (params.type === "list") {
-      throw formError(
-        a,
-        "invalid_form",
-        "Multi-arity functions are not supported; define one arity per function",
-        form,
-      );
-    }
     throw formError(a, "invalid_form", `fn requires a parameter vector, got ${formText(params)}`, params);
   }
   const fnScope = new FnScope(a.scope);
@@ -108,22 +99,6 @@ export function analyzeFn(
     run: a.p.run,
   };
 }
-
-defSpecial("fn", ["(fn name? [params*] exprs*)"], "Creates a function (closure); params may destructure; & rest.", (
-  items,
-  form,
-  a,
-) => {
-  let i = 1;
-  let selfName: string | null = null;
-  if (isSym(items[1])) {
-    selfName = (items[1] as SymbolForm).name;
-    i = 2;
-  }
-  if (items[i] === undefined) arityFail(a, form, "fn requires a parameter vector: (fn [x] ...)");
-  const info = analyzeFn(a, selfName ?? "fn", items[i], items.slice(i + 1), form, selfName);
-  return closureNode(info);
-});
 
 defSpecial("#()", ["#(expr)"], "Anonymous function shorthand: % or %1..%20 are the arguments, %& the rest.", (
   items,

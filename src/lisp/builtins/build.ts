@@ -315,6 +315,22 @@ define("sequences", {
     doc: "Vector of numbers from start (default 0) below end by step (default 1).",
     fn: (a, ctx) => rangeImpl(a, (n) => ctx.alloc(n)),
   },
+  "repeat": {
+    arity: [1, 2],
+    args: ["[n x]"],
+    doc: "A vector of n copies of x. (There are no infinite sequences: (repeat x) needs a count.)",
+    fn: (a, ctx) => {
+      if (a.length === 1) {
+        throw new LispError(
+          "arity_error",
+          "repeat: (repeat x) would be an infinite sequence, which PTC-Lisp does not have; give a count: (repeat n x)",
+        );
+      }
+      const n = Math.max(0, intArg("repeat", a, 0));
+      ctx.alloc(slots(n));
+      return n === 0 ? EMPTY_VEC : vecFrom(new Array<Value>(n).fill(a[1]));
+    },
+  },
   "combinations": {
     arity: [2, 2],
     args: ["[coll n]"],

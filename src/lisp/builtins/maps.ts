@@ -4,7 +4,7 @@
  */
 
 import { LispError } from "../errors.ts";
-import { Keyword, type Value } from "../values/types.ts";
+import { Keyword, Reduced, type Value } from "../values/types.ts";
 import { EMPTY_VEC, PVec, vecFrom } from "../values/vector.ts";
 import { EMPTY_MAP, MapBuilder, NOT_FOUND, PMap, PSet } from "../values/hashmap.ts";
 import { mapEntries, seqView } from "../values/seq.ts";
@@ -333,7 +333,7 @@ define("maps", {
       const f = fnN(a[0], "reduce-kv", 1);
       const e = sortedEntries(m);
       let acc = a[1];
-      for (let i = 0; i < e.length; i += 2) acc = f([acc, e[i], e[i + 1]]);
+      for (let i = 0; i < e.length; i += 2) if ((acc = f([acc, e[i], e[i + 1]])) instanceof Reduced) return acc.v;
       return acc;
     },
   },

@@ -27,6 +27,8 @@ import "./math.ts";
 import "./compare.ts";
 import "./preds.ts";
 import "./strings.ts";
+import "./string_case.ts";
+import "./reduced.ts";
 import "./text.ts";
 import "./regex.ts";
 import "./json.ts";

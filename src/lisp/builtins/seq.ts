@@ -4,7 +4,7 @@
  */
 
 import { LispError } from "../errors.ts";
-import { Keyword, LispFn, type Value } from "../values/types.ts";
+import { Keyword, LispFn, Reduced, type Value } from "../values/types.ts";
 import { EMPTY_VEC, PVec, vecFrom } from "../values/vector.ts";
 import { PMap } from "../values/hashmap.ts";
 import { equals } from "../values/equality.ts";
@@ -225,11 +225,11 @@ define("sequences", {
         i = 1;
       }
       if (f instanceof LispFn) {
-        for (; i < n; i++) acc = f.call2(acc, xs[i]);
+        for (; i < n; i++) if ((acc = f.call2(acc, xs[i])) instanceof Reduced) return acc.v;
         return acc;
       }
       const g = fn2(f, "reduce", 1, hint);
-      for (; i < n; i++) acc = g(acc, xs[i]);
+      for (; i < n; i++) if ((acc = g(acc, xs[i])) instanceof Reduced) return acc.v;
       return acc;
     },
   },

@@ -6,6 +6,7 @@
 
 import type { BuiltinDoc } from "../api.ts";
 import { LispError } from "../errors.ts";
+import { transducerHint } from "../clojure_gaps.ts";
 import { LispFn, type Value } from "../values/types.ts";
 
 /**
@@ -74,7 +75,7 @@ export function checkArity(b: Builtin, n: number): void {
       "arity_error",
       `${b.name} expects ${want}, got ${n}. Usage: ${
         b.doc.arglists.map((a) => `(${b.name} ${a.slice(1, -1)})`.replace(" )", ")")).join(" or ")
-      }`,
+      }${transducerHint(b.name, n)}`,
     );
   }
 }

@@ -3,7 +3,7 @@
  * @module
  */
 
-import { Keyword, LDate, LDuration, LFloat, LispFn, LRegex, SymbolRef, type Value, Var } from "./types.ts";
+import { Keyword, LDate, LDuration, LFloat, LispFn, LRegex, Reduced, SymbolRef, type Value, Var } from "./types.ts";
 import { PVec } from "./vector.ts";
 import { PMap, PSet } from "./hashmap.ts";
 import { strFloat } from "../printer.ts";
@@ -67,5 +67,6 @@ export function describe(v: Value): string {
   if (v instanceof Var) return `a var (#'${v.name})`;
   if (v instanceof LDate) return "a date";
   if (v instanceof LDuration) return "a duration";
+  if (v instanceof Reduced) return "a reduced value";
   return "an unknown value";
 }

@@ -34,7 +34,8 @@ export type Value =
   | SymbolRef
   | Var
   | LDate
-  | LDuration;
+  | LDuration
+  | Reduced;
 
 /** Hash of a string (Java-style 31 polynomial, 32-bit). */
 export function stringHash(s: string): number {
@@ -170,6 +171,11 @@ export class LDuration {
   constructor(ms: number) {
     this.ms = ms;
   }
+}
+
+/** `(reduced x)`: ends a `reduce` early with `x` (prints `#reduced[x]` if it escapes one). */
+export class Reduced {
+  constructor(readonly v: Value) {}
 }
 
 /** The interned keyword named `name` if one exists (never creates one). */

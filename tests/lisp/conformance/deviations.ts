@@ -333,4 +333,59 @@ export const DEVIATIONS: Record<string, Deviation> = {
     expect: "true",
     why: "§5.3: dir lists a namespace",
   },
+  "idioms-62": {
+    src: "(conj '(1 2) 3)",
+    expect: "[1 2 3]",
+    why: "DIV-25: no list type; a quoted list is a vector, so conj adds at the end",
+  },
+  "idioms-67": {
+    src: "(require '[clojure.string :as str])",
+    expect: { error: "invalid_form" },
+    why: "issue 14: require is refused with a hint (clojure.string/set/walk are built in)",
+  },
+  "idioms-68": {
+    src: "(ns my.app (:require [clojure.string :as s]))",
+    expect: { error: "invalid_form" },
+    why: "issue 14: a program has one namespace; ns is refused with a hint",
+  },
+  "idioms-70": {
+    src: "(into [] (comp (filter odd?) (map inc)) [1 2 3 4])",
+    expect: { error: "arity_error" },
+    why: "§9: no transducers; the collection-less call says to use ->> instead",
+  },
+  "idioms-71": {
+    src: "(transduce (map inc) + [1 2 3])",
+    expect: { error: "arity_error" },
+    why: "§9: no transducers; the collection-less call says to use ->> instead",
+  },
+  "idioms-72": {
+    src: "(sequence (map inc) [1 2])",
+    expect: { error: "arity_error" },
+    why: "§9: no transducers; the collection-less call says to use ->> instead",
+  },
+  "idioms-73": {
+    src: "1/3",
+    expect: { error: "parse_error" },
+    why: "§2.6: no ratios; the reader says to write (/ 1 3) (cljs reads 1/3 as a division)",
+  },
+  "idioms-74": {
+    src: "(+ 1/2 1/2)",
+    expect: { error: "parse_error" },
+    why: "§2.6: no ratios; the reader says to write (/ 1 2)",
+  },
+  "idioms-75": {
+    src: "1.5M",
+    expect: { error: "parse_error" },
+    why: "§2.6: no BigDecimal; the reader says to write 1.5",
+  },
+  "idioms-77": {
+    src: "(eduction (map inc) [1 2])",
+    expect: { error: "arity_error" },
+    why: "§9: no transducers; the collection-less call says to use ->> instead",
+  },
+  "idioms-78": {
+    src: "(into [] (map inc) [1 2])",
+    expect: { error: "arity_error" },
+    why: "§9: no transducers; the collection-less call says to use ->> instead",
+  },
 };
