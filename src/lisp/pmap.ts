@@ -2,8 +2,10 @@
  * Concurrent tool calls for `pmap`/`pcalls` on a synchronous interpreter, by replay: every branch runs until it
  * needs a tool result it does not have yet (it then stops with PENDING); the pending requests of all branches go to
  * the host as ONE `callBatch`; the results are appended to each branch's cache and the unfinished branches run
- * again from the start, reading earlier results from their cache, until all complete. Branch prints are
- * discarded and branch defs rolled back (§5.4). Results keep input order.
+ * again from the start, reading earlier results from their cache, until all complete. A branch's prints are kept
+ * from the run that finishes it (replays that stop at a pending call drop theirs and give back their print budget),
+ * so each branch's lines appear once, together, in order of completion. Branch defs are rolled back (§5.4). Results
+ * keep input order.
  * @module
  */
 import { LispError } from "./errors.ts";
@@ -57,7 +59,8 @@ export function runBranches(run: EvalContext, thunks: (() => Value)[], what: "pm
   const states: BranchState[] = thunks.map(() => ({ results: [], cursor: 0, pending: null }));
   const done = new Array<boolean>(n).fill(false);
   const mark = run.defLog.length;
-  run.mutePrints++;
+  const prints = run.prints;
+  const onPrint = run.onPrint;
   try {
     for (;;) {
       const waiting: number[] = [];
@@ -68,15 +71,30 @@ export function runBranches(run: EvalContext, thunks: (() => Value)[], what: "pm
         st.pending = null;
         run.branch = st;
         const depth = run.depth;
+        const chars = run.printChars;
+        const lines: string[] = [];
+        run.prints = lines;
+        run.onPrint = undefined;
+        let pending = false;
         try {
           out[i] = thunks[i]();
           done[i] = true;
         } catch (e) {
-          if (e === PENDING) waiting.push(i);
+          pending = e === PENDING;
+          if (pending) waiting.push(i);
           else throw branchError(e, what, i);
         } finally {
           run.branch = null;
           run.depth = depth;
+          run.prints = prints;
+          run.onPrint = onPrint;
+          if (pending) run.printChars = chars;
+          else {
+            for (const line of lines) {
+              prints.push(line);
+              if (onPrint !== undefined) onPrint(line);
+            }
+          }
           undoDefs(run, mark);
         }
       }
@@ -93,7 +111,8 @@ export function runBranches(run: EvalContext, thunks: (() => Value)[], what: "pm
       });
     }
   } finally {
-    run.mutePrints--;
+    run.prints = prints;
+    run.onPrint = onPrint;
     run.branch = null;
   }
 }

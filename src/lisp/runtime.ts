@@ -64,8 +64,6 @@ export class EvalContext implements BuiltinContext {
   maxCallDepth = DEFAULT_EVAL_LIMITS.maxCallDepth;
   prints: string[] = [];
   onPrint: ((line: string) => void) | undefined = undefined;
-  /** When > 0, prints are discarded (inside pmap/pcalls branches). */
-  mutePrints = 0;
   tools: HostTools | undefined = undefined;
   discovery: DiscoveryBackend | undefined = undefined;
   /** Non-null while a pmap/pcalls branch runs. */
@@ -100,7 +98,6 @@ export class EvalContext implements BuiltinContext {
     this.maxCallDepth = l.maxCallDepth;
     this.prints = [];
     this.onPrint = undefined;
-    this.mutePrints = 0;
     this.tools = undefined;
     this.discovery = undefined;
     this.branch = null;
@@ -173,7 +170,6 @@ export class EvalContext implements BuiltinContext {
    * part — but still counts against the total budget.
    */
   print(line: string, whole = false): void {
-    if (this.mutePrints > 0) return;
     let entry = line;
     if (!whole && entry.length > this.maxPrintLength) {
       entry = `${entry.slice(0, this.maxPrintLength)}... (${this.maxPrintLength}/${entry.length} chars)`;

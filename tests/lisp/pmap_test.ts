@@ -38,11 +38,11 @@ Deno.test("pmap: pcalls batches too; plain host tools work in branches", () => {
   assert.equal(tools.batches[0].length, 2);
 });
 
-Deno.test("pmap: prints discarded, defs rolled back, failures wrapped", () => {
+Deno.test("pmap: prints kept once per branch, defs rolled back, failures wrapped", () => {
   const r = evaluate('(pmap (fn [x] (println "i" x) (* x x)) [1 2 3])');
   assert.ok(r.ok);
   assert.equal(r.printed, "[1 4 9]");
-  assert.deepEqual(r.prints, []);
+  assert.deepEqual(r.prints, ["i 1", "i 2", "i 3"]);
   const s = createSession();
   const r2 = s.eval("(pmap (fn [x] (def leaked x)) [1 2]) (or leaked :none)");
   assert.ok(r2.ok);
@@ -59,4 +59,37 @@ Deno.test("pmap: nested pmap inside a branch still completes", () => {
   const tools = new FakeTools();
   const out = ev("(pmap (fn [i] (pmap #(:id (:value (tool/call 'db/get {:id (+ i %)}))) [0 1])) [10 20])", { tools });
   assert.equal(out, "[[10 11] [20 21]]");
+});
+
+Deno.test("pmap: a branch's prints appear once, together, in order of completion, despite replays", () => {
+  const tools = new FakeTools();
+  // Branch 0 needs two rounds of calls, branch 1 one, branch 2 none: they complete in the order 2, 1, 0.
+  const r = evaluate(
+    `(pmap (fn [n] (println "start" n)
+                   (doseq [i (range n)] (tool/call 'db/get {:id i}) (println "got" n i))
+                   (println "end" n) n)
+           [2 1 0])`,
+    { tools },
+  );
+  assert.ok(r.ok, r.ok ? "" : r.message);
+  assert.deepEqual(r.prints, [
+    "start 0",
+    "end 0",
+    "start 1",
+    "got 1 0",
+    "end 1",
+    "start 2",
+    "got 2 0",
+    "got 2 1",
+    "end 2",
+  ]);
+  const budget = evaluate(
+    `(pmap (fn [n] (doseq [i (range 3)] (println "0123456789") (tool/call 'db/get {:id i})) n) [1 2])`,
+    { tools, limits: { maxPrintChars: 70 } },
+  );
+  assert.ok(budget.ok, "replays give their print budget back: 6 lines of 10 fit in 70 characters");
+  assert.equal(budget.prints.length, 6);
+  const failing = evaluate('(pmap (fn [x] (println "before" x) (/ 1 x)) [0])');
+  assert.ok(!failing.ok);
+  assert.deepEqual(failing.prints, ["before 0"], "a failing branch's lines are kept for debugging");
 });

@@ -145,3 +145,17 @@ Deno.test("discovery: a bare or tool/-prefixed upstream tool name points at tool
   // a name no upstream tool has keeps the usual suggestion
   assert.match(err("(mapp inc [1])", { discovery }).message, /did you mean "map"/);
 });
+
+Deno.test("tools: two spellings of one argument are a programmer fault naming both, and nothing is sent", () => {
+  const tools = new FakeTools();
+  for (const src of ['(tool/echo {:org_id "acme" :org-id "globex"})', '(tool/echo {"org-id" 1 :org_id 2})']) {
+    const e = err(src, { tools });
+    assert.equal(e.reason, "invalid_tool_args", e.message);
+    assert.match(e.message, /org_id twice: .* and .* are both sent as "org_id"; keep one/);
+  }
+  const nested = err("(tool/echo {:filter {:a-b 1 :a_b 2}})", { tools });
+  assert.match(nested.message, /args\.filter\.a_b twice: :a-b and :a_b/);
+  const r = evaluate("(tool/call 'fs/read {:path-x 1 :path_x 2})", { tools });
+  assert.ok(!r.ok && r.reason === "invalid_tool_args", r.ok ? r.printed : r.message);
+  assert.equal(tools.calls.length, 0);
+});

@@ -8,7 +8,6 @@ import { LispError } from "../errors.ts";
 import { LFloat, type Value } from "../values/types.ts";
 import { compare } from "../values/compare.ts";
 import { add, float, intFromNumber, isFloat, mul, neg, normBig, type Num, sub, toNumber } from "../values/numbers.ts";
-import { gCount } from "../values/strings.ts";
 import { alias, define, type NsGroup } from "./table.ts";
 import { argError, numArg } from "./util.ts";
 import { numberText } from "../values/kinds.ts";
@@ -114,6 +113,18 @@ function extreme(a: Value[], sign: 1 | -1): Value {
   let best = a[0];
   for (let i = 1; i < a.length; i++) if (sign * compare(a[i], best) > 0) best = a[i];
   return best;
+}
+
+/**
+ * `(int "5")` is a ClassCastException in Clojure; PTC-Lisp has no character type (`\5` is the string "5"), so a code
+ * point would be silently wrong for the common mistake of converting text. Refuse and say what to write.
+ */
+function stringToInt(fn: string, s: string): never {
+  throw new LispError(
+    "type_error",
+    `${fn}: expected a number, got the string ${JSON.stringify(s.slice(0, 40))}; to read a number from text write ` +
+      `(parse-long ${JSON.stringify(s.slice(0, 40))}) (nil when it is not one)`,
+  );
 }
 
 define("math", {
@@ -236,11 +247,11 @@ define("math", {
   "int": {
     arity: [1, 1],
     args: ["[x]"],
-    doc: "x truncated to an integer (32-bit range; a 1-character string gives its code point).",
+    doc: "x truncated to an integer (32-bit range). A string is refused: parse text with parse-long.",
     groups: M,
     fn: (a) => {
       const v = a[0];
-      if (typeof v === "string" && gCount(v) === 1) return v.codePointAt(0)!;
+      if (typeof v === "string") stringToInt("int", v);
       const x = toNumber(numArg("int", a, 0));
       if (x !== x) return 0;
       const t = Math.trunc(x);
@@ -256,11 +267,11 @@ define("math", {
   "long": {
     arity: [1, 1],
     args: ["[x]"],
-    doc: "x truncated to an integer (64-bit range; a 1-character string gives its code point).",
+    doc: "x truncated to an integer (64-bit range). A string is refused: parse text with parse-long.",
     groups: M,
     fn: (a) => {
       const v = a[0];
-      if (typeof v === "string" && gCount(v) === 1) return v.codePointAt(0)!;
+      if (typeof v === "string") stringToInt("long", v);
       const n = numArg("long", a, 0);
       if (typeof n === "bigint") {
         if (n >= -LONG_LIMIT && n < LONG_LIMIT) return n;

@@ -4,66 +4,12 @@
  * @module
  */
 
-import { LispError } from "../errors.ts";
 import type { Value } from "../values/types.ts";
-import { float, isInt, normBig, toNumber } from "../values/numbers.ts";
-import { isNumber } from "../values/equality.ts";
+import { float, normBig } from "../values/numbers.ts";
 import { printLine, prStr, strOf } from "../printer.ts";
 import { define } from "./table.ts";
 import { strArg, stringBytes } from "./util.ts";
-
-/** `format` directives: %s %d %f %.Nf %e %x %o %% (width and flags are accepted and ignored). */
-function format(a: Value[]): string {
-  const fmt = strArg("format", a, 0);
-  let argi = 1;
-  const next = (spec: string): Value => {
-    if (argi >= a.length) {
-      throw new LispError("type_error", `format: not enough arguments for ${spec} in ${JSON.stringify(fmt)}`);
-    }
-    return a[argi++];
-  };
-  return fmt.replace(/%([-#+ 0,(]*)(\d+)?(?:\.(\d+))?([a-zA-Z%])/g, (m, _flags, _width, prec, conv: string) => {
-    switch (conv) {
-      case "%":
-        return "%";
-      case "n":
-        return "\n";
-      case "s":
-      case "S": {
-        const s = strOf(next(m));
-        return conv === "S" ? s.toUpperCase() : s;
-      }
-      case "d": {
-        const v = next(m);
-        if (isInt(v)) return String(v);
-        throw new LispError("type_error", `format: ${m} needs an integer, got ${prStr(v)}; use %.0f or (int x)`);
-      }
-      case "f":
-      case "e":
-      case "g": {
-        const v = next(m);
-        if (!isNumber(v)) throw new LispError("type_error", `format: ${m} needs a number, got ${prStr(v)}`);
-        const x = toNumber(v);
-        const p = prec === undefined ? 6 : Number(prec);
-        if (!Number.isFinite(x)) return x !== x ? "NaN" : x > 0 ? "Infinity" : "-Infinity";
-        if (conv === "f" || conv === "g") return Math.abs(x) >= 1e21 ? BigInt(Math.round(x)).toString() : x.toFixed(p);
-        const [mant, exp] = x.toExponential(p).split("e");
-        const sign = exp.startsWith("-") ? "-" : "+";
-        return `${mant}e${sign}${exp.replace(/^[+-]/, "").padStart(2, "0")}`;
-      }
-      case "x":
-      case "X":
-      case "o": {
-        const v = next(m);
-        if (!isInt(v)) throw new LispError("type_error", `format: ${m} needs an integer, got ${prStr(v)}`);
-        const s = v.toString(conv === "o" ? 8 : 16);
-        return conv === "X" ? s.toUpperCase() : s;
-      }
-      default:
-        throw new LispError("type_error", `format: unsupported directive ${m} (use %s %d %f %.Nf %e %x %o %%)`);
-    }
-  });
-}
+import { format } from "./format.ts";
 
 /** `parse-long`: the integer written by the whole string (64-bit range), else nil. */
 export function parseLong(v: Value): Value {
@@ -105,7 +51,8 @@ define("strings", {
   "format": {
     arity: [1, Infinity],
     args: ["[fmt & args]"],
-    doc: 'Format with %s %d %f %.Nf %e %x %o %% (width/flags ignored; %s of nil is "").',
+    doc: "Format like Clojure's format: %[index$][flags][width][.precision]conversion with s d o x e f g b c n %; " +
+      'flags - # + space 0 , (; %s of nil is "". Other directives are refused.',
     fn: format,
   },
   "parse-long": {

@@ -111,8 +111,19 @@ export function toToolArgs(v: Value, path = "args"): JsonValue {
   }
   if (v instanceof PMap) {
     const o: { [k: string]: JsonValue } = {};
+    const from = new Map<string, Value>();
     v.forEach((k, x) => {
       const key = keyText(k, true);
+      const other = from.get(key);
+      if (other !== undefined) {
+        throw new LispError(
+          "invalid_tool_args",
+          `tool arguments name ${path === "args" ? "" : `${path}.`}${key} twice: ${prStr(other)} and ${
+            prStr(k)
+          } are both sent as "${key}"; keep one`,
+        );
+      }
+      from.set(key, k);
       o[key] = toToolArgs(x, `${path}.${key}`);
     });
     return o;

@@ -19,7 +19,7 @@ Deno.test("str / pr-str / format / name / keyword", () => {
     ['(format "%s|%s" nil :k)', '"|:k"'],
     ['(format "%f" 1.5)', '"1.500000"'],
     ['(format "%.2f" 2)', '"2.00"'],
-    ['(format "%5d|%-3s|%05.1f" 42 "a" 3.14159)', '"42|a|3.1"'],
+    ['(format "%5d|%-3s|%05.1f" 42 "a" 3.14159)', '"   42|a  |003.1"'],
     ['(format "%x %o %e" 255 8 12345.678)', '"ff 10 1.234568e+04"'],
     ['(format "%s")', "ERR type_error"],
     ['(format "%d" 1.5)', "ERR type_error"],

@@ -388,4 +388,19 @@ export const DEVIATIONS: Record<string, Deviation> = {
     expect: { error: "arity_error" },
     why: "§9: no transducers; the collection-less call says to use ->> instead",
   },
+  "div-70": {
+    src: '(int "5")',
+    expect: { error: "type_error" },
+    why: "issue 14: int of a string raises as in Clojure (cljs coerces); the message says (parse-long s)",
+  },
+  "div-71": {
+    src: "(int \\a)",
+    expect: { error: "type_error" },
+    why: "§2.1: no character type, so \\a is a string and int refuses it (Clojure gives 97)",
+  },
+  "div-72": {
+    src: '(long "12")',
+    expect: { error: "type_error" },
+    why: "issue 14: long of a string raises as in Clojure (cljs coerces)",
+  },
 };

@@ -68,3 +68,6 @@
 (fn [a b] a)
 (max nil 1)
 (+ 1 (first (vals {:a 1.5})))
+(int "5")
+(int \a)
+(long "12")
