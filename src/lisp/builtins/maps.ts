@@ -10,7 +10,7 @@ import { EMPTY_MAP, MapBuilder, NOT_FOUND, PMap, PSet } from "../values/hashmap.
 import { mapEntries, seqView } from "../values/seq.ts";
 import { sortedEntries, sortedKeys } from "../values/compare.ts";
 import { fn1, fn2, fnN } from "../values/fn.ts";
-import { flexGet, getIn, mapFlexGet } from "../values/flex.ts";
+import { flexGet, getIn, mapFlexGet, storedKey, writeKey } from "../values/flex.ts";
 import { type BuiltinContext, define } from "./table.ts";
 import { argError, entries, ENTRY_BYTES, slots } from "./util.ts";
 
@@ -40,10 +40,10 @@ function pathArg(fn: string, v: Value, pos: number): Value[] {
   );
 }
 
-/** Exact-key get on a map or vector (nil when absent). */
+/** The value a write of `k` replaces: the map's entry for that name in either form (nil when absent). */
 function exactGet(c: Value, k: Value): Value {
   if (c instanceof PMap) {
-    const r = c.get(k, NOT_FOUND)!;
+    const r = c.get(writeKey(c, k), NOT_FOUND)!;
     return r === NOT_FOUND ? null : r;
   }
   if (c instanceof PVec && typeof k === "number" && Number.isInteger(k) && k >= 0 && k < c.n) return c.at(k);
@@ -53,7 +53,7 @@ function exactGet(c: Value, k: Value): Value {
 /** `(assoc coll k v)` for one pair. */
 export function assoc1(fn: string, c: Value, k: Value, v: Value, ctx: BuiltinContext): Value {
   if (c instanceof PMap) {
-    const r = c.assoc(k, v);
+    const r = c.assoc(writeKey(c, k), v);
     if (r.size > c.size) ctx.alloc(ENTRY_BYTES);
     return r;
   }
@@ -87,7 +87,10 @@ function updateIn(c: Value, path: Value[], i: number, f: (old: Value) => Value, 
 }
 
 function mergeInto(b: MapBuilder, m: PMap, f: ((x: Value, y: Value) => Value) | null): void {
-  m.forEach((k, v) => {
+  const get = (x: Value) => b.get(x, NOT_FOUND)!;
+  m.forEach((k0, v) => {
+    const found = k0 instanceof Keyword || typeof k0 === "string" ? storedKey(get, k0) : k0;
+    const k = found === NOT_FOUND ? k0 : found;
     if (f !== null) {
       const old = b.get(k, NOT_FOUND);
       b.set(k, old === NOT_FOUND ? v : f(old!, v));
@@ -176,13 +179,13 @@ define("maps", {
   "dissoc": {
     arity: [1, Infinity],
     args: ["[m & ks]"],
-    doc: "Map without the given keys (exact).",
+    doc: "Map without the given keys (each removes the entry a lookup of it finds).",
     fn: (a) => {
       const c = a[0];
       if (c === null) return null;
       if (!(c instanceof PMap)) return argError("dissoc", 1, "a map", c);
       let m = c;
-      for (let i = 1; i < a.length; i++) m = m.dissoc(a[i]);
+      for (let i = 1; i < a.length; i++) m = m.dissoc(writeKey(m, a[i]));
       return m;
     },
   },
@@ -216,7 +219,7 @@ define("maps", {
   "select-keys": {
     arity: [2, 2],
     args: ["[m keys]"],
-    doc: "Map of only the listed keys (flexible lookup; the result uses the keys as requested).",
+    doc: "Map of only the listed keys (flexible lookup; the result keeps the map's own keys).",
     fn: (a) => {
       const m = a[0];
       const ks = a[1] === null ? [] : seqView(a[1], "select-keys", 2);
@@ -225,7 +228,7 @@ define("maps", {
       const b = new MapBuilder();
       for (let i = 0; i < ks.length; i++) {
         const r = mapFlexGet(m, ks[i]);
-        if (r !== NOT_FOUND) b.set(ks[i], r);
+        if (r !== NOT_FOUND) b.set(writeKey(m, ks[i]), r);
       }
       return b.build();
     },

@@ -8,7 +8,7 @@ import { PVec, vecFrom } from "../values/vector.ts";
 import { PMap, PSet, SetBuilder } from "../values/hashmap.ts";
 import { equals, keyEquals } from "../values/equality.ts";
 import { mapEntries, seqView } from "../values/seq.ts";
-import { flexGet, flexHas } from "../values/flex.ts";
+import { flexGet, flexHas, writeKey } from "../values/flex.ts";
 import { define } from "./table.ts";
 import { argError, slots } from "./util.ts";
 
@@ -45,7 +45,7 @@ define("sequences", {
       const k = a[1];
       if (c instanceof PMap) {
         if (!flexHas(c, k)) return null;
-        return vecFrom([k, flexGet(c, k, null)]);
+        return vecFrom([writeKey(c, k), flexGet(c, k, null)]);
       }
       if (c instanceof PVec) {
         return typeof k === "number" && Number.isInteger(k) && k >= 0 && k < c.n ? vecFrom([k, c.at(k)]) : null;

@@ -116,3 +116,39 @@ export function getIn(coll: Value, path: PVec, nf: Value): Value {
 export function flexHas(m: PMap, key: Value): boolean {
   return mapFlexGet(m, key) !== NOT_FOUND;
 }
+
+/**
+ * The key under which a flexible lookup of `key` finds an entry — `key` itself when present exactly, else the
+ * other form (`:k` ↔ `"k"`, then the `_` variants) — or `NOT_FOUND`. `get` reads a map or a map builder. This is
+ * what makes the key rule hold: writes (`assoc`, `update`, `dissoc`, `merge` …) and key-copying reads
+ * (`select-keys`, `find`) use the key the map already has, so a map never holds one name twice and a value's printed
+ * keys do not depend on which function produced it.
+ */
+export function storedKey(get: (k: Value) => Value | typeof NOT_FOUND, key: Value): Value {
+  if (get(key) !== NOT_FOUND) return key;
+  if (key instanceof Keyword) {
+    if (get(key.name) !== NOT_FOUND) return key.name;
+    const u = key.underscored;
+    if (u === null) return NOT_FOUND;
+    const uk = key.uKw ??= kw(u);
+    if (get(uk) !== NOT_FOUND) return uk;
+    return get(u) !== NOT_FOUND ? u : NOT_FOUND;
+  }
+  if (typeof key === "string") {
+    const k = findKw(key);
+    if (k !== undefined && get(k) !== NOT_FOUND) return k;
+    if (!key.includes("-")) return NOT_FOUND;
+    const u = key.replaceAll("-", "_");
+    if (get(u) !== NOT_FOUND) return u;
+    const uk = findKw(u);
+    return uk !== undefined && get(uk) !== NOT_FOUND ? uk : NOT_FOUND;
+  }
+  return NOT_FOUND;
+}
+
+/** The key a write of `key` into map `m` uses: the entry's existing key when `m` holds the name in another form. */
+export function writeKey(m: PMap, key: Value): Value {
+  if (m.size === 0 || !(key instanceof Keyword || typeof key === "string")) return key;
+  const k = storedKey((x) => m.get(x, NOT_FOUND)!, key);
+  return k === NOT_FOUND ? key : k;
+}
