@@ -60,7 +60,7 @@ export function discoveryCall(run: EvalContext, op: DiscoveryOp, args: JsonObjec
   }
   const o = d.exec(op, args);
   if (o.kind === "world_fault") return null;
-  if (o.kind === "programmer_fault") throw new LispError("runtime_error", `runtime_error: ${o.message}`);
+  if (o.kind === "programmer_fault") throw new LispError("runtime_error", o.message);
   const v = fromJson(o.result);
   return o.keywordKeys ? keywordize(v) : v;
 }

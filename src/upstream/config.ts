@@ -19,6 +19,7 @@ import {
 import { checkAgainstSchema } from "./schema_check.ts";
 import { didYouMean } from "../core/suggest.ts";
 import { formatConfigError, joinKey } from "./messages.ts";
+import { reservedNameProblem } from "./reserved_names.ts";
 import { defaultRegistry, type TransportRegistry } from "./registry.ts";
 
 /** Per-run budgets (resolved defaults). */
@@ -201,6 +202,11 @@ export function parseConfigText(
           path,
           message: "upstream names must start with a letter and use only A-Z a-z 0-9 _ - (at most 64 characters)",
         });
+        continue;
+      }
+      const reserved = reservedNameProblem(name);
+      if (reserved !== undefined) {
+        errors.push({ path, message: reserved });
         continue;
       }
       if (entry === null || typeof entry !== "object" || Array.isArray(entry)) continue; // reported by the schema

@@ -73,7 +73,10 @@ export interface UpstreamSnapshot {
 
 function describeStartError(name: string, e: unknown): string {
   const prefix = `upstream ${name}: `;
-  const strip = (m: string) => m.startsWith(prefix) ? m.slice(prefix.length) : m;
+  const strip = (m: string) => {
+    while (m.startsWith(prefix)) m = m.slice(prefix.length); // transports may have named the upstream already
+    return m;
+  };
   if (e instanceof UpstreamStartError) {
     return `${prefix}${strip(e.message)}${e.hint ? ` (${e.hint})` : ""} [${e.code}]`;
   }

@@ -7,18 +7,46 @@
 /** Longest exposed tool name. */
 export const MAX_TOOL_NAME = 64;
 
+/** Latin letters that do not decompose into a base letter plus marks. */
+const LATIN_EXTRA: Record<string, string> = {
+  "ß": "ss",
+  "ẞ": "SS",
+  "æ": "ae",
+  "Æ": "AE",
+  "œ": "oe",
+  "Œ": "OE",
+  "ø": "o",
+  "Ø": "O",
+  "đ": "d",
+  "Đ": "D",
+  "ł": "l",
+  "Ł": "L",
+  "þ": "th",
+  "Þ": "Th",
+  "ı": "i",
+};
+
+/** Accented Latin letters → their ASCII base (`Ü` → `U`, `ß` → `ss`); other characters unchanged. */
+export function toAsciiLatin(name: string): string {
+  if (!/[^\p{ASCII}]/u.test(name)) return name;
+  return name.normalize("NFKD").replace(/\p{M}/gu, "").replace(/[ßẞæÆœŒøØđĐłŁþÞı]/g, (c) => LATIN_EXTRA[c]);
+}
+
 /**
- * Kebab-case a name: word boundaries at case changes (`getTraceSteps` → `get-trace-steps`,
- * `HTTPServerStatus` → `http-server-status`), `_`, `.`, `/`, spaces and any other character that is not an ASCII
- * letter or digit become `-`, repeats collapse, the ends are trimmed. The result matches `^[a-z0-9]+(-[a-z0-9]+)*$`
- * or is empty (a name with no letters or digits).
+ * Kebab-case a name: accented Latin letters become their ASCII base (`getÜber` → `get-uber`), word boundaries at
+ * case changes (`getTraceSteps` → `get-trace-steps`, `HTTPServerStatus` → `http-server-status`), `_`, `.`, `/`,
+ * spaces and any other character that is not an ASCII letter or digit become `-`, repeats collapse, the ends are
+ * trimmed. When letters or digits of other scripts had to be dropped (`获取User`), a stable hash of the name is
+ * appended so distinct names stay distinct. The result matches `^[a-z0-9]+(-[a-z0-9]+)*$`, or is empty when no ASCII
+ * letter or digit is left (`获取用户`, `***`; see {@link hasLetters}).
  */
 export function kebabCase(name: string): string {
+  const ascii = toAsciiLatin(name);
   let out = "";
-  for (let i = 0; i < name.length; i++) {
-    const c = name[i];
-    const prev = i > 0 ? name[i - 1] : "";
-    const next = i + 1 < name.length ? name[i + 1] : "";
+  for (let i = 0; i < ascii.length; i++) {
+    const c = ascii[i];
+    const prev = i > 0 ? ascii[i - 1] : "";
+    const next = i + 1 < ascii.length ? ascii[i + 1] : "";
     if (isUpper(c)) {
       if ((prev && (isLower(prev) || isDigit(prev))) || (prev && isUpper(prev) && next && isLower(next))) out += "-";
       out += c.toLowerCase();
@@ -28,7 +56,13 @@ export function kebabCase(name: string): string {
       out += "-";
     }
   }
-  return out.replace(/-+/g, "-").replace(/^-|-$/g, "");
+  out = out.replace(/-+/g, "-").replace(/^-|-$/g, "");
+  return out !== "" && hasLetters(ascii.replace(/\p{ASCII}/gu, "")) ? `${out}-${fnv1a(name)}` : out;
+}
+
+/** True when `name` has a letter or digit of any script (so a name can be built from it, if not kebab-cased). */
+export function hasLetters(name: string): boolean {
+  return /[\p{L}\p{N}]/u.test(name);
 }
 
 /**

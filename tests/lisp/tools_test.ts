@@ -116,7 +116,9 @@ Deno.test("discovery: local builtins first, then the backend", () => {
   assert.ok(r2.ok);
   assert.deepEqual(r2.prints, ["fs/read - reads a file (fs/read)"]);
   assert.equal(ev("(doc fs/broken)", { discovery }), "nil");
-  assert.equal(err("(doc fs/bad)", { discovery }).reason, "runtime_error");
+  const bad = err("(doc fs/bad)", { discovery });
+  assert.equal(bad.reason, "runtime_error");
+  assert.equal(bad.message, "no tool 'bad' in upstream 'fs'", "the reason is not repeated in the message");
   assert.equal(ev("(meta 'fs/read)", { discovery }), '{:name "read" :server "fs"}');
   assert.equal(ev("(:kind (meta map))", { discovery }), ":builtin");
   assert.equal(ev('(first (apropos "read"))', { discovery }), '"upstream: fs/read - reads a file"');

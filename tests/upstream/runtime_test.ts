@@ -28,6 +28,18 @@ Deno.test("runtime: frozen start fails fast naming the upstream; started upstrea
   assert.equal(lifecycle.started - before.started, lifecycle.stopped - before.stopped);
 });
 
+Deno.test("runtime: a start error that already names the upstream (once or twice) names it once", async () => {
+  for (const failStart of ["upstream bad: connection refused", "upstream bad: upstream bad: connection refused"]) {
+    const config = broken("frozen");
+    config.upstreams.bad.fail_start = failStart;
+    await assert.rejects(() => start(config), (e: Error) => {
+      assert.ok(e instanceof RuntimeStartError);
+      assert.deepEqual(e.problems, ["upstream bad: connection refused {} (check it) [connect_failed]"]);
+      return true;
+    });
+  }
+});
+
 Deno.test("runtime: live start marks a failed upstream unavailable, logs once, calls get upstream_unavailable", async () => {
   const logs: string[] = [];
   const rt = await start(broken("live"), { log: (l) => logs.push(l), retryIntervalMs: 60_000 });

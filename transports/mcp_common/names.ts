@@ -7,7 +7,7 @@
  * @module
  */
 import type { JsonSchema, ToolAnnotations, ToolEntry } from "../../src/upstream/types.ts";
-import { kebabCase, shortenName } from "../../src/upstream/tool_names.ts";
+import { fnv1a, hasLetters, kebabCase, shortenName } from "../../src/upstream/tool_names.ts";
 
 export { MAX_TOOL_NAME } from "../../src/upstream/tool_names.ts";
 
@@ -41,11 +41,15 @@ export interface ExposedTools {
 /**
  * Kebab-case an MCP tool name: `get_user` → `get-user`, `listItems` → `list-items`, `HTTPStatus` → `http-status`,
  * `fs.read` → `fs-read`. Any character other than ASCII letters and digits separates words. The result matches
- * `^[a-z0-9]+(-[a-z0-9]+)*$`, or is empty when the name has no letters or digits. Long names are shortened with a
+ * `^[a-z0-9]+(-[a-z0-9]+)*$` (accents dropped: `getÜber` → `get-uber`; a name in another script only becomes
+ * `tool-<hash>`), or is empty when the name has no letters or digits at all. Long names are shortened with a
  * stable hash of the server's own spelling (so `get_x…` and `getX…` stay distinct).
  */
 export function kebabName(name: string): string {
-  return shortenName(kebabCase(name), name);
+  const k = kebabCase(name);
+  // a name in a non-Latin script only (`获取用户`): stable, and the tool's title/description says what it is
+  if (k === "" && hasLetters(name)) return `tool-${fnv1a(name)}`;
+  return shortenName(k, name);
 }
 
 function annotationsOf(tool: McpTool): ToolAnnotations {

@@ -12,7 +12,7 @@ import { describeOperation, indexOperations, type OperationRef } from "./operati
 import { compileParams } from "./params.ts";
 import { RefError, RefResolver } from "./refs.ts";
 import { buildInputSchema, chooseOutput, type CompiledParam, openapi30Transform } from "./schema.ts";
-import { kebabCase, toolName } from "./names.ts";
+import { derivedOperationId, hasLetters, kebabCase, toolName } from "./names.ts";
 import { findParam } from "./args.ts";
 import { parseResultPath, type ResultPath } from "./result_path.ts";
 
@@ -153,8 +153,14 @@ function compileOperation(
     } else resultPath = parsed;
   }
   const rawName = override.name ?? (typeof op["x-ptc-name"] === "string" ? op["x-ptc-name"] : ref.id);
-  const name = toolName(rawName);
-  if (name === "" || kebabCase(rawName) === "") {
+  let name = toolName(rawName);
+  if (name === "" && override.name === undefined && hasLetters(rawName)) {
+    // an operationId in a non-Latin script (`获取用户`): name the tool after its method and path instead
+    name = toolName(derivedOperationId(ref.method, ref.path));
+    params.warnings.push(
+      `${where}: "${rawName}" has no Latin letters; exposed as ${name} (set operation_overrides.${ref.id}.name to choose)`,
+    );
+  } else if (name === "" || kebabCase(rawName) === "") {
     const src = override.name !== undefined ? `${overridePath}.name` : where;
     errors.push(`${src}: name "${rawName}" has no letters or digits to build a tool name from`);
   }

@@ -146,9 +146,7 @@ export function openapiPermissions(config: OpenApiConfig): PermissionNeeds {
 
 function loadHint(error: SchemaLoadError): string | undefined {
   switch (error.code) {
-    case "schema_too_large":
-    case "schema_response_too_large":
-      return "raise schema_max_bytes for this upstream";
+    // schema_too_large / schema_response_too_large: the message already says to raise schema_max_bytes
     case "schema_unsupported_version":
       return "convert the document to OpenAPI 3.0 or 3.1";
     case "schema_unreadable":

@@ -6,7 +6,7 @@
 
 import { kebabCase, shortenName } from "../../src/upstream/tool_names.ts";
 
-export { fnv1a, kebabCase, MAX_TOOL_NAME, shortenName } from "../../src/upstream/tool_names.ts";
+export { fnv1a, hasLetters, kebabCase, MAX_TOOL_NAME, shortenName } from "../../src/upstream/tool_names.ts";
 
 /**
  * Deterministic id for an operation without an operationId: the method (`list` for a GET whose path does not end

@@ -20,7 +20,6 @@ export const MAX_FORMAT_FIELD = 1000;
 
 const DIRECTIVE = /%(\d+\$|<)?([-#+ 0,(]*)(\d+)?(?:\.(\d+))?([a-zA-Z%])?/g;
 const LONG_MIN = -(2n ** 63n);
-const LONG_MAX = 2n ** 63n - 1n;
 
 /** Flags each conversion accepts (Java raises FormatFlagsConversionMismatchException for the others). */
 const FLAGS: Record<string, string> = {

@@ -8,7 +8,7 @@ import type { Value } from "../values/types.ts";
 import { float, normBig } from "../values/numbers.ts";
 import { printLine, prStr, strOf } from "../printer.ts";
 import { define } from "./table.ts";
-import { strArg, stringBytes } from "./util.ts";
+import { stringBytes } from "./util.ts";
 import { format } from "./format.ts";
 
 /** `parse-long`: the integer written by the whole string (64-bit range), else nil. */

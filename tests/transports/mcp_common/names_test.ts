@@ -14,6 +14,10 @@ Deno.test("kebabName: mixed styles", () => {
   assert.equal(kebabName("get-sum"), "get-sum");
   assert.equal(kebabName("__weird__Name2Go"), "weird-name2-go");
   assert.equal(kebabName("!!!"), "");
+  assert.equal(kebabName("getÜber"), "get-uber");
+  assert.match(kebabName("获取用户"), /^tool-[0-9a-f]{8}$/);
+  assert.equal(kebabName("获取用户"), kebabName("获取用户"), "stable");
+  assert.notEqual(kebabName("获取用户"), kebabName("删除用户"));
   const long = kebabName("a_very_long_tool_name_".repeat(6));
   assert.ok(long.length <= MAX_TOOL_NAME);
   assert.match(long, /-[0-9a-f]{8}$/);

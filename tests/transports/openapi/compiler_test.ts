@@ -198,3 +198,17 @@ Deno.test("compiler: long names shortened; descriptions capped; a side-effecting
   const overridden = compile(["ping"], { operation_overrides: { ping: { read_only: false } } });
   assert.deepEqual(overridden.operations[0].entry.annotations, { readOnlyHint: false, openWorldHint: true });
 });
+
+Deno.test("compiler: a non-Latin operationId keeps a readable, stable name from its method and path", () => {
+  const doc = sampleDoc() as { paths: Record<string, Record<string, Record<string, unknown>>> };
+  doc.paths["/api/v1/ping"].get.operationId = "检查";
+  const { operations, warnings } = compile(["检查"], {}, doc);
+  assert.equal(operations[0].entry.name, "list-api-v1-ping");
+  assert.ok(
+    warnings.some((w) => /"检查" has no Latin letters; exposed as list-api-v1-ping/.test(w)),
+    warnings.join("\n"),
+  );
+  const accented = sampleDoc() as { paths: Record<string, Record<string, Record<string, unknown>>> };
+  accented.paths["/api/v1/ping"].get.operationId = "getÜber";
+  assert.equal(compile(["getÜber"], {}, accented).operations[0].entry.name, "get-uber");
+});

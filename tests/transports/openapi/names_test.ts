@@ -20,6 +20,11 @@ Deno.test("kebabCase: operationId spellings", () => {
     ["__weird__--name__", "weird-name"],
     ["already-kebab", "already-kebab"],
     ["***", ""],
+    ["getÜber", "get-uber"],
+    ["straßeListe", "strasse-liste"],
+    ["naïveCafé", "naive-cafe"],
+    ["Ørsted_data", "orsted-data"],
+    ["获取用户", ""],
   ];
   for (const [input, want] of cases) assert.equal(kebabCase(input), want, input);
 });
@@ -43,4 +48,12 @@ Deno.test("shortenName: deterministic, bounded, distinct", () => {
   assert.match(sa, /-[0-9a-f]{8}$/);
   assert.equal(shortenName("short"), "short");
   assert.equal(toolName("getTraceSteps"), "get-trace-steps");
+});
+
+Deno.test("kebabCase: letters of other scripts are never dropped silently: a stable hash keeps names distinct", () => {
+  const a = kebabCase("获取User"), b = kebabCase("删除User");
+  assert.match(a, /^user-[0-9a-f]{8}$/);
+  assert.notEqual(a, b);
+  assert.equal(a, kebabCase("获取User"), "stable");
+  assert.match(kebabCase("getПользователь"), /^get-[0-9a-f]{8}$/);
 });
