@@ -91,7 +91,7 @@ export function compileProgram(source: string, p: ProgramCtx, maxBytes: number, 
   });
   if (p.undefinedSyms.size > 0) {
     const all = [...p.undefinedSyms.keys()];
-    // A Clojure form PTC-Lisp omits (dotimes, try, letfn …) makes its bindings look undefined too: name only it.
+    // A Clojure form PTC-Lisp omits (dotimes, try, atom …) makes its bindings look undefined too: name only it.
     const gaps = all.filter((n) => clojureAlternative(n) !== undefined);
     if (gaps.length > 0) {
       const pos = firstUse(p, new Map(gaps.map((n) => [n, p.undefinedSyms.get(n)!])));
