@@ -1,5 +1,5 @@
 /**
- * The folder layout is the architecture (ARCHITECTURE.md §1): imports only point down. This test reads every
+ * The folder layout is the architecture (docs/architecture.md): imports only point down. This test reads every
  * module's import specifiers and fails on an arrow pointing the wrong way.
  */
 import assert from "node:assert/strict";

@@ -6,8 +6,8 @@
  * reaches a program through the tool seam (`HostTools`, `DiscoveryBackend` in src/core/tool_seam.ts), handed in by
  * the host for one evaluation.
  *
- * All host functions are SYNCHRONOUS: inside the sandbox worker they block on a SharedArrayBuffer while the host
- * thread does the asynchronous work (ARCHITECTURE.md §3).
+ * All host functions are SYNCHRONOUS: inside a sandbox process they block on a read of the pipe while the host
+ * does the asynchronous work (docs/architecture.md, docs/sandbox-internals.md).
  */
 import type { JsonObject, JsonValue } from "../core/json.ts";
 import type { DiscoveryBackend, HostTools } from "../core/tool_seam.ts";
@@ -66,7 +66,7 @@ export type EvalResult =
     value: unknown;
     /** The printer form of the value (deterministic). */
     printed: string;
-    /** JSON projection of the value (§2.9: keywords → strings, functions → "#fn[...]", sets → arrays). */
+    /** JSON projection of the value (docs/language.md §2: keywords → strings, functions → "#fn[...]", sets → arrays). */
     json: JsonValue;
     prints: string[];
     /** Steps consumed (for diagnostics / benchmarks). */
@@ -85,7 +85,7 @@ export type EvalResult =
 
 /** A stateful evaluation context: the user namespace (defs), `*1 *2 *3` and `*e` persist across evaluations. */
 export interface LispSession {
-  /** Evaluate a program. A failed evaluation rolls back its defs (§3.7); a successful one updates `*1 *2 *3`. */
+  /** Evaluate a program. A failed evaluation rolls back its defs (docs/language.md §3); a successful one updates `*1 *2 *3`. */
   eval(source: string, options?: EvalOptions): EvalResult;
   /** Drop every def and the history. */
   reset(): void;

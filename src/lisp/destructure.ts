@@ -1,5 +1,5 @@
 /**
- * Destructuring patterns (digest §3.2) for `let`, `loop`, fn parameters and `for`/`doseq` bindings: a pattern is
+ * Destructuring patterns (docs/language.md §4) for `let`, `loop`, fn parameters and `for`/`doseq` bindings: a pattern is
  * compiled once into a binder `(frame, value) => void` that writes the pattern's names into their frame slots.
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * Discovery forms (digest §5.3): apropos, dir, doc, meta, source, ns-publics, all-ns, ns-name and (tool/servers).
+ * Discovery forms (docs/language.md §7): apropos, dir, doc, meta, source, ns-publics, all-ns, ns-name and (tool/servers).
  * Builtins and special forms are answered locally from the registry docs; everything else goes to the host's
  * `DiscoveryBackend`. Symbol arguments are auto-quoted (`(doc map)` ≡ `(doc "map")`).
  * @module

@@ -4,7 +4,7 @@
  * the host as ONE `callBatch`; the results are appended to each branch's cache and the unfinished branches run
  * again from the start, reading earlier results from their cache, until all complete. A branch's prints are kept
  * from the run that finishes it (replays that stop at a pending call drop theirs and give back their print budget),
- * so each branch's lines appear once, together, in order of completion. Branch defs are rolled back (§5.4). Results
+ * so each branch's lines appear once, together, in order of completion. Branch defs are rolled back (docs/language.md §6). Results
  * keep input order.
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * The printer (digest §7): `prStr` is the deterministic printer form (REPL, `pr-str`, collections inside `str`,
+ * The printer (docs/language.md §2): `prStr` is the deterministic printer form (REPL, `pr-str`, collections inside `str`,
  * `println` of non-strings); `strOf` is the `str` conversion; `printLine` renders `println` arguments;
  * `printTruncated` is the budgeted variant for the REPL and previews.
  * @module
@@ -127,7 +127,7 @@ function write(v: Value, out: string[]): void {
   }
 }
 
-/** The printer form of a value (§7.1). */
+/** The printer form of a value (docs/language.md §2). */
 export function prStr(v: Value): string {
   const a = atomText(v);
   if (a !== undefined) return a;
@@ -136,7 +136,7 @@ export function prStr(v: Value): string {
   return out.join("");
 }
 
-/** The `str` conversion of one value (§7.2): strings raw, nil → "", floats shortest, collections in printer form. */
+/** The `str` conversion of one value (docs/language.md §2): strings raw, nil → "", floats shortest, collections in printer form. */
 export function strOf(v: Value): string {
   switch (typeof v) {
     case "string":

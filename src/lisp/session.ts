@@ -1,6 +1,6 @@
 /**
  * Sessions: a user namespace (defs, closures), `*1 *2 *3` history and the last error persist across evaluations.
- * A failed evaluation rolls its defs back (§3.7); `(return v)` / `(fail v)` keep them.
+ * A failed evaluation rolls its defs back (docs/language.md §3); `(return v)` / `(fail v)` keep them.
  * @module
  */
 import type { JsonValue } from "../core/json.ts";

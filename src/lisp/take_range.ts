@@ -1,5 +1,5 @@
 /**
- * The one literal pattern that gives a zero-step `range` a meaning (digest §10): `(take n (range a b 0))` is `n`
+ * The one literal pattern that gives a zero-step `range` a meaning (docs/language.md §5): `(take n (range a b 0))` is `n`
  * copies of `a` (none when `a` = `b`), as Clojure's infinite `(range a b 0)` would give. There are no lazy sequences,
  * so the analyzer recognises the pattern as written; `(range a b 0)` anywhere else stays a `type_error`.
  * @module

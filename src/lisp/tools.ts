@@ -1,5 +1,5 @@
 /**
- * The tool seam at run time (digest §5.1, §5.2): argument normalization, the host call (or the pmap replay cache),
+ * The tool seam at run time (docs/language.md §6): argument normalization, the host call (or the pmap replay cache),
  * and turning a `ToolOutcome` into a Lisp value (tagged maps for `tool/call`) or an error.
  * @module
  */
@@ -87,7 +87,7 @@ function argsMap(v: Value, name: string): JsonObject {
   return toToolArgs(v) as JsonObject;
 }
 
-/** Arguments of a plain host tool `(tool/name …)` → JSON object (§5.1). */
+/** Arguments of a plain host tool `(tool/name …)` → JSON object (docs/language.md §6). */
 export function plainToolArgs(name: string, args: Value[]): JsonObject {
   if (args.length === 0) return {};
   if (args.length === 1) return argsMap(args[0], name);
@@ -110,7 +110,7 @@ function nonEmptyString(v: Value, key: string): string {
   return runtimeError(`tool/call: :${key} must be a non-empty string, got ${v === null ? "nil" : prStr(v)}`);
 }
 
-/** Normalize the forms of `tool/call` into `{server, tool, args}` (§5.2). */
+/** Normalize the forms of `tool/call` into `{server, tool, args}` (docs/language.md §6). */
 export function callToolArgs(args: Value[]): JsonObject {
   const first = args[0];
   if (args.length === 0 || args.length > 2) {

@@ -6,7 +6,7 @@
 import type { JsonSchema, Transport } from "./types.ts";
 import { credentialSchema } from "./credentials.ts";
 
-/** Default per-run limits (ARCHITECTURE.md §2, digest §6.1). */
+/** Default per-run limits (docs/architecture.md, docs/language.md §8). */
 export const DEFAULT_RUN_LIMITS = {
   max_tool_calls: 50,
   max_catalog_ops: 25,

@@ -1,6 +1,6 @@
 /**
  * Contracts between the transport-neutral tool runtime (src/upstream) and the transports (transports/*).
- * ARCHITECTURE.md §2. Transports import this file (and the helpers named below), the JSON types of src/core/json.ts
+ * See docs/architecture.md and docs/transports.md. Transports import this file (and the helpers named below), the JSON types of src/core/json.ts
  * and nothing else from src/.
  */
 import type { JsonObject, JsonValue } from "../core/json.ts";
@@ -41,7 +41,7 @@ export interface ToolEntry {
   _ptc: ToolProvenance;
 }
 
-/** The closed set of world-fault reasons (ARCHITECTURE.md §2). */
+/** The closed set of world-fault reasons (docs/architecture.md). */
 export type FailureReason =
   | "upstream_unavailable"
   | "upstream_error"

@@ -1,5 +1,5 @@
 /**
- * A fake HostTools for tests: an aggregator `call` tool implementing the tagged contract of §5.2 plus plain host
+ * A fake HostTools for tests: an aggregator `call` tool implementing the tagged contract of docs/language.md §6 plus plain host
  * tools, recording every request and every batch.
  * @module
  */

@@ -22,7 +22,7 @@ function noSet(fn: string, v: Value, pos: number): void {
   }
 }
 
-/** Functions that have no meaning on an unordered set (digest §2.8). */
+/** Functions that have no meaning on an unordered set (docs/language.md §2). */
 const SET_POSITIONAL = new Set(["first", "second", "last", "nth", "ffirst", "fnext", "take"]);
 
 /** Seq view for positional ops: maps raise; sets raise for the element-picking functions. */

@@ -1,5 +1,5 @@
 /**
- * Builtins: the curated Java-shaped interop veneer (digest §4.14): `.method` string/date helpers, `Integer/parseInt`
+ * Builtins: the curated Java-shaped interop veneer (docs/language.md §5): `.method` string/date helpers, `Integer/parseInt`
  * and friends, special-float constants, `System/currentTimeMillis`, dates and durations. Java-named functions raise
  * on bad input (unlike the Clojure-named ones, which signal nil).
  * @module

@@ -1,7 +1,7 @@
 /**
  * Builtins: regular expressions (`regex/` aliases) on JS RegExp with the `u` flag.
  *
- * Safety (digest §4.11): patterns are limited to 256 bytes; patterns with nested unbounded repetition such as
+ * Safety (docs/language.md §5): patterns are limited to 256 bytes; patterns with nested unbounded repetition such as
  * `(a+)+` or `(x*)*` (the classic catastrophic-backtracking shape) are rejected when compiled; and every regex
  * function scans only the first 32 KB (32,768 code units) of its input. Anything else that runs long is ended by
  * the evaluation's wall-clock timeout (the host terminates the worker).

@@ -1,5 +1,5 @@
 /**
- * The total order across all values (digest §2.5). Ranks: numbers < nil/booleans/keywords (by name text) <
+ * The total order across all values (docs/language.md §2). Ranks: numbers < nil/booleans/keywords (by name text) <
  * functions/regexes/refs/dates < maps and sets (size, then keys, then values) < vectors (lexicographic) < strings
  * (code-unit order). Numeric specials sort numerically.
  * @module

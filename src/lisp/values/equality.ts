@@ -1,5 +1,5 @@
 /**
- * Equality and hashing (digest §2.4).
+ * Equality and hashing (docs/language.md §2).
  *
  * - `equals` is `=`: structural, numbers by value across int/float (`(= 1 1.0)`), NaN never equal.
  * - `keyEquals` is the exact equality used for map keys and set members (1 and 1.0 are distinct keys).
@@ -145,7 +145,7 @@ export function numEquals(a: number | bigint | LFloat, b: number | bigint | LFlo
   return Number.isInteger(n) ? BigInt(n) === big : false;
 }
 
-/** `=` equality (§2.4). */
+/** `=` equality (docs/language.md §2). */
 export function equals(a: Value, b: Value): boolean {
   if (a === b) return typeof a !== "number" || a === a;
   const ta = typeof a;

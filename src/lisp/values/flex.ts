@@ -1,5 +1,5 @@
 /**
- * Flexible key lookup ("flex-get", digest §2.3): exact key first, then keyword ↔ string, then (for names with `-`)
+ * Flexible key lookup ("flex-get", docs/language.md §2): exact key first, then keyword ↔ string, then (for names with `-`)
  * the `_` variant in both forms. Vectors take non-negative integer indices; a vector key is a get-in path.
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * Calling values: functions, keywords (`(:k m)`), maps (`(m k)`) and sets (`(s x)`) are callable (digest §3.3).
+ * Calling values: functions, keywords (`(:k m)`), maps (`(m k)`) and sets (`(s x)`) are callable (docs/language.md §3).
  * Higher-order builtins convert their function argument once with `fn1`/`fnN`/`keyFn` and call the result in the
  * loop.
  * @module

@@ -1,5 +1,5 @@
 /**
- * The JSON boundary (digest §2.9, §5.1).
+ * The JSON boundary (docs/language.md §2, §6).
  *
  * - `fromJson`: tool results / data files → values in one O(n) walk (objects → maps with string keys, arrays →
  *   vectors, integral numbers → integers, beyond 2^53 → bigint).
@@ -100,7 +100,7 @@ export function toJson(v: Value): JsonValue {
   return null;
 }
 
-/** Convert tool-call arguments (§5.1): keys stringified with `-` → `_`, keyword values → names. */
+/** Convert tool-call arguments (docs/language.md §6): keys stringified with `-` → `_`, keyword values → names. */
 export function toToolArgs(v: Value, path = "args"): JsonValue {
   const s = scalar(v);
   if (s !== undefined) return s;

@@ -1,5 +1,5 @@
 /**
- * Number helpers (digest §2.6): exact integers (number when safe, bigint beyond), float contagion, `LFloat` boxing
+ * Number helpers (docs/language.md §2): exact integers (number when safe, bigint beyond), float contagion, `LFloat` boxing
  * of integral floats.
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * The sequence view (digest §2.8): what sequence functions iterate. nil → empty, vectors → elements, strings →
+ * The sequence view (docs/language.md §2): what sequence functions iterate. nil → empty, vectors → elements, strings →
  * graphemes, maps → `[k v]` vectors sorted by key, sets → members in total order.
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * Grapheme-aware string helpers (digest §2.7). All-ASCII strings take a fast path where graphemes are code units.
+ * Grapheme-aware string helpers (docs/language.md §2). All-ASCII strings take a fast path where graphemes are code units.
  * @module
  */
 

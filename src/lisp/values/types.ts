@@ -1,5 +1,5 @@
 /**
- * The PTC-Lisp value model (digest §2.1).
+ * The PTC-Lisp value model (docs/language.md §2).
  *
  * | PTC type           | JS representation                                                            |
  * |--------------------|------------------------------------------------------------------------------|

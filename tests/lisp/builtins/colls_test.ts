@@ -151,7 +151,7 @@ Deno.test("peek / pop / subvec / range / combinations / zip", () => {
     ["(range 0.0 2)", "[0.0 1.0]"],
     ["(range 0)", "[]"],
     ["(range 1 5 0)", "ERR type_error"],
-    // (take 3 (range 1 5 0)) ;=> [1 1 1] is an analysis-time pattern (core), see digest_examples_test.ts
+    // (take 3 (range 1 5 0)) ;=> [1 1 1] is an analysis-time pattern (core), see worked_examples_test.ts
     ["(combinations [1 2 3] 2)", "[[1 2] [1 3] [2 3]]"],
     ["(combinations [1 2] 0)", "[[]]"],
     ["(combinations [1 2] 3)", "[]"],

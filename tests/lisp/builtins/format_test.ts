@@ -131,7 +131,7 @@ Deno.test("format refuses what it does not implement, naming the directive; neve
 
 Deno.test("format: PTC's deliberate leniencies (Clojure raises) and the large-but-bounded fields", () => {
   check([
-    ['(format "%s|%s" nil "a")', '"|a"'], // Java prints "null" (DIV-21)
+    ['(format "%s|%s" nil "a")', '"|a"'], // Java prints "null" (a deliberate difference)
     ['(format "%.2f" 2)', '"2.00"'], // Java: IllegalFormatConversionException for a Long
     ['(format "%e" 5)', '"5.000000e+00"'],
     ['(format "%c" "é")', '"é"'],

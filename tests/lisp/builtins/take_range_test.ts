@@ -1,4 +1,4 @@
-/** `(take n (range a b 0))` is n copies of a (digest §10's literal pattern); a zero step elsewhere stays an error. */
+/** `(take n (range a b 0))` is n copies of a (docs/language.md §5); a zero step elsewhere stays an error. */
 import { check } from "./helpers.ts";
 
 Deno.test("take of a zero-step range: the literal pattern", () => {

@@ -1,6 +1,6 @@
 /**
  * The error-path table: malformed and hostile programs, each with the reason(s) it must end with.
- * Where the digest allows two spellings of one failure (e.g. closure arity `arity_error` / `arity_mismatch`), both
+ * Where PTC-Lisp accepts two spellings of one failure (e.g. closure arity `arity_error` / `arity_mismatch`), both
  * are accepted. Limits are small so that every case ends quickly.
  * @module
  */
@@ -10,7 +10,7 @@ import type { EvalLimits } from "../../../src/lisp/api.ts";
 export interface ErrorCase {
   name: string;
   src: string;
-  /** Accepted reasons (the first is the digest's preferred one). */
+  /** Accepted reasons (the first is the preferred one). */
   reasons: string[];
   limits?: EvalLimits;
   /** Wall-clock budget from the start of the evaluation (becomes `limits.deadline`). */

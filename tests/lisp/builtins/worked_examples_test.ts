@@ -1,9 +1,9 @@
 /**
- * The builtin-related examples of the language digest §10 (and §2.5/§2.6 examples), checked end to end.
+ * Worked examples of the builtins (sequences, maps, numbers and comparison, strings, regex, JSON), checked end to end.
  */
 import { check } from "./helpers.ts";
 
-Deno.test("digest §10: sequences & aggregation", () => {
+Deno.test("worked examples: sequences & aggregation", () => {
   check([
     ["(->> [1 2 3 4 5] (filter odd?) (map #(* % %)) (reduce +))", "35"],
     ["(filter :active [{:active true :id 1} {:active false :id 2} {:id 3}])", "[{:active true :id 1}]"],
@@ -30,7 +30,7 @@ Deno.test("digest §10: sequences & aggregation", () => {
   ]);
 });
 
-Deno.test("digest §10: maps & keys", () => {
+Deno.test("worked examples: maps & keys", () => {
   check([
     ["(update {:n 1} :n + 5)", "{:n 6}"],
     ["(assoc-in {} [:a :b] 1)", "{:a {:b 1}}"],
@@ -44,7 +44,7 @@ Deno.test("digest §10: maps & keys", () => {
   ]);
 });
 
-Deno.test("digest §10: numbers & comparison", () => {
+Deno.test("worked examples: numbers & comparison", () => {
   check([
     ["(/ 10 2)", "5.0"],
     ["(/ 10 3)", "3.3333333333"],
@@ -72,7 +72,7 @@ Deno.test("digest §10: numbers & comparison", () => {
   ]);
 });
 
-Deno.test("digest §10: strings, regex, JSON", () => {
+Deno.test("worked examples: strings, regex, JSON", () => {
   check([
     ['(str "n=" 42 " " :k " " nil "|" 1.5)', '"n=42 :k |1.5"'],
     ['(split "a,b,,c" ",")', '["a" "b" "" "c"]'],
