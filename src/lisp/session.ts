@@ -10,6 +10,7 @@ import { compileProgram } from "./compile.ts";
 import { DEFAULT_EVAL_LIMITS, EvalContext, hostFault } from "./runtime.ts";
 import { ReturnSignal, undoDefs } from "./pmap.ts";
 import { fromJson, prStr, toJson, type Value } from "./vals.ts";
+import { chargeExpansion } from "./values/expansion.ts";
 
 /** The last error of a session (what a REPL binds to `*e`). */
 export interface LastError {
@@ -81,6 +82,8 @@ export class Session implements LispSession {
         value = e.value;
         status = e.status;
       }
+      // The printed form and the JSON are built below: a value sharing structure may expand far past what it cost.
+      chargeExpansion(value, run, 2);
       this.history.push(value);
       if (this.history.length > HISTORY) this.history.shift();
       return {

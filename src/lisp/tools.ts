@@ -3,6 +3,7 @@
  * and turning a `ToolOutcome` into a Lisp value (tagged maps for `tool/call`) or an error.
  * @module
  */
+import { chargeExpansion } from "./values/expansion.ts";
 import type { ToolOutcome, ToolRequest } from "../core/tool_seam.ts";
 import type { JsonObject, JsonValue } from "../core/json.ts";
 import { isLispErrorReason, LispError } from "./errors.ts";
@@ -147,6 +148,8 @@ const K_ARGS = kw("args");
 
 /** Call host tool `name` with evaluated Lisp arguments. */
 export function callTool(run: EvalContext, name: string, args: Value[]): Value {
+  // Arguments are written out in full as JSON: charge what shared structure expands to first.
+  for (const x of args) chargeExpansion(x, run);
   const a = name === "call" ? callToolArgs(args) : plainToolArgs(name, args);
   return performTool(run, { name, args: a });
 }

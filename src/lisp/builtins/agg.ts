@@ -13,7 +13,7 @@ import { fn1, keyFn } from "../values/fn.ts";
 import { add, float, type Num, toNumber } from "../values/numbers.ts";
 import { vecFrom } from "../values/vector.ts";
 import { define } from "./table.ts";
-import { slots, swapHint } from "./util.ts";
+import { entries, ENTRY_BYTES, slots, swapHint } from "./util.ts";
 import { collArg } from "./seq.ts";
 
 function isNum(v: Value): v is Num {
@@ -142,9 +142,10 @@ define("aggregation", {
     arity: [2, 2],
     args: ["[kf coll]"],
     doc: "The first item for each distinct (kf x).",
-    fn: (a) => {
+    fn: (a, ctx) => {
       const kf = keyFn(a[0], "distinct-by", 1, swapHint("distinct-by", a));
       const xs = collArg("distinct-by", a, 1);
+      ctx.alloc(slots(xs.length) + entries(xs.length));
       const seen = new SetBuilder();
       const out: Value[] = [];
       for (let i = 0; i < xs.length; i++) {
@@ -161,13 +162,14 @@ define("aggregation", {
     doc: "Map from each distinct item to its number of occurrences.",
     fn: (a, ctx) => {
       const xs = seqView(a[0], "frequencies", 1);
+      // Charged as the map grows, each new entry before it is stored.
       const b = new MapBuilder();
       for (let i = 0; i < xs.length; i++) {
         const x = xs[i];
         const c = b.get(x, NOT_FOUND);
+        if (c === NOT_FOUND) ctx.alloc(ENTRY_BYTES);
         b.set(x, c === NOT_FOUND ? 1 : (c as number) + 1);
       }
-      ctx.alloc(slots(2 * b.size));
       return b.build();
     },
   },
@@ -178,7 +180,9 @@ define("aggregation", {
     fn: (a, ctx) => {
       const kf = keyFn(a[0], "group-by", 1, swapHint("group-by", a));
       const xs = collArg("group-by", a, 1);
-      // Groups accumulate in plain arrays (no wrapper per item), then become vectors in one pass.
+      // Groups accumulate in plain arrays (no wrapper per item), then become vectors in one pass; every item's slot
+      // is charged up front, every group (an entry in two maps and a vector) before it is created.
+      ctx.alloc(slots(xs.length));
       const b = new MapBuilder();
       const groups: Value[][] = [];
       for (let i = 0; i < xs.length; i++) {
@@ -186,11 +190,11 @@ define("aggregation", {
         const k = kf(x);
         const gi = b.get(k, NOT_FOUND);
         if (gi === NOT_FOUND) {
+          ctx.alloc(2 * ENTRY_BYTES + slots(0));
           b.set(k, groups.length);
           groups.push([x]);
         } else groups[gi as number].push(x);
       }
-      ctx.alloc(slots(xs.length + 2 * b.size));
       const out = new MapBuilder();
       b.build().forEach((k, gi) => out.set(k, vecFrom(groups[gi as number])));
       return out.build();

@@ -10,8 +10,8 @@ import { MapBuilder, PMap, PSet, SetBuilder } from "../values/hashmap.ts";
 import { describe } from "../values/kinds.ts";
 import { seqView } from "../values/seq.ts";
 import { add, type Num, numCompare, toNumber } from "../values/numbers.ts";
-import { define } from "./table.ts";
-import { argError, entries, intArg, numArg, slots } from "./util.ts";
+import { type BuiltinContext, define } from "./table.ts";
+import { argError, entries, intArg, nested, numArg, slots } from "./util.ts";
 import { countArg, positional } from "./colls.ts";
 
 function sizeOf(c: Value): number {
@@ -74,7 +74,27 @@ function flattenInto(v: PVec, out: Value[]): void {
   }
 }
 
-function partitionImpl(fn: string, a: Value[], all: boolean): Value {
+/**
+ * Charge for the result of `flatten` before it is built: nested vectors may share structure, so the leaves are
+ * counted first, each vector visited charged a step per item and each leaf its slot as it is found.
+ */
+function chargeFlat(v: PVec, ctx: { step(n: number): void; alloc(bytes: number): void }): void {
+  const stack: PVec[] = [v];
+  ctx.alloc(slots(0));
+  while (stack.length > 0) {
+    const x = stack.pop()!;
+    let leaves = 0;
+    for (let i = 0; i < x.n; i++) {
+      const y = x.at(i);
+      if (y instanceof PVec) stack.push(y);
+      else leaves++;
+    }
+    ctx.alloc(8 * leaves);
+    ctx.step(1 + x.n);
+  }
+}
+
+function partitionImpl(fn: string, a: Value[], all: boolean, ctx: BuiltinContext): Value {
   const n = intArg(fn, a, 0);
   const xs = seqView(a[a.length - 1], fn, a.length);
   let step = n;
@@ -83,6 +103,10 @@ function partitionImpl(fn: string, a: Value[], all: boolean): Value {
   if (a.length === 4) pad = seqView(a[2], fn, 3);
   if (n <= 0) return argError(fn, 1, "a positive integer", a[0]);
   if (step <= 0) return argError(fn, 2, "a positive integer step", a[1]);
+  // Overlapping windows (step < n) copy each item up to n/step times: charge all chunks before building them.
+  const chunks = Math.ceil(xs.length / step);
+  ctx.alloc(nested(chunks, Math.min(n, xs.length)));
+  ctx.step(chunks);
   const out: Value[] = [];
   for (let i = 0; i < xs.length; i += step) {
     const chunk = xs.slice(i, i + n);
@@ -133,6 +157,15 @@ function rangeImpl(a: Value[], alloc: (n: number) => void): Value {
   return vecFrom(out);
 }
 
+/** C(n, k) as a float (Infinity once it no longer fits). */
+export function binomial(n: number, k: number): number {
+  if (k < 0 || k > n) return 0;
+  const m = Math.min(k, n - k);
+  let c = 1;
+  for (let i = 1; i <= m && Number.isFinite(c); i++) c = (c * (n - m + i)) / i;
+  return Math.round(c);
+}
+
 function combos(xs: Value[], k: number): Value {
   const out: Value[] = [];
   const cur: Value[] = [];
@@ -156,27 +189,39 @@ define("sequences", {
     arity: [0, Infinity],
     args: ["[& items]"],
     doc: "A vector of the arguments.",
-    fn: (a) => vecFrom(a.slice()),
+    fn: (a, ctx) => {
+      ctx.alloc(slots(a.length));
+      return vecFrom(a.slice());
+    },
   },
   "list": {
     arity: [0, Infinity],
     args: ["[& items]"],
     doc: "A vector of the arguments (there is no list type).",
-    fn: (a) => vecFrom(a.slice()),
+    fn: (a, ctx) => {
+      ctx.alloc(slots(a.length));
+      return vecFrom(a.slice());
+    },
   },
   "concat": {
     arity: [0, Infinity],
     args: ["[& colls]"],
     doc: "One vector of all items of the collections (nil ignored; strings raise).",
     fn: (a, ctx) => {
-      const out: Value[] = [];
+      const parts: Value[][] = [];
+      let total = 0;
       for (let i = 0; i < a.length; i++) {
         const c = a[i];
         if (typeof c === "string") return argError("concat", i + 1, "a collection", c, "; use str to join strings");
         const xs = seqView(c, "concat", i + 1);
-        for (let j = 0; j < xs.length; j++) out.push(xs[j]);
+        parts.push(xs);
+        total += xs.length;
       }
-      ctx.alloc(slots(out.length));
+      ctx.alloc(slots(total));
+      ctx.step(total);
+      const out = new Array<Value>(total);
+      let o = 0;
+      for (const xs of parts) for (let j = 0; j < xs.length; j++) out[o++] = xs[j];
       return vecFrom(out);
     },
   },
@@ -184,8 +229,9 @@ define("sequences", {
     arity: [2, 2],
     args: ["[x coll]"],
     doc: "A vector with x before the items of coll.",
-    fn: (a) => {
+    fn: (a, ctx) => {
       const xs = seqView(a[1], "cons", 2);
+      ctx.alloc(slots(xs.length + 1));
       const out = new Array<Value>(xs.length + 1);
       out[0] = a[0];
       for (let i = 0; i < xs.length; i++) out[i + 1] = xs[i];
@@ -215,10 +261,12 @@ define("sequences", {
     arity: [1, 1],
     args: ["[coll]"],
     doc: "Recursively flatten nested vectors into one vector (maps, sets and strings stay whole).",
-    fn: (a) => {
+    fn: (a, ctx) => {
       const v = a[0];
       if (v === null) return EMPTY_VEC;
       if (!(v instanceof PVec)) return EMPTY_VEC;
+      // Nested vectors may share structure: count (charging each visit) before building the flat result.
+      chargeFlat(v, ctx);
       const out: Value[] = [];
       flattenInto(v, out);
       return vecFrom(out);
@@ -228,10 +276,11 @@ define("sequences", {
     arity: [0, Infinity],
     args: ["[& colls]"],
     doc: "First items of each coll, then second items, … until the shortest runs out.",
-    fn: (a) => {
+    fn: (a, ctx) => {
       if (a.length === 0) return EMPTY_VEC;
       const cs = a.map((c, i) => positional("interleave", c, i + 1));
       const n = Math.min(...cs.map((c) => c.length));
+      ctx.alloc(slots(n * cs.length));
       const out: Value[] = [];
       for (let i = 0; i < n; i++) for (const c of cs) out.push(c[i]);
       return vecFrom(out);
@@ -241,8 +290,9 @@ define("sequences", {
     arity: [2, 2],
     args: ["[sep coll]"],
     doc: "The items with sep between each pair.",
-    fn: (a) => {
+    fn: (a, ctx) => {
       const xs = positional("interpose", a[1], 2);
+      ctx.alloc(slots(2 * xs.length));
       const out: Value[] = [];
       for (let i = 0; i < xs.length; i++) {
         if (i > 0) out.push(a[0]);
@@ -255,23 +305,24 @@ define("sequences", {
     arity: [2, 4],
     args: ["[n coll]", "[n step coll]", "[n step pad coll]"],
     doc: "Chunks of n items every step items; an incomplete tail is dropped unless pad is given.",
-    fn: (a) => partitionImpl("partition", a, false),
+    fn: (a, ctx) => partitionImpl("partition", a, false, ctx),
   },
   "partition-all": {
     arity: [2, 3],
     args: ["[n coll]", "[n step coll]"],
     doc: "Chunks of n items (every step items), keeping an incomplete tail.",
-    fn: (a) => partitionImpl("partition-all", a, true),
+    fn: (a, ctx) => partitionImpl("partition-all", a, true, ctx),
   },
   "split-at": {
     arity: [2, 2],
     args: ["[n coll]"],
     doc: "[(take n coll) (drop n coll)] (negative n counts as 0).",
-    fn: (a) => {
+    fn: (a, ctx) => {
       const n = Math.max(0, countArg("split-at", a, 0));
       const v = a[1];
       if (v instanceof PVec) return vecFrom([v.slice(0, n), v.slice(n, v.n)]);
       const xs = seqView(v, "split-at", 2);
+      ctx.alloc(slots(xs.length));
       return vecFrom([vecFrom(xs.slice(0, n)), vecFrom(xs.slice(n))]);
     },
   },
@@ -339,7 +390,10 @@ define("sequences", {
       const xs = seqView(a[0], "combinations", 1);
       const k = intArg("combinations", a, 1);
       if (k < 0) return argError("combinations", 2, "a non-negative integer", a[1]);
-      ctx.step(xs.length * Math.max(1, k));
+      // Charged for the whole result before any of it is built: C(n, k) vectors of k items.
+      const count = binomial(xs.length, k);
+      ctx.alloc(nested(count, k));
+      ctx.step(count * Math.max(1, k));
       return combos(xs, k);
     },
   },
@@ -347,10 +401,11 @@ define("sequences", {
     arity: [2, 2],
     args: ["[c1 c2]"],
     doc: "Vector of [a b] pairs up to the shorter collection.",
-    fn: (a) => {
+    fn: (a, ctx) => {
       const xs = seqView(a[0], "zip", 1);
       const ys = seqView(a[1], "zip", 2);
       const n = Math.min(xs.length, ys.length);
+      ctx.alloc(nested(n, 2));
       const out = new Array<Value>(n);
       for (let i = 0; i < n; i++) out[i] = vecFrom([xs[i], ys[i]]);
       return vecFrom(out);

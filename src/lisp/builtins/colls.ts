@@ -10,7 +10,7 @@ import { EMPTY_MAP, EMPTY_SET, PMap, PSet } from "../values/hashmap.ts";
 import { seqView } from "../values/seq.ts";
 import { gAt, gCount } from "../values/strings.ts";
 import { define } from "./table.ts";
-import { argError } from "./util.ts";
+import { argError, slots } from "./util.ts";
 import { noMap } from "./seq.ts";
 
 function noSet(fn: string, v: Value, pos: number): void {
@@ -247,7 +247,11 @@ define("sequences", {
     arity: [1, 1],
     args: ["[coll]"],
     doc: "Items in reverse order as a vector (strings give characters).",
-    fn: (a) => vecFrom(positional("reverse", a[0], 1).slice().reverse()),
+    fn: (a, ctx) => {
+      const xs = positional("reverse", a[0], 1);
+      ctx.alloc(slots(xs.length));
+      return vecFrom(xs.slice().reverse());
+    },
   },
   "count": {
     arity: [1, 1],
@@ -259,7 +263,7 @@ define("sequences", {
     arity: [1, 1],
     args: ["[coll]"],
     doc: "True for nil or an empty collection/string.",
-    fn: (a) => countOf(a[0], "empty?") === 0,
+    fn: (a) => (typeof a[0] === "string" ? a[0].length === 0 : countOf(a[0], "empty?") === 0),
   },
   "not-empty": {
     arity: [1, 1],
@@ -271,10 +275,11 @@ define("sequences", {
     arity: [1, 1],
     args: ["[coll]"],
     doc: "The items as a vector (maps give sorted [k v] entries, strings characters), or nil when empty.",
-    fn: (a) => {
+    fn: (a, ctx) => {
       const v = a[0];
       if (v instanceof PVec) return v.n === 0 ? null : v;
       const xs = seqView(v, "seq", 1);
+      ctx.alloc(slots(xs.length));
       return xs.length === 0 ? null : vecFrom(xs.slice());
     },
   },
@@ -295,11 +300,13 @@ define("sequences", {
     arity: [1, 1],
     args: ["[coll]"],
     doc: "The items as a vector ((vec nil) is nil).",
-    fn: (a) => {
+    fn: (a, ctx) => {
       const v = a[0];
       if (v instanceof PVec) return v;
       if (v === null) return null;
-      return vecFrom(seqView(v, "vec", 1).slice());
+      const xs = seqView(v, "vec", 1);
+      ctx.alloc(slots(xs.length));
+      return vecFrom(xs.slice());
     },
   },
 });

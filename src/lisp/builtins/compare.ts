@@ -8,9 +8,17 @@ import type { Value } from "../values/types.ts";
 import { equals } from "../values/equality.ts";
 import { compare, ordered } from "../values/compare.ts";
 import { truthy } from "../values/kinds.ts";
-import { define } from "./table.ts";
+import { type BuiltinContext, define } from "./table.ts";
+import { PVec } from "../values/vector.ts";
+import { PMap, PSet } from "../values/hashmap.ts";
 
-function eqAll(a: Value[]): boolean {
+/** Items of a collection compared per step when charging equality of collections. */
+const ITEMS_PER_STEP = 16;
+
+function eqAll(a: Value[], ctx: BuiltinContext): boolean {
+  const x = a[0];
+  if (x instanceof PVec) ctx.step(Math.floor(x.n / ITEMS_PER_STEP));
+  else if (x instanceof PMap || x instanceof PSet) ctx.step(Math.floor(x.size / ITEMS_PER_STEP));
   for (let i = 1; i < a.length; i++) if (!equals(a[i - 1], a[i])) return false;
   return true;
 }
@@ -29,7 +37,7 @@ define("comparison", {
     arity: [1, Infinity],
     args: ["[x & ys]"],
     doc: "True when not all arguments are equal.",
-    fn: (a) => !eqAll(a),
+    fn: (a, ctx) => !eqAll(a, ctx),
   },
   "<": {
     arity: [1, Infinity],

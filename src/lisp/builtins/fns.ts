@@ -11,7 +11,7 @@ import { mapEntries } from "../values/seq.ts";
 import { callValue, isCallable } from "../values/fn.ts";
 import { truthy } from "../values/kinds.ts";
 import { define } from "./table.ts";
-import { argError } from "./util.ts";
+import { argError, slots } from "./util.ts";
 
 /** A function value built by a combinator (`partial`, `comp`, …); prints `#fn[...]`. */
 export class CombinatorFn extends LispFn {
@@ -60,7 +60,13 @@ define("functions", {
     arity: [2, Infinity],
     args: ["[f args]", "[f x & args]"],
     doc: "Call f with the items of the last argument (vector, set or map entries) after any leading arguments.",
-    fn: (a) => callValue(callableArg("apply", a, 0), spreadArgs(a)),
+    fn: (a, ctx) => {
+      const f = callableArg("apply", a, 0);
+      const last = a[a.length - 1];
+      if (last instanceof PVec) ctx.alloc(slots(last.n + a.length));
+      else if (last instanceof PMap || last instanceof PSet) ctx.alloc(slots(last.size + a.length));
+      return callValue(f, spreadArgs(a));
+    },
   },
   "partial": {
     arity: [1, Infinity],

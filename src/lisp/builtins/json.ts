@@ -10,6 +10,7 @@ import { PMap, PSet } from "../values/hashmap.ts";
 import { sortValues } from "../values/compare.ts";
 import { fromJson } from "../values/json.ts";
 import { define } from "./table.ts";
+import { chargeExpansion } from "../values/expansion.ts";
 
 /** Encode for `json/generate-string`; undefined when not encodable (keyword keys/values, specials, functions). */
 function encodable(v: Value): JsonValue | undefined {
@@ -137,6 +138,10 @@ define("json", {
     doc: "Encode data as JSON text; keyword keys or values, ##Inf/##NaN and functions give nil.",
     groups: ["json"],
     qualifiedOnly: true,
-    fn: (a) => stringify(a[0]),
+    fn: (a, ctx) => {
+      // Shared structure is written out in full: charge the expansion (the JSON tree and its text) first.
+      chargeExpansion(a[0], ctx, 2);
+      return stringify(a[0]);
+    },
   },
 });

@@ -12,7 +12,7 @@ import { sortedEntries, sortedKeys } from "../values/compare.ts";
 import { fn1, fn2, fnN } from "../values/fn.ts";
 import { flexGet, getIn, mapFlexGet, storedKey, writeKey } from "../values/flex.ts";
 import { type BuiltinContext, define } from "./table.ts";
-import { argError, entries, ENTRY_BYTES, slots } from "./util.ts";
+import { argError, entries, ENTRY_BYTES, nested, slots } from "./util.ts";
 
 function getImpl(a: Value[]): Value {
   const c = a[0];
@@ -207,10 +207,13 @@ define("maps", {
     arity: [1, Infinity],
     args: ["[f & maps]"],
     doc: "Merge maps, combining values of duplicate keys with (f old new).",
-    fn: (a) => {
+    fn: (a, ctx) => {
       const f = fn2(a[0], "merge-with", 1);
       const ms = mergeArgs("merge-with", a, 1);
       if (ms.length === 0) return null;
+      let added = 0;
+      for (let i = 1; i < ms.length; i++) added += ms[i].size;
+      ctx.alloc(slots(2) + entries(added));
       const b = MapBuilder.from(ms[0]);
       for (let i = 1; i < ms.length; i++) mergeInto(b, ms[i], f);
       return b.build();
@@ -220,9 +223,10 @@ define("maps", {
     arity: [2, 2],
     args: ["[m keys]"],
     doc: "Map of only the listed keys (flexible lookup; the result keeps the map's own keys).",
-    fn: (a) => {
+    fn: (a, ctx) => {
       const m = a[0];
       const ks = a[1] === null ? [] : seqView(a[1], "select-keys", 2);
+      ctx.alloc(slots(2) + entries(ks.length));
       if (m === null) return EMPTY_MAP;
       if (!(m instanceof PMap)) return argError("select-keys", 1, "a map", m);
       const b = new MapBuilder();
@@ -237,7 +241,8 @@ define("maps", {
     arity: [1, 1],
     args: ["[m]"],
     doc: "The keys of a map, sorted (nil or {} → nil).",
-    fn: (a) => {
+    fn: (a, ctx) => {
+      if (a[0] instanceof PMap) ctx.alloc(slots(a[0].size));
       const ks = keysOf("keys", a[0]);
       return ks === null ? null : vecFrom(ks);
     },
@@ -246,11 +251,12 @@ define("maps", {
     arity: [1, 1],
     args: ["[m]"],
     doc: "The values of a map in sorted-key order (nil or {} → nil).",
-    fn: (a) => {
+    fn: (a, ctx) => {
       const m = a[0];
       if (m === null) return null;
       if (!(m instanceof PMap)) return argError("vals", 1, "a map", m);
       if (m.size === 0) return null;
+      ctx.alloc(slots(3 * m.size));
       const e = sortedEntries(m);
       const out = new Array<Value>(e.length / 2);
       for (let i = 0; i < out.length; i++) out[i] = e[2 * i + 1];
@@ -261,10 +267,11 @@ define("maps", {
     arity: [1, 1],
     args: ["[m]"],
     doc: "The [k v] entries of a map sorted by key.",
-    fn: (a) => {
+    fn: (a, ctx) => {
       const m = a[0];
       if (m === null) return EMPTY_VEC;
       if (!(m instanceof PMap)) return argError("entries", 1, "a map", m);
+      ctx.alloc(nested(m.size, 2));
       return vecFrom(mapEntries(m));
     },
   },
@@ -292,7 +299,7 @@ define("maps", {
     arity: [2, 2],
     args: ["[m f]"],
     doc: "Map with f applied to every value (nil → nil).",
-    fn: (a) => {
+    fn: (a, ctx) => {
       const m = a[0];
       if (m === null) return null;
       if (!(m instanceof PMap)) {
@@ -305,6 +312,7 @@ define("maps", {
         );
       }
       const f = fn1(a[1], "update-vals", 2);
+      ctx.alloc(slots(2) + entries(m.size));
       const b = new MapBuilder();
       m.forEach((k, v) => b.set(k, f(v)));
       return b.build();
@@ -314,11 +322,12 @@ define("maps", {
     arity: [2, 2],
     args: ["[m f]"],
     doc: "Map with f applied to every key.",
-    fn: (a) => {
+    fn: (a, ctx) => {
       const m = a[0];
       if (m === null) return null;
       if (!(m instanceof PMap)) return argError("update-keys", 1, "a map", m);
       const f = fn1(a[1], "update-keys", 2);
+      ctx.alloc(slots(2 * m.size) + entries(m.size));
       const b = new MapBuilder();
       const e = sortedEntries(m);
       for (let i = 0; i < e.length; i += 2) b.set(f(e[i]), e[i + 1]);
@@ -366,7 +375,7 @@ define("maps", {
       const ks = seqView(a[0], "zipmap", 1);
       const vs = seqView(a[1], "zipmap", 2);
       const n = Math.min(ks.length, vs.length);
-      ctx.alloc(slots(2 * n));
+      ctx.alloc(slots(2) + entries(n));
       const b = new MapBuilder();
       for (let i = 0; i < n; i++) b.set(ks[i], vs[i]);
       return b.build();

@@ -10,10 +10,11 @@ import { equals, keyEquals } from "../values/equality.ts";
 import { mapEntries, seqView } from "../values/seq.ts";
 import { flexGet, flexHas, writeKey } from "../values/flex.ts";
 import { define } from "./table.ts";
-import { argError, slots } from "./util.ts";
+import { argError, entries, slots } from "./util.ts";
 
 /** A set of the given items. */
-function setOf(items: Value[]): Value {
+function setOf(items: Value[], ctx: { alloc(bytes: number): void }): Value {
+  ctx.alloc(slots(2) + entries(items.length));
   const b = new SetBuilder();
   for (const x of items) b.add(x);
   return b.build();
@@ -24,11 +25,12 @@ define("sequences", {
     arity: [2, 2],
     args: ["[coll key]"],
     doc: "Map: key present (flexible); set: member; vector: element present; nil → false.",
-    fn: (a) => {
+    fn: (a, ctx) => {
       const c = a[0];
       if (c instanceof PMap) return flexHas(c, a[1]);
       if (c instanceof PSet) return c.has(a[1]);
       if (c instanceof PVec) {
+        ctx.step(c.n >> 4);
         for (let i = 0; i < c.n; i++) if (keyEquals(c.at(i), a[1])) return true;
         return false;
       }
@@ -58,7 +60,8 @@ define("sequences", {
     arity: [1, Infinity],
     args: ["[x & more]"],
     doc: "True when no two arguments are equal.",
-    fn: (a) => {
+    fn: (a, ctx) => {
+      ctx.step(Math.floor((a.length * (a.length - 1)) / 2));
       for (let i = 0; i < a.length; i++) for (let j = i + 1; j < a.length; j++) if (equals(a[i], a[j])) return false;
       return true;
     },
@@ -84,7 +87,7 @@ define("sequences", {
       if (v instanceof PSet) return v;
       if (v === null || typeof v === "string") return argError("set", 1, "a vector or set", v);
       const xs = v instanceof PMap ? mapEntries(v) : seqView(v, "set", 1);
-      ctx.alloc(slots(xs.length));
+      ctx.alloc(slots(2) + entries(xs.length));
       const b = new SetBuilder();
       for (let i = 0; i < xs.length; i++) b.add(xs[i]);
       return b.build();

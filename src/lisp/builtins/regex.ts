@@ -12,7 +12,7 @@ import { LispError } from "../errors.ts";
 import { LRegex, type Value } from "../values/types.ts";
 import { EMPTY_VEC, vecFrom } from "../values/vector.ts";
 import { define, type NsGroup } from "./table.ts";
-import { argError, intArg, strArg } from "./util.ts";
+import { argError, intArg, slots, strArg, stringBytes } from "./util.ts";
 import { parseLong } from "./text.ts";
 
 const R: NsGroup[] = ["regex"];
@@ -147,9 +147,23 @@ export function regexSplit(r: LRegex, s: string): string[] {
   return parts;
 }
 
-/** Replace every match of `r` in `s` with the literal `repl`. */
-export function regexReplaceAll(r: LRegex, s: string, repl: string): string {
+/**
+ * Replace every match of `r` in `s` with the literal `repl`. `charge` is told the number of matches and the code
+ * units they cover before the result is built (so the caller can charge the result's size first).
+ */
+export function regexReplaceAll(
+  r: LRegex,
+  s: string,
+  repl: string,
+  charge?: (count: number, matchedUnits: number) => void,
+): string {
   const text = s.length > MAX_REGEX_INPUT ? s.slice(0, MAX_REGEX_INPUT) : s;
+  if (charge !== undefined) {
+    const ms = allMatches(r, text);
+    let units = 0;
+    for (const m of ms) units += m[0].length;
+    charge(ms.length, units);
+  }
   return text.replace(global(r), () => repl) + s.slice(text.length);
 }
 
@@ -206,6 +220,7 @@ define("regex", {
       const r = regexArg("re-seq", a, 0);
       const ms = allMatches(r, input("re-seq", a, 1));
       ctx.step(ms.length);
+      ctx.alloc(slots(ms.length) + (r.groups === 0 ? 0 : ms.length * slots(r.groups + 1)));
       return ms.length === 0 ? EMPTY_VEC : vecFrom(ms.map((m) => matchValue(m, r.groups)));
     },
   },
@@ -214,7 +229,13 @@ define("regex", {
     args: ["[re s]"],
     doc: "Split s on every match of re.",
     groups: R,
-    fn: (a) => vecFrom(regexSplit(regexArg("re-split", a, 0), strArg("re-split", a, 1))),
+    fn: (a, ctx) => {
+      const r = regexArg("re-split", a, 0);
+      const s = strArg("re-split", a, 1);
+      const scanned = Math.min(s.length, MAX_REGEX_INPUT);
+      ctx.alloc(stringBytes(scanned) + slots(scanned + 1));
+      return vecFrom(regexSplit(r, s));
+    },
   },
   "extract": {
     arity: [2, 3],

@@ -14,6 +14,7 @@ import { fn1, fn2, fnN, keyFn } from "../values/fn.ts";
 import { flexGet } from "../values/flex.ts";
 import { define } from "./table.ts";
 import { slots, swapHint } from "./util.ts";
+import type { Meter } from "../values/expansion.ts";
 
 /** Seq view with the "did you swap the arguments?" hint when the collection slot holds a function. */
 function coll(fn: string, args: Value[], i: number): Value[] {
@@ -67,9 +68,10 @@ function mapImpl(fn: string, args: Value[], ctx: { alloc(n: number): void }): Va
   return vecFrom(out);
 }
 
-function filterImpl(fn: string, args: Value[], keep: boolean): Value {
+function filterImpl(fn: string, args: Value[], keep: boolean, ctx: Meter): Value {
   const xs = coll(fn, args, 1);
   const n = xs.length;
+  ctx.alloc(slots(n));
   const out: Value[] = [];
   const p = args[0];
   if (p instanceof LispFn) {
@@ -120,28 +122,29 @@ define("sequences", {
     arity: [2, 2],
     args: ["[pred coll]"],
     doc: "Vector of the items for which (pred x) is truthy; pred may be a function, keyword or set.",
-    fn: (a) => filterImpl("filter", a, true),
+    fn: (a, ctx) => filterImpl("filter", a, true, ctx),
   },
   "filterv": {
     arity: [2, 2],
     args: ["[pred coll]"],
     doc: "Same as filter.",
-    fn: (a) => filterImpl("filterv", a, true),
+    fn: (a, ctx) => filterImpl("filterv", a, true, ctx),
   },
   "remove": {
     arity: [2, 2],
     args: ["[pred coll]"],
     doc: "Vector of the items for which (pred x) is falsy (complement of filter).",
-    fn: (a) => filterImpl("remove", a, false),
+    fn: (a, ctx) => filterImpl("remove", a, false, ctx),
   },
   "keep": {
     arity: [2, 2],
     args: ["[f coll]"],
     doc: "Vector of the non-nil results of (f x) (false is kept).",
-    fn: (a) => {
+    fn: (a, ctx) => {
       const f = fn1(a[0], "keep", 1, swapHint("keep", a));
       const xs = coll("keep", a, 1);
       const n = xs.length;
+      ctx.alloc(slots(n));
       const out: Value[] = [];
       for (let i = 0; i < n; i++) {
         const r = f(xs[i]);
@@ -154,10 +157,11 @@ define("sequences", {
     arity: [2, 2],
     args: ["[f coll]"],
     doc: "Vector of the non-nil results of (f index x).",
-    fn: (a) => {
+    fn: (a, ctx) => {
       const f = fn2(a[0], "keep-indexed", 1, swapHint("keep-indexed", a));
       const xs = coll("keep-indexed", a, 1);
       const n = xs.length;
+      ctx.alloc(slots(n));
       const out: Value[] = [];
       for (let i = 0; i < n; i++) {
         const r = f(i, xs[i]);
@@ -188,18 +192,22 @@ define("sequences", {
       const f = fn1(a[0], "mapcat", 1, swapHint("mapcat", a));
       const xs = coll("mapcat", a, 1);
       const n = xs.length;
-      const out: Value[] = [];
+      // f may return the same big collection for every item: gather the results, charge their total, then copy.
+      ctx.alloc(slots(n));
+      const parts: Value[][] = [];
+      let total = 0;
       for (let i = 0; i < n; i++) {
         const r = f(xs[i]);
         if (r === null) continue;
-        if (r instanceof PVec) {
-          for (let j = 0; j < r.n; j++) out.push(r.at(j));
-        } else {
-          const ys = seqView(r, "mapcat (result of f)", 1);
-          for (let j = 0; j < ys.length; j++) out.push(ys[j]);
-        }
+        const ys = r instanceof PVec ? r.view() : seqView(r, "mapcat (result of f)", 1);
+        parts.push(ys);
+        total += ys.length;
       }
-      ctx.alloc(slots(out.length));
+      ctx.alloc(slots(total));
+      ctx.step(total);
+      const out = new Array<Value>(total);
+      let o = 0;
+      for (const ys of parts) for (let j = 0; j < ys.length; j++) out[o++] = ys[j];
       return vecFrom(out);
     },
   },
@@ -288,11 +296,13 @@ define("sequences", {
     arity: [2, 2],
     args: ["[pred coll]"],
     doc: "Vector of the leading items for which (pred x) is truthy.",
-    fn: (a) => {
+    fn: (a, ctx) => {
       const p = fn1(a[0], "take-while", 1, swapHint("take-while", a));
       const xs = coll("take-while", a, 1);
       let i = 0;
       while (i < xs.length && truthy(p(xs[i]))) i++;
+      if (a[1] instanceof PVec) return a[1].slice(0, i);
+      ctx.alloc(slots(i));
       return vecFrom(xs.slice(0, i));
     },
   },
@@ -300,25 +310,28 @@ define("sequences", {
     arity: [2, 2],
     args: ["[pred coll]"],
     doc: "Vector of the items after the leading run for which (pred x) is truthy.",
-    fn: (a) => {
+    fn: (a, ctx) => {
       const p = fn1(a[0], "drop-while", 1, swapHint("drop-while", a));
       const xs = coll("drop-while", a, 1);
       let i = 0;
       while (i < xs.length && truthy(p(xs[i]))) i++;
-      return a[1] instanceof PVec ? a[1].slice(i, a[1].n) : vecFrom(xs.slice(i));
+      if (a[1] instanceof PVec) return a[1].slice(i, a[1].n);
+      ctx.alloc(slots(xs.length - i));
+      return vecFrom(xs.slice(i));
     },
   },
   "split-with": {
     arity: [2, 2],
     args: ["[pred coll]"],
     doc: "[(take-while pred coll) (drop-while pred coll)].",
-    fn: (a) => {
+    fn: (a, ctx) => {
       const p = fn1(a[0], "split-with", 1, swapHint("split-with", a));
       const xs = coll("split-with", a, 1);
       let i = 0;
       while (i < xs.length && truthy(p(xs[i]))) i++;
       const v = a[1];
       if (v instanceof PVec) return vecFrom([v.slice(0, i), v.slice(i, v.n)]);
+      ctx.alloc(slots(xs.length));
       return vecFrom([vecFrom(xs.slice(0, i)), vecFrom(xs.slice(i))]);
     },
   },
@@ -326,9 +339,10 @@ define("sequences", {
     arity: [2, 2],
     args: ["[f coll]"],
     doc: "Split coll into runs, starting a new run each time (f x) changes.",
-    fn: (a) => {
+    fn: (a, ctx) => {
       const f = keyFn(a[0], "partition-by", 1, swapHint("partition-by", a));
       const xs = coll("partition-by", a, 1);
+      ctx.alloc(2 * slots(xs.length));
       const out: Value[] = [];
       let cur: Value[] = [];
       let last: Value = null;

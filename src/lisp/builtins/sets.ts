@@ -6,7 +6,7 @@
 import type { Value } from "../values/types.ts";
 import { EMPTY_SET, PSet, SetBuilder } from "../values/hashmap.ts";
 import { define } from "./table.ts";
-import { argError, setArg } from "./util.ts";
+import { argError, entries, setArg, slots } from "./util.ts";
 
 function sets(fn: string, a: Value[]): PSet[] {
   return a.map((_, i) => setArg(fn, a, i));
@@ -18,11 +18,14 @@ define("sets", {
     args: ["[& sets]"],
     doc: "Set of the members of all sets.",
     groups: ["set"],
-    fn: (a) => {
+    fn: (a, ctx) => {
       const ss = sets("union", a);
       if (ss.length === 0) return EMPTY_SET;
       let big = ss[0];
+      let added = 0;
       for (const s of ss) if (s.size > big.size) big = s;
+      for (const s of ss) if (s !== big) added += s.size;
+      ctx.alloc(slots(2) + entries(added));
       const b = new SetBuilder(big);
       for (const s of ss) if (s !== big) s.forEach((x) => b.add(x));
       return b.build();
@@ -33,8 +36,9 @@ define("sets", {
     args: ["[s & sets]"],
     doc: "Set of the members present in every set.",
     groups: ["set"],
-    fn: (a) => {
+    fn: (a, ctx) => {
       const ss = sets("intersection", a);
+      ctx.alloc(slots(2) + entries(ss[0].size));
       const b = new SetBuilder();
       ss[0].forEach((x) => {
         for (let i = 1; i < ss.length; i++) if (!ss[i].has(x)) return;
@@ -48,8 +52,9 @@ define("sets", {
     args: ["[s & sets]"],
     doc: "Members of the first set that are in none of the others.",
     groups: ["set"],
-    fn: (a) => {
+    fn: (a, ctx) => {
       const ss = sets("difference", a);
+      ctx.alloc(slots(2) + entries(ss[0].size));
       const b = new SetBuilder();
       ss[0].forEach((x) => {
         for (let i = 1; i < ss.length; i++) if (ss[i].has(x)) return;

@@ -13,7 +13,7 @@ import { truthy } from "../values/kinds.ts";
 import { seqView } from "../values/seq.ts";
 import { fn2, keyFn } from "../values/fn.ts";
 import { BuiltinFn, define } from "./table.ts";
-import { argError, slots, swapHint } from "./util.ts";
+import { argError, entries, slots, swapHint } from "./util.ts";
 import { collArg as coll, noMap } from "./seq.ts";
 
 function isNaNValue(v: Value): boolean {
@@ -93,9 +93,10 @@ define("sequences", {
     arity: [1, 1],
     args: ["[coll]"],
     doc: "Vector without duplicates, keeping the first occurrence.",
-    fn: (a) => {
+    fn: (a, ctx) => {
       noMap("distinct", a[0], 1);
       const xs = seqView(a[0], "distinct", 1);
+      ctx.alloc(slots(xs.length) + entries(xs.length));
       const seen = new SetBuilder();
       const out: Value[] = [];
       for (let i = 0; i < xs.length; i++) {
@@ -111,8 +112,9 @@ define("sequences", {
     arity: [1, 1],
     args: ["[coll]"],
     doc: "Vector without consecutive duplicates.",
-    fn: (a) => {
+    fn: (a, ctx) => {
       const xs = seqView(a[0], "dedupe", 1);
+      ctx.alloc(slots(xs.length));
       const out: Value[] = [];
       for (let i = 0; i < xs.length; i++) if (i === 0 || !equals(xs[i], xs[i - 1])) out.push(xs[i]);
       return vecFrom(out);

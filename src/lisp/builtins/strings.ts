@@ -14,6 +14,8 @@ import { gCount, gIndexOf, gLastIndexOf, graphemes, gSlice } from "../values/str
 import { strOf } from "../printer.ts";
 import { alias, define, type NsGroup } from "./table.ts";
 import { argError, intArg, slots, strArg, stringBytes } from "./util.ts";
+import type { BuiltinContext } from "./table.ts";
+import { chargeExpansion } from "../values/expansion.ts";
 import { regexReplaceAll, regexSplit } from "./regex.ts";
 
 const S: NsGroup[] = ["string"];
@@ -66,6 +68,28 @@ function findRest(s: string, head: string[], sep: Value): string {
   return s.slice(pos);
 }
 
+/** Number of non-overlapping occurrences of `m` (non-empty) in `s`. */
+function occurrences(s: string, m: string): number {
+  let n = 0;
+  for (let i = s.indexOf(m); i >= 0; i = s.indexOf(m, i + m.length)) n++;
+  return n;
+}
+
+function replacedLength(s: string, count: number, mLen: number, replLen: number): number {
+  return s.length + count * (replLen - mLen);
+}
+
+/**
+ * A string built from `s` by `f` (case mapping, trimming), charged before it is built: at most the length of `s`,
+ * plus what a case mapping that grows the text (`ß` → `SS`) adds, charged once the result is known.
+ */
+function copyText(ctx: BuiltinContext, s: string, f: (s: string) => string): string {
+  ctx.alloc(stringBytes(s.length));
+  const r = f(s);
+  if (r.length > s.length) ctx.alloc(2 * (r.length - s.length));
+  return r;
+}
+
 function nilOrStr(fn: string, a: Value[], i: number): string | null {
   const v = a[i];
   if (v === null) return null;
@@ -108,13 +132,14 @@ define("strings", {
     arity: [2, 3],
     args: ["[s start]", "[s start end]"],
     doc: 'Substring by character index (out of range start → "", end clamped).',
-    fn: (a) => {
+    fn: (a, ctx) => {
       const s = strArg("subs", a, 0);
       const start = intArg("subs", a, 1);
       const n = gCount(s);
       if (start < 0 || start > n) return "";
       let end = a.length === 3 && a[2] !== null ? intArg("subs", a, 2) : n;
       end = Math.min(Math.max(end, start), n);
+      ctx.alloc(stringBytes(end - start));
       return gSlice(s, start, end);
     },
   },
@@ -130,11 +155,17 @@ define("strings", {
         return argError("join", 2, "a collection", c, "; did you swap the arguments? Usage: (join sep coll)");
       }
       const xs = seqView(c, "join", a.length);
+      // Charge the text before building it: items may be collections sharing structure, and the separator is
+      // repeated once per item.
+      ctx.alloc(slots(xs.length) + stringBytes(sep.length * Math.max(0, xs.length - 1)));
       const parts = new Array<string>(xs.length);
-      for (let i = 0; i < xs.length; i++) parts[i] = strOf(xs[i]);
-      const s = parts.join(sep);
-      ctx.alloc(stringBytes(s.length));
-      return s;
+      for (let i = 0; i < xs.length; i++) {
+        const x = xs[i];
+        if (typeof x === "string") ctx.alloc(stringBytes(x.length));
+        else chargeExpansion(x, ctx);
+        parts[i] = strOf(x);
+      }
+      return parts.join(sep);
     },
   },
   "split": {
@@ -143,9 +174,9 @@ define("strings", {
     doc: 'Split by a regex, a one-character string, or "" (characters); empty fields are kept.',
     groups: S,
     fn: (a, ctx) => {
-      const r = splitImpl(a) as PVec;
-      ctx.alloc(slots(r.n));
-      return r;
+      // The parts hold the text of s again (at most), one slot each (at most one per character).
+      if (typeof a[0] === "string") ctx.alloc(stringBytes(a[0].length) + slots(a[0].length + 1));
+      return splitImpl(a);
     },
   },
   "split-lines": {
@@ -153,8 +184,9 @@ define("strings", {
     args: ["[s]"],
     doc: 'Split on \\n or \\r\\n, dropping trailing empty lines ("" → [""]).',
     groups: S,
-    fn: (a) => {
+    fn: (a, ctx) => {
       const s = strArg("split-lines", a, 0);
+      ctx.alloc(stringBytes(s.length) + slots(s.length + 1));
       const parts = s.split(/\r?\n/);
       while (parts.length > 1 && parts[parts.length - 1] === "") parts.pop();
       return vecFrom(parts);
@@ -165,28 +197,28 @@ define("strings", {
     args: ["[s]"],
     doc: "Remove whitespace at both ends.",
     groups: S,
-    fn: (a) => strArg("trim", a, 0).trim(),
+    fn: (a, ctx) => copyText(ctx, strArg("trim", a, 0), (s) => s.trim()),
   },
   "triml": {
     arity: [1, 1],
     args: ["[s]"],
     doc: "Remove leading whitespace.",
     groups: S,
-    fn: (a) => strArg("triml", a, 0).trimStart(),
+    fn: (a, ctx) => copyText(ctx, strArg("triml", a, 0), (s) => s.trimStart()),
   },
   "trimr": {
     arity: [1, 1],
     args: ["[s]"],
     doc: "Remove trailing whitespace.",
     groups: S,
-    fn: (a) => strArg("trimr", a, 0).trimEnd(),
+    fn: (a, ctx) => copyText(ctx, strArg("trimr", a, 0), (s) => s.trimEnd()),
   },
   "trim-newline": {
     arity: [1, 1],
     args: ["[s]"],
     doc: "Remove trailing \\r and \\n characters.",
     groups: S,
-    fn: (a) => strArg("trim-newline", a, 0).replace(/[\r\n]+$/, ""),
+    fn: (a, ctx) => copyText(ctx, strArg("trim-newline", a, 0), (s) => s.replace(/[\r\n]+$/, "")),
   },
   "blank?": {
     arity: [1, 1],
@@ -204,11 +236,12 @@ define("strings", {
     doc:
       "Replace every occurrence of a string or regex match (replacement is literal); (replace smap coll) substitutes items.",
     groups: S,
-    fn: (a) => {
+    fn: (a, ctx) => {
       if (a.length === 2) {
         const m = a[0];
         if (!(m instanceof PMap)) return argError("replace", 1, "a map (smap)", m);
         const xs = seqView(a[1], "replace", 2);
+        ctx.alloc(slots(xs.length));
         return vecFrom(xs.map((x) => {
           const r = mapFlexGet(m, x);
           return r === NOT_FOUND ? x : r;
@@ -217,8 +250,17 @@ define("strings", {
       const s = strArg("replace", a, 0);
       const repl = strArg("replace", a, 2);
       const m = a[1];
-      if (typeof m === "string") return m === "" ? s : s.split(m).join(repl);
-      if (m instanceof LRegex) return regexReplaceAll(m, s, repl);
+      if (typeof m === "string") {
+        if (m === "") return s;
+        ctx.alloc(stringBytes(replacedLength(s, occurrences(s, m), m.length, repl.length)));
+        return s.split(m).join(repl);
+      }
+      if (m instanceof LRegex) {
+        const r = regexReplaceAll(m, s, repl, (count, matched) => {
+          ctx.alloc(stringBytes(s.length - matched + count * repl.length));
+        });
+        return r;
+      }
       return argError("replace", 2, "a string or regex", m);
     },
   },
@@ -227,14 +269,14 @@ define("strings", {
     args: ["[s]"],
     doc: "Upper-case.",
     groups: S,
-    fn: (a) => strArg("upper-case", a, 0).toUpperCase(),
+    fn: (a, ctx) => copyText(ctx, strArg("upper-case", a, 0), (s) => s.toUpperCase()),
   },
   "lower-case": {
     arity: [1, 1],
     args: ["[s]"],
     doc: "Lower-case.",
     groups: S,
-    fn: (a) => strArg("lower-case", a, 0).toLowerCase(),
+    fn: (a, ctx) => copyText(ctx, strArg("lower-case", a, 0), (s) => s.toLowerCase()),
   },
   "starts-with?": {
     arity: [2, 2],

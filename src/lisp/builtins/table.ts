@@ -117,6 +117,31 @@ export interface BuiltinSpec {
   /** Reachable only qualified. */
   qualifiedOnly?: boolean;
   constant?: Value;
+  /**
+   * False for a builtin that never reads its string arguments' text (concatenation only links them), so no text
+   * work is charged for them (see `textCharged`).
+   */
+  scansText?: boolean;
+}
+
+/** UTF-16 units of string arguments charged as one step (a plain pass over text costs well under a step a unit). */
+export const TEXT_UNITS_PER_STEP = 16;
+
+/**
+ * `fn` charging, before it runs, one step per `TEXT_UNITS_PER_STEP` units of its string arguments: every builtin
+ * that takes a string makes at least one pass over it (an ASCII check, a copy, grapheme segmentation), so a loop over
+ * a big string reaches the deadline check in proportion to the work, not only every few thousand calls.
+ */
+function textCharged(fn: BuiltinImpl): BuiltinImpl {
+  return (args, ctx) => {
+    let units = 0;
+    for (let i = 0; i < args.length; i++) {
+      const x = args[i];
+      if (typeof x === "string") units += x.length;
+    }
+    if (units >= TEXT_UNITS_PER_STEP) ctx.step(Math.floor(units / TEXT_UNITS_PER_STEP));
+    return fn(args, ctx);
+  };
 }
 
 /** Register the builtins of one section (`sequences`, `maps`, …). */
@@ -125,7 +150,7 @@ export function define(section: string, specs: Record<string, BuiltinSpec>): voi
     const doc: BuiltinDoc = { name, arglists: s.args, doc: s.doc, section };
     const b: Builtin = {
       name,
-      fn: s.fn,
+      fn: s.scansText === false ? s.fn : textCharged(s.fn),
       arity: s.arity,
       doc,
       groups: s.groups ?? [],

@@ -10,6 +10,7 @@ import { printLine, prStr, strOf } from "../printer.ts";
 import { define } from "./table.ts";
 import { stringBytes } from "./util.ts";
 import { format } from "./format.ts";
+import { chargeExpansion } from "../values/expansion.ts";
 
 /** `parse-long`: the integer written by the whole string (64-bit range), else nil. */
 export function parseLong(v: Value): Value {
@@ -34,11 +35,20 @@ define("strings", {
     arity: [0, Infinity],
     args: ["[& xs]"],
     doc: 'Concatenate the text of the arguments (nil → "", keywords :k, collections in printer form).',
+    scansText: false,
     fn: (a, ctx) => {
       if (a.length === 1 && typeof a[0] === "string") return a[0];
+      // Collections are charged for their printed expansion before it is built, the result before it is joined.
+      const parts = new Array<string>(a.length);
+      let units = 0;
+      for (let i = 0; i < a.length; i++) {
+        const x = a[i];
+        if (typeof x === "object" && x !== null) chargeExpansion(x, ctx);
+        units += (parts[i] = strOf(x)).length;
+      }
+      ctx.alloc(stringBytes(units));
       let s = "";
-      for (let i = 0; i < a.length; i++) s += strOf(a[i]);
-      ctx.alloc(stringBytes(s.length));
+      for (let i = 0; i < parts.length; i++) s += parts[i];
       return s;
     },
   },
@@ -46,7 +56,12 @@ define("strings", {
     arity: [0, Infinity],
     args: ["[& xs]"],
     doc: "Printer form of each argument (strings quoted), joined by one space.",
-    fn: (a) => a.map(prStr).join(" "),
+    fn: (a, ctx) => {
+      for (let i = 0; i < a.length; i++) chargeExpansion(a[i], ctx);
+      const s = a.map(prStr).join(" ");
+      ctx.alloc(stringBytes(s.length));
+      return s;
+    },
   },
   "format": {
     arity: [1, Infinity],
@@ -84,6 +99,7 @@ define("strings", {
     args: ["[& xs]"],
     doc: "Print one line (strings raw, other values in printer form, space-separated); returns nil.",
     fn: (a, ctx) => {
+      for (let i = 0; i < a.length; i++) if (typeof a[i] !== "string") chargeExpansion(a[i], ctx);
       ctx.print(printLine(a));
       return null;
     },

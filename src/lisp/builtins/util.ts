@@ -74,3 +74,8 @@ export function entries(n: number): number {
 export function stringBytes(length: number): number {
   return 32 + 2 * length;
 }
+
+/** Bytes charged for `n` new vectors of `k` slots each plus the vector holding them (for ctx.alloc). */
+export function nested(n: number, k: number): number {
+  return slots(n) + n * slots(k);
+}

@@ -11,10 +11,17 @@ import { fn1 } from "../values/fn.ts";
 import { truthy } from "../values/kinds.ts";
 import { seqView } from "../values/seq.ts";
 import { define } from "./table.ts";
+import type { Meter } from "../values/expansion.ts";
+import { entries, slots } from "./util.ts";
 import { LispError } from "../errors.ts";
 
-/** Apply inner to each child of form, rebuild the same collection type, then apply outer. */
-function walk(inner: (x: Value) => Value, outer: (x: Value) => Value, form: Value): Value {
+/** Apply inner to each child of form, rebuild the same collection type (charged before it is rebuilt), then outer. */
+function walk(inner: (x: Value) => Value, outer: (x: Value) => Value, form: Value, meter: Meter): Value {
+  if (form instanceof PVec || form instanceof PMap || form instanceof PSet) {
+    const n = form instanceof PVec ? form.n : form.size;
+    meter.step(1 + n);
+    meter.alloc(form instanceof PVec ? slots(n) : slots(2) + entries(n));
+  }
   if (form instanceof PVec) {
     const out = new Array<Value>(form.n);
     for (let i = 0; i < form.n; i++) out[i] = inner(form.at(i));
@@ -39,17 +46,17 @@ function walk(inner: (x: Value) => Value, outer: (x: Value) => Value, form: Valu
   return outer(form);
 }
 
-function postwalk(f: (x: Value) => Value, form: Value, depth: number): Value {
+function postwalk(f: (x: Value) => Value, form: Value, depth: number, m: Meter): Value {
   if (depth > 10_000) throw new LispError("stack_overflow", "postwalk: data nested too deeply");
-  return walk((x) => postwalk(f, x, depth + 1), f, form);
+  return walk((x) => postwalk(f, x, depth + 1, m), f, form, m);
 }
 
-function prewalk(f: (x: Value) => Value, form: Value, depth: number): Value {
+function prewalk(f: (x: Value) => Value, form: Value, depth: number, m: Meter): Value {
   if (depth > 10_000) throw new LispError("stack_overflow", "prewalk: data nested too deeply");
-  return walk((x) => prewalk(f, x, depth + 1), (x) => x, f(form));
+  return walk((x) => prewalk(f, x, depth + 1, m), (x) => x, f(form), m);
 }
 
-function mapKeys(form: Value, conv: (k: Value) => Value): Value {
+function mapKeys(form: Value, conv: (k: Value) => Value, m: Meter): Value {
   return postwalk(
     (x) => {
       if (!(x instanceof PMap)) return x;
@@ -59,6 +66,7 @@ function mapKeys(form: Value, conv: (k: Value) => Value): Value {
     },
     form,
     0,
+    m,
   );
 }
 
@@ -68,21 +76,21 @@ define("walk", {
     args: ["[inner outer form]"],
     doc: "Apply inner to each element of form (keeping vector/map/set type), then outer to the result.",
     groups: ["walk"],
-    fn: (a) => walk(fn1(a[0], "walk", 1), fn1(a[1], "walk", 2), a[2]),
+    fn: (a, ctx) => walk(fn1(a[0], "walk", 1), fn1(a[1], "walk", 2), a[2], ctx),
   },
   "prewalk": {
     arity: [2, 2],
     args: ["[f form]"],
     doc: "Top-down transform: f is applied to each node before its children.",
     groups: ["walk"],
-    fn: (a) => prewalk(fn1(a[0], "prewalk", 1), a[1], 0),
+    fn: (a, ctx) => prewalk(fn1(a[0], "prewalk", 1), a[1], 0, ctx),
   },
   "postwalk": {
     arity: [2, 2],
     args: ["[f form]"],
     doc: "Bottom-up transform: f is applied to each node after its children.",
     groups: ["walk"],
-    fn: (a) => postwalk(fn1(a[0], "postwalk", 1), a[1], 0),
+    fn: (a, ctx) => postwalk(fn1(a[0], "postwalk", 1), a[1], 0, ctx),
   },
   "tree-seq": {
     arity: [3, 3],
@@ -100,7 +108,10 @@ define("walk", {
           const kids = seqView(ch(node), "tree-seq (children)", 1);
           for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
         }
-        if ((out.length & 1023) === 0) ctx.step(1024);
+        if ((out.length & 1023) === 0) {
+          ctx.step(1024);
+          ctx.alloc(slots(1024));
+        }
       }
       return vecFrom(out);
     },
@@ -110,13 +121,13 @@ define("walk", {
     args: ["[form]"],
     doc: "Turn every string map key (recursively) into a keyword.",
     groups: ["walk"],
-    fn: (a) => mapKeys(a[0], (k) => (typeof k === "string" ? kw(k) : k)),
+    fn: (a, ctx) => mapKeys(a[0], (k) => (typeof k === "string" ? kw(k) : k), ctx),
   },
   "stringify-keys": {
     arity: [1, 1],
     args: ["[form]"],
     doc: "Turn every keyword map key (recursively) into a string.",
     groups: ["walk"],
-    fn: (a) => mapKeys(a[0], (k) => (k instanceof Keyword ? k.name : k)),
+    fn: (a, ctx) => mapKeys(a[0], (k) => (k instanceof Keyword ? k.name : k), ctx),
   },
 });

@@ -5,6 +5,7 @@
  */
 
 import { LFloat, type Value } from "./types.ts";
+import { LispError } from "../errors.ts";
 
 /** Any numeric value. */
 export type Num = number | bigint | LFloat;
@@ -88,7 +89,25 @@ export function mul(a: Num, b: Num): Num {
     return r;
   }
   if (isFloat(a) || isFloat(b)) return float(toNumber(a) * toNumber(b));
-  return normBig(bigOf(a as number | bigint) * bigOf(b as number | bigint));
+  const x = bigOf(a as number | bigint);
+  const y = bigOf(b as number | bigint);
+  // A product has about as many bits as its factors together; repeated squaring would otherwise double the size
+  // (and more than double the time) of every step, inside one uninterruptible multiplication.
+  if (bitLength(x) + bitLength(y) > MAX_INT_BITS + 1) {
+    throw new LispError(
+      "arithmetic_error",
+      `*: the exact integer result would exceed ${MAX_INT_BITS} bits; multiply floats instead, e.g. (* (double x) y)`,
+    );
+  }
+  return normBig(x * y);
+}
+
+/** Largest exact integer result of `*`, in bits. */
+export const MAX_INT_BITS = 65_536;
+
+function bitLength(x: bigint): number {
+  if (x >= -(2n ** 53n) && x <= 2n ** 53n) return 54;
+  return (x < 0n ? -x : x).toString(16).length * 4;
 }
 
 /** Negation. */
