@@ -13,6 +13,7 @@ import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
 import { OVERSIZE_RPC_CODE } from "../mcp_common/errors.ts";
 import type { ProbeTap } from "../mcp_common/session.ts";
 import { trackChild, untrackChild } from "./reaper.ts";
+import { signalGroup, spawnInOwnGroup } from "./group.ts";
 import { concatBytes } from "../../src/upstream/bytes.ts";
 
 /** How to spawn the server. */
@@ -103,7 +104,7 @@ export class ChildProcessTransport implements Transport {
 
   start(): Promise<void> {
     if (this.#child) throw new Error("already started");
-    const child = new Deno.Command(this.spec.command, {
+    const child = spawnInOwnGroup(this.spec.command, {
       args: this.spec.args,
       cwd: this.spec.cwd,
       env: this.spec.env,
@@ -111,7 +112,7 @@ export class ChildProcessTransport implements Transport {
       stdin: "piped",
       stdout: "piped",
       stderr: "piped",
-    }).spawn();
+    });
     this.#child = child;
     this.#facts.pid = child.pid;
     trackChild(child);
@@ -120,6 +121,8 @@ export class ChildProcessTransport implements Transport {
     const stderr = this.#readStderr(child.stderr);
     this.#readers = [stdout, stderr];
     child.status.then(async (status) => {
+      // Whatever the server started dies with it (on a crash as on a stop), before any restart.
+      await reapGroup(child);
       untrackChild(child);
       this.#facts.exitCode = status.code;
       if (status.signal) this.#facts.signal = status.signal;
@@ -135,7 +138,10 @@ export class ChildProcessTransport implements Transport {
     await this.#writer.write(this.#encoder.encode(serializeMessage(message)));
   }
 
-  /** Close stdin, give the server 2 s to exit, then SIGTERM, then SIGKILL. Resolves when the process is gone. */
+  /**
+   * Close stdin, give the server 2 s to exit, then SIGTERM, then SIGKILL — each signal to its whole process group.
+   * Resolves when the process and what it started are gone.
+   */
   async close(): Promise<void> {
     const child = this.#child;
     if (!child) {
@@ -149,20 +155,11 @@ export class ChildProcessTransport implements Transport {
       // stdin already closed
     }
     if (!(await exitsWithin(child, 2000))) {
-      try {
-        child.kill("SIGTERM");
-      } catch {
-        // gone
-      }
-      if (!(await exitsWithin(child, 2000))) {
-        try {
-          child.kill("SIGKILL");
-        } catch {
-          // gone
-        }
-      }
+      signalGroup(child, "SIGTERM");
+      if (!(await exitsWithin(child, 2000))) signalGroup(child, "SIGKILL");
     }
     await child.status;
+    await reapGroup(child);
     await Promise.allSettled(this.#readers);
     untrackChild(child);
     this.#finish();
@@ -257,6 +254,16 @@ export class ChildProcessTransport implements Transport {
       },
     } as JSONRPCMessage);
   }
+}
+
+/** Grace given to the rest of a group between SIGTERM and SIGKILL once its leader has exited. */
+const GROUP_GRACE_MS = 200;
+
+/** After the leader exited: SIGTERM what is left of its group, then SIGKILL it shortly after. */
+async function reapGroup(child: Deno.ChildProcess): Promise<void> {
+  signalGroup(child, "SIGTERM");
+  await new Promise((resolve) => setTimeout(resolve, GROUP_GRACE_MS));
+  signalGroup(child, "SIGKILL");
 }
 
 function exitsWithin(child: Deno.ChildProcess, ms: number): Promise<boolean> {

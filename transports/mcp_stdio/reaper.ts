@@ -8,6 +8,8 @@
  * @module
  */
 
+import { signalGroup } from "./group.ts";
+
 const live = new Set<Deno.ChildProcess>();
 const SIGNALS: Deno.Signal[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 const handlers = new Map<Deno.Signal, () => void>();
@@ -21,13 +23,8 @@ export function processEnding(): boolean {
 }
 
 function killAll(): void {
-  for (const child of live) {
-    try {
-      child.kill("SIGTERM");
-    } catch {
-      // already gone
-    }
-  }
+  // Each server leads a process group of its own (group.ts): the signal reaches what it started, too.
+  for (const child of live) signalGroup(child, "SIGTERM");
 }
 
 function installSignals(): void {
