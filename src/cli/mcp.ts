@@ -118,6 +118,10 @@ export async function run(args: string[]): Promise<number> {
         allowedHosts: options.allowedHosts,
         allowedOrigins: options.allowedOrigins,
         maxBodyBytes: options.maxBodyBytes,
+        bodyTimeoutMs: options.bodyTimeoutMs,
+        maxOpenRequests: options.maxOpenRequests,
+        // A large body is read only while an evaluation permit could take it: at most that many at once.
+        maxLargeBodyReads: options.maxConcurrentCalls,
         saturated: () => gate.inFlight >= gate.limit,
         onError,
       });

@@ -67,6 +67,8 @@ export const MCP_FLAGS = {
     default: 1024,
     min: 64,
   },
+  "body-timeout-ms": { kind: "int", help: "longest an HTTP request body may take to arrive", default: 10_000, min: 1 },
+  "max-open-requests": { kind: "int", help: "HTTP requests open at once; more get 503", default: 256, min: 1 },
 } as const satisfies Record<string, FlagSpec>;
 
 /** Parsed `ptc mcp` options. */
@@ -93,6 +95,8 @@ export interface McpOptions {
   sessionIdleMs: number;
   maxBodyBytes: number;
   sandboxHeapMb: number;
+  bodyTimeoutMs: number;
+  maxOpenRequests: number;
 }
 
 /** A flag or environment value that does not parse. */
@@ -220,5 +224,7 @@ export function parseMcpFlags(args: string[], env: (name: string) => string | un
     sessionIdleMs: values["session-idle-ms"] as number,
     maxBodyBytes: values["max-body-bytes"] as number,
     sandboxHeapMb: values["sandbox-heap-mb"] as number,
+    bodyTimeoutMs: values["body-timeout-ms"] as number,
+    maxOpenRequests: values["max-open-requests"] as number,
   };
 }

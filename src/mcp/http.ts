@@ -4,12 +4,12 @@
  * limiting, a request body cap, `GET /health` and `GET /ready`, and draining on shutdown.
  * @module
  */
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import { checkBearer, FailedAuthLimiter } from "./auth.ts";
 import { buildGuard, guardResponse, isLoopbackHost } from "./guards.ts";
 import { InFlightResponses } from "./inflight.ts";
-import { readCapped } from "../upstream/http_client.ts";
+import { BodyReader } from "./body.ts";
 
 /** Longest wait for open connections after draining; the process exits afterwards anyway. */
 const SHUTDOWN_GRACE_MS = 5_000;
@@ -22,6 +22,13 @@ async function bounded(p: Promise<void>): Promise<void> {
   clearTimeout(timer);
 }
 
+/** Default of `HttpFaceOptions.bodyTimeoutMs`. */
+export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
+/** Default of `HttpFaceOptions.maxLargeBodyReads`. */
+export const DEFAULT_LARGE_BODY_READS = 4;
+/** Default of `HttpFaceOptions.maxOpenRequests`. */
+export const DEFAULT_MAX_OPEN_REQUESTS = 256;
+
 /** Options of the HTTP face. */
 export interface HttpFaceOptions {
   hostname: string;
@@ -31,6 +38,12 @@ export interface HttpFaceOptions {
   allowedHosts: string[];
   allowedOrigins: string[];
   maxBodyBytes: number;
+  /** Longest time a request body may take to arrive (default 10 s); a slower one is answered 408. */
+  bodyTimeoutMs?: number;
+  /** Requests larger than 64 KiB (or of undeclared size) whose bodies are read at once (default 4); more get 503. */
+  maxLargeBodyReads?: number;
+  /** MCP requests open at once, from arrival to answer (default 256); more get 503 before anything is read. */
+  maxOpenRequests?: number;
   /** Reports saturation for `/ready`. */
   saturated: () => boolean;
   onError?: (error: Error) => void;
@@ -66,6 +79,13 @@ export function createHttpApp(
   const mcp = createMcpHandler(factory, { legacy: "stateless", onerror: options.onError });
   const limiter = new FailedAuthLimiter();
   const inflight = new InFlightResponses();
+  const bodies = new BodyReader({
+    maxBytes: options.maxBodyBytes,
+    timeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
+    maxLargeReads: options.maxLargeBodyReads ?? DEFAULT_LARGE_BODY_READS,
+  });
+  const maxOpen = options.maxOpenRequests ?? DEFAULT_MAX_OPEN_REQUESTS;
+  let open = 0;
   const app = new Hono();
   app.use("*", async (c, next) => {
     await next();
@@ -78,7 +98,18 @@ export function createHttpApp(
     return c.json({ status: "ready" });
   });
   app.all("/mcp", async (c) => {
-    const req = c.req.raw;
+    if (open >= maxOpen) {
+      return c.json({ error: `server busy: ${maxOpen} requests open; retry shortly` }, 503, { "Retry-After": "1" });
+    }
+    open++;
+    try {
+      return await handle(c);
+    } finally {
+      open--;
+    }
+  });
+  async function handle(c: Context): Promise<Response> {
+    const req: Request = c.req.raw;
     const rejected = guardResponse(req, guard);
     if (rejected) return rejected;
     if (state.draining) return c.json({ error: "server is shutting down" }, 503);
@@ -99,15 +130,23 @@ export function createHttpApp(
       limiter.succeed(client);
       clientId = `token:${(await sha256Hex(options.authToken)).slice(0, 12)}`;
     }
-    const declared = Number(c.req.header("content-length") ?? "0");
-    if (declared > options.maxBodyBytes) return c.json({ error: "request body too large" }, 413);
     let forwarded = req;
     if (req.method === "POST") {
-      const { bytes, over } = await readCapped(req, options.maxBodyBytes);
-      if (over) return c.json({ error: "request body too large" }, 413);
+      // Read only now that the request is admitted (guards, auth, the open-request cap), within size and time.
+      const read = await bodies.read(req);
+      if (!read.ok) {
+        const headers: Record<string, string> = read.retryAfter ? { "Retry-After": String(read.retryAfter) } : {};
+        return c.json({ error: read.error }, read.status, headers);
+      }
       // Keep the client-disconnect signal: the SDK aborts the tool handler (and so the program) through it.
-      const body = bytes as Uint8Array<ArrayBuffer>;
-      forwarded = new Request(req.url, { method: req.method, headers: req.headers, body, signal: req.signal });
+      forwarded = new Request(req.url, {
+        method: req.method,
+        headers: req.headers,
+        body: read.bytes,
+        signal: req.signal,
+      });
+    } else if (Number(c.req.header("content-length") ?? "0") > options.maxBodyBytes) {
+      return c.json({ error: "request body too large" }, 413);
     }
     // A `subscriptions/listen` stream stays open until the client leaves: shutdown closes it rather than waiting.
     const listen = c.req.header("mcp-method")?.toLowerCase() === "subscriptions/listen";
@@ -119,7 +158,7 @@ export function createHttpApp(
       res = handOver(res);
     }
     return res!;
-  });
+  }
   return { app, mcp, inflight };
 }
 

@@ -1,0 +1,132 @@
+/**
+ * `ptc mcp --http` (127.0.0.1, OS-assigned port) under hostile requests, with a well-behaved client alongside: each
+ * hostile request gets its own answer, `/health` answers throughout, the next normal program is answered, and the
+ * server's RSS (read from /proc) stays bounded and comes back near its baseline.
+ */
+import assert from "node:assert/strict";
+import { connectHttp, evalLisp, spawnHttpServer, textOf } from "./mcp_server_helpers.ts";
+
+const MiB = 1024 * 1024;
+
+/** Resident set size of a process in bytes, from /proc. */
+function rss(pid: number): number {
+  const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+  const kb = Number(/VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1] ?? 0);
+  return kb * 1024;
+}
+
+function mb(bytes: number): number {
+  return Math.round(bytes / MiB);
+}
+
+async function health(origin: string): Promise<string> {
+  const res = await fetch(`${origin}/health`);
+  return JSON.stringify(await res.json());
+}
+
+/** Poll until `cond` holds (bounded); returns whether it did. */
+async function eventually(cond: () => boolean, timeoutMs = 8000): Promise<boolean> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    if (cond()) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return cond();
+}
+
+/** Open a raw HTTP/1.1 POST declaring `declared` bytes, send `sent` of them and stall. */
+async function slowUpload(url: string, declared: number, sent: number): Promise<Deno.TcpConn> {
+  const u = new URL(url);
+  const conn = await Deno.connect({ hostname: u.hostname, port: Number(u.port) });
+  const head = [
+    `POST ${u.pathname} HTTP/1.1`,
+    `Host: ${u.host}`,
+    "Content-Type: application/json",
+    "Accept: application/json, text/event-stream",
+    `Content-Length: ${declared}`,
+  ].join("\r\n") + "\r\n\r\n";
+  await conn.write(new TextEncoder().encode(head));
+  const chunk = new Uint8Array(64 * 1024).fill(0x20);
+  for (let done = 0; done < sent; done += chunk.byteLength) {
+    try {
+      await conn.write(chunk);
+    } catch {
+      break; // the server refused this one and closed the connection
+    }
+  }
+  return conn;
+}
+
+/** The status line of whatever the server answered on `conn` (0 when it closed without an answer). */
+async function statusOf(conn: Deno.TcpConn): Promise<number> {
+  const buf = new Uint8Array(4096);
+  try {
+    const n = await conn.read(buf);
+    if (n === null) return 0;
+    return Number(/^HTTP\/1\.1 (\d{3})/.exec(new TextDecoder().decode(buf.subarray(0, n)))?.[1] ?? 0);
+  } catch {
+    return 0;
+  } finally {
+    try {
+      conn.close();
+    } catch { /* closed */ }
+  }
+}
+
+Deno.test("hostile server: slow uploads and budget-escaping programs leave the server serving", async (t) => {
+  const server = await spawnHttpServer(["--body-timeout-ms", "2000"]);
+  const pid = server.child.pid;
+  const client = await connectHttp("modern", server.url);
+  try {
+    assert.equal(textOf(await evalLisp(client, "(+ 1 2)")), "3");
+    const baseline = rss(pid);
+
+    await t.step("64 stalled 7 MiB uploads: refused or timed out, memory bounded, others served", async () => {
+      const conns = await Promise.all(
+        Array.from({ length: 64 }, () => slowUpload(server.url, 7 * MiB, 2 * MiB)),
+      );
+      assert.equal(await health(server.origin), '{"status":"ok"}');
+      assert.equal(textOf(await evalLisp(client, "(* 6 7)")), "42", "a normal program is answered meanwhile");
+      const during = rss(pid);
+      const statuses = await Promise.all(conns.map(statusOf));
+      const counts: Record<number, number> = {};
+      for (const s of statuses) counts[s] = (counts[s] ?? 0) + 1;
+      // At most --max-concurrent-calls (4) bodies were read at all; they time out (408), the rest are refused (503).
+      assert.ok((counts[503] ?? 0) >= 60, `refused unread: ${JSON.stringify(counts)}`);
+      assert.equal((counts[503] ?? 0) + (counts[408] ?? 0), 64, JSON.stringify(counts));
+      console.log(`slow uploads: RSS ${mb(baseline)} → ${mb(during)} MiB, answers ${JSON.stringify(counts)}`);
+      assert.ok(during - baseline < 64 * MiB, `RSS grew ${Math.round((during - baseline) / MiB)} MiB`);
+      assert.equal(textOf(await evalLisp(client, '(str "still" " " "here")')), '"still here"');
+    });
+
+    const hostile: [string, string][] = [
+      ["(count (combinations (range 100) 5))", "memory_limit"],
+      [
+        '(let [s (str/join (map (fn [_] "abcdefghij") (range 200000)))] (loop [i 0 t s] (if (< i 100000) ' +
+        "(recur (inc i) (if (even? i) (upper-case t) (lower-case t))) (count t))))",
+        "memory_limit",
+      ],
+      [
+        "(let [a (vec (range 1000)) b (mapv (fn [_] a) (range 1000))] (mapv (fn [_] b) (range 1000)))",
+        "memory_limit",
+      ],
+    ];
+    for (const [program, reason] of hostile) {
+      await t.step(`${program.slice(0, 40)}… → ${reason}`, async () => {
+        const r = await evalLisp(client, program);
+        assert.match(JSON.stringify(r), new RegExp(reason), JSON.stringify(r).slice(0, 400));
+        assert.equal(await health(server.origin), '{"status":"ok"}');
+        assert.equal(textOf(await evalLisp(client, "(inc 41)")), "42");
+      });
+    }
+
+    await t.step("RSS comes back near the baseline", async () => {
+      const ok = await eventually(() => rss(pid) - baseline < 96 * MiB);
+      console.log(`after the hostile requests: RSS ${mb(rss(pid))} MiB (baseline ${mb(baseline)} MiB)`);
+      assert.ok(ok, `RSS ${Math.round(rss(pid) / MiB)} MiB vs baseline ${Math.round(baseline / MiB)} MiB`);
+    });
+  } finally {
+    await client.close();
+    await server.stop();
+  }
+});
