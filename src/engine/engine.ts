@@ -3,6 +3,7 @@
  * evaluates programs with a fresh run context each — the one place where the sandbox and the upstream runtime meet.
  * @module
  */
+import { redactEvalResult } from "./edge_redaction.ts";
 import { sandboxPermissions, SandboxPool, type SandboxResult, type SandboxSession } from "../sandbox/mod.ts";
 import type { SandboxHost } from "../sandbox/mod.ts";
 import type { SandboxLimits } from "../sandbox/mod.ts";
@@ -113,8 +114,16 @@ class EngineImpl implements Engine {
 
   constructor(readonly sandbox: Sandbox, readonly runtime: Runtime | undefined) {}
 
-  /** Run one evaluation through `run`, with a fresh run context when upstreams exist. */
+  /** Run one evaluation through `run` (see `runUnredacted`); what it returns is redacted at the edge. */
   async run(
+    request: EngineEvalRequest,
+    run: (host: SandboxHost | undefined, limits: Partial<SandboxLimits>) => Promise<SandboxResult>,
+  ): Promise<EngineEvalResult> {
+    return redactEvalResult(await this.runUnredacted(request, run), this.runtime?.redactor);
+  }
+
+  /** Run one evaluation through `run`, with a fresh run context when upstreams exist. */
+  async runUnredacted(
     request: EngineEvalRequest,
     run: (host: SandboxHost | undefined, limits: Partial<SandboxLimits>) => Promise<SandboxResult>,
   ): Promise<EngineEvalResult> {
