@@ -101,7 +101,18 @@ export class RefResolver {
    */
   inlineSchema(schema: Json, where: string): Json {
     this.#spent = 0;
-    return this.#inline(schema, where, [], 0).value;
+    const value = this.#inline(schema, where, [], 0).value;
+    // Memoized targets are shared, so the result is small in memory; but everything downstream (redaction,
+    // JSON serialisation, signatures) walks it as a tree. Refuse one whose tree would be huge.
+    if (expandedSize(value, MAX_EXPANDED_NODES) > MAX_EXPANDED_NODES) {
+      const named = isRef(schema) ? ` ($ref "${clip((schema as { $ref: string }).$ref)}")` : "";
+      throw new RefError(
+        `${where}${named}: schema_too_complex: written out in full the schema has more than ` +
+          `${MAX_EXPANDED_NODES} nodes (its $refs share subtrees that multiply at every level); simplify the ` +
+          "schema or leave the operation out of include_operations",
+      );
+    }
+    return value;
   }
 
   #inline(node: Json, where: string, stack: string[], depth: number, isMap = false): { value: Json; cut: boolean } {
@@ -168,6 +179,30 @@ export class RefResolver {
       cut: resolved.cut || inlinedRest.cut,
     };
   }
+}
+
+/** Largest inlined schema accepted, counted as the nodes of its fully written-out tree. */
+export const MAX_EXPANDED_NODES = 100_000;
+
+/**
+ * Nodes (objects, arrays and scalars) of `value` written out as a tree, counting each shared subtree once per
+ * occurrence; stops counting once past `limit`. Linear in the distinct objects (memoized by identity).
+ */
+export function expandedSize(value: Json, limit: number): number {
+  const memo = new Map<object, number>();
+  const size = (node: Json): number => {
+    if (node === null || typeof node !== "object") return 1;
+    const known = memo.get(node);
+    if (known !== undefined) return known;
+    let n = 1;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      n += size(child);
+      if (n > limit) break;
+    }
+    memo.set(node, n);
+    return n;
+  };
+  return size(value);
 }
 
 /** True for a JSON object whose own `$ref` is a string. */

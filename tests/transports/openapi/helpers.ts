@@ -267,3 +267,33 @@ export function serve(app: Hono, ac = new AbortController()): TestServer {
 export function args(o: Record<string, unknown>): JsonObject {
   return o as JsonObject;
 }
+
+/** An OpenAPI document whose schemas share `$ref`s `levels` deep, each level referring to the next `fanout` times. */
+export function exponentialRefsDoc(levels = 14, fanout = 6): Record<string, unknown> {
+  const schemas: Record<string, unknown> = {};
+  for (let i = 0; i < levels; i++) {
+    const properties: Record<string, unknown> = {};
+    for (let j = 0; j < fanout; j++) {
+      properties[`p${j}`] = i + 1 < levels ? { $ref: `#/components/schemas/L${i + 1}` } : { type: "string" };
+    }
+    schemas[`L${i}`] = { type: "object", properties };
+  }
+  return {
+    openapi: "3.0.3",
+    info: { title: "exponential", version: "1" },
+    paths: {
+      "/boom": {
+        get: {
+          operationId: "boom",
+          responses: {
+            "200": {
+              description: "ok",
+              content: { "application/json": { schema: { $ref: "#/components/schemas/L0" } } },
+            },
+          },
+        },
+      },
+    },
+    components: { schemas },
+  };
+}

@@ -1,6 +1,7 @@
 // deno-lint-ignore-file no-explicit-any -- tests poke at nested JSON Schema objects
 import assert from "node:assert/strict";
-import { RefError, RefResolver } from "../../../transports/openapi/refs.ts";
+import { expandedSize, MAX_EXPANDED_NODES, RefError, RefResolver } from "../../../transports/openapi/refs.ts";
+import { exponentialRefsDoc } from "./helpers.ts";
 import { openapi30Transform } from "../../../transports/openapi/schema.ts";
 
 const doc = {
@@ -59,4 +60,22 @@ Deno.test("refs: 3.1 sibling keywords beside $ref are merged", () => {
     type: "integer",
     description: "d",
   });
+});
+
+Deno.test("refs: a schema whose shared $refs multiply past the bound is refused as schema_too_complex", () => {
+  const doc = exponentialRefsDoc();
+  assert.ok(JSON.stringify(doc).length < 8_000, "the document itself is small");
+  const r = new RefResolver(doc);
+  assert.throws(
+    () => r.inlineSchema({ $ref: "#/components/schemas/L0" }, "boom.responses.200"),
+    (e: Error) => {
+      assert.ok(e instanceof RefError);
+      assert.match(e.message, /schema_too_complex/);
+      assert.match(e.message, /boom\.responses\.200 \(\$ref "#\/components\/schemas\/L0"\)/);
+      return true;
+    },
+  );
+  // the same shape a few levels deep is fine, and its shared subtrees stay shared
+  const small = new RefResolver(exponentialRefsDoc(4)).inlineSchema({ $ref: "#/components/schemas/L0" }, "w");
+  assert.ok(expandedSize(small, 1e9) < MAX_EXPANDED_NODES);
 });
