@@ -6,6 +6,7 @@
  * their answers (a pipeline such as `printf '…' | ptc mcp` sees every response); the face closes it after draining.
  * @module
  */
+import { Buffer } from "node:buffer";
 import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 
 /** Send console.log/info/debug to stderr (stdout belongs to the protocol). Idempotent. */
@@ -16,9 +17,24 @@ export function protectStdout(): void {
   console.debug = toErr;
 }
 
-/** A stdio transport that reports end of input instead of closing, so in-flight answers can still be written. */
+/** Largest accepted input frame (one line), newline included: the SDK's own read-buffer limit. */
+export const MAX_FRAME_BYTES = 10 * 1024 * 1024;
+/** Bytes kept from the start of an oversized frame to find its request id. */
+const HEAD_BYTES = 512;
+const NEWLINE = 10;
+
+/**
+ * A stdio transport that reports end of input instead of closing, so in-flight answers can still be written, and
+ * that survives an oversized frame: the SDK closes the transport when its read buffer passes 10 MiB (the server then
+ * answers nothing until EOF); here a frame over `MAX_FRAME_BYTES` is discarded up to its newline and answered with a
+ * JSON-RPC error (carrying the request's id when its first bytes show one), and the next frame is served as usual.
+ */
 class DrainingStdioTransport extends StdioServerTransport {
   readonly inputEnded: Promise<void>;
+  #pending: Buffer[] = [];
+  #pendingBytes = 0;
+  /** The first bytes of the oversized frame being discarded, or null. */
+  #discarding: Buffer | null = null;
 
   constructor() {
     super();
@@ -26,6 +42,52 @@ class DrainingStdioTransport extends StdioServerTransport {
     this.inputEnded = new Promise<void>((r) => (ended = r));
     // Replaces the SDK's "stdin ended → close()" listener (registered by start(), after this constructor).
     this._onstdinclose = () => ended();
+    // Frames the input ourselves; the SDK's handler only ever sees whole lines within its limit.
+    const deliver = this._ondata;
+    this._ondata = (chunk: Buffer) => this.#frame(chunk, deliver);
+  }
+
+  #frame(chunk: Buffer, deliver: (line: Buffer) => void): void {
+    let offset = 0;
+    while (offset < chunk.length) {
+      const nl = chunk.indexOf(NEWLINE, offset);
+      const end = nl === -1 ? chunk.length : nl + 1;
+      const piece = chunk.subarray(offset, end);
+      offset = end;
+      if (this.#discarding === null && this.#pendingBytes + piece.length > MAX_FRAME_BYTES) {
+        this.#discarding = Buffer.concat([...this.#pending, piece.subarray(0, HEAD_BYTES)]).subarray(0, HEAD_BYTES);
+        this.#pending = [];
+        this.#pendingBytes = 0;
+      }
+      if (this.#discarding !== null) {
+        if (nl !== -1) {
+          this.#rejectOversized(this.#discarding);
+          this.#discarding = null;
+        }
+        continue;
+      }
+      this.#pending.push(piece);
+      this.#pendingBytes += piece.length;
+      if (nl !== -1) {
+        const line = this.#pending.length === 1 ? this.#pending[0] : Buffer.concat(this.#pending);
+        this.#pending = [];
+        this.#pendingBytes = 0;
+        deliver(line);
+      }
+    }
+  }
+
+  #rejectOversized(head: Buffer): void {
+    const id = /"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)/.exec(head.toString("utf8"))?.[1];
+    const message = {
+      jsonrpc: "2.0" as const,
+      id: id === undefined ? null : JSON.parse(id),
+      error: {
+        code: -32600,
+        message: `request too large: a frame over ${MAX_FRAME_BYTES} bytes was discarded; send smaller requests`,
+      },
+    };
+    this.send(message as unknown as Parameters<StdioServerTransport["send"]>[0]).catch(() => {});
   }
 }
 

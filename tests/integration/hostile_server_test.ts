@@ -4,7 +4,7 @@
  * server's RSS (read from /proc) stays bounded and comes back near its baseline.
  */
 import assert from "node:assert/strict";
-import { connectHttp, evalLisp, spawnHttpServer, textOf } from "./mcp_server_helpers.ts";
+import { connectHttp, evalLisp, spawnHttpServer, spawnStdioServer, textOf } from "./mcp_server_helpers.ts";
 
 const MiB = 1024 * 1024;
 
@@ -128,5 +128,27 @@ Deno.test("hostile server: slow uploads and budget-escaping programs leave the s
   } finally {
     await client.close();
     await server.stop();
+  }
+});
+
+Deno.test("hostile server: a stdio frame over 10 MiB is answered with an error and the next request is served", async () => {
+  const server = spawnStdioServer([]);
+  try {
+    await server.initialize({ wait: true });
+    const huge = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 7,
+      method: "tools/call",
+      params: { name: "lisp_eval", arguments: { program: `"${"x".repeat(11 * MiB)}"` } },
+    });
+    await server.send(huge);
+    const refused = await server.answer(7);
+    assert.match(JSON.stringify(refused), /request too large/);
+    await server.call(8, "(+ 40 2)");
+    assert.match(JSON.stringify(await server.answer(8)), /42/);
+    await server.closeInput();
+    assert.equal((await server.finished()).code, 0);
+  } finally {
+    await server.dispose();
   }
 });
