@@ -6,6 +6,7 @@
  * `{ok: false, reason, message}`; every message and record is redacted.
  * @module
  */
+import { MAX_RESPONSE_DEPTH, nestsDeeperThan } from "./json_depth.ts";
 import type { JsonObject, JsonValue } from "../core/json.ts";
 import type { ToolResult } from "./types.ts";
 import type { ToolOutcome, ToolRequest } from "../core/tool_seam.ts";
@@ -27,6 +28,14 @@ function raise(message: string): ToolOutcome {
 
 function isObject(v: unknown): v is JsonObject {
   return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+function tooDeep(): ToolResult & { ok: false } {
+  return {
+    ok: false,
+    reason: "invalid_response",
+    message: `the response nests arrays/objects deeper than ${MAX_RESPONSE_DEPTH} levels; ptc does not decode it`,
+  };
 }
 
 function clip(text: string): string {
@@ -56,6 +65,8 @@ async function dispatch(ctx: RunScope, state: UpstreamState, tool: string, args:
     call.catch(() => {}); // a late rejection after the timeout won must not go unhandled
     return await Promise.race([call, timeout]);
   } catch (e) {
+    // A transport that walks a deeply nested answer recursively while decoding it runs out of stack.
+    if (e instanceof RangeError && /call stack/i.test(e.message)) return tooDeep();
     const msg = e instanceof Error ? e.message.split("\n")[0] : String(e);
     return { ok: false, reason: "upstream_error", message: `transport failed: ${msg}` };
   } finally {
@@ -230,6 +241,7 @@ function settle(ctx: RunScope, result: ToolResult): { settled: Settled; bytes: n
       bytes: result.bytes ?? 0,
     };
   }
+  if (nestsDeeperThan(result.value, MAX_RESPONSE_DEPTH)) return { settled: tooDeep(), bytes: result.bytes ?? 0 };
   const bytes = result.bytes ?? jsonBytes(result.value);
   if (bytes > ctx.limits.maxResponseBytes) {
     return {
