@@ -4,7 +4,11 @@
  * server's RSS (read from /proc) stays bounded and comes back near its baseline.
  */
 import assert from "node:assert/strict";
-import { connectHttp, evalLisp, spawnHttpServer, spawnStdioServer, textOf } from "./mcp_server_helpers.ts";
+import { join } from "node:path";
+import { connectHttp, evalLisp, ptcMcpArgs, spawnHttpServer, spawnStdioServer, textOf } from "./mcp_server_helpers.ts";
+import { exponentialRefsDoc } from "../transports/openapi/helpers.ts";
+import { shellLauncher } from "../transports/mcp_stdio/launchers.ts";
+import { pidAlive } from "../transports/mcp_common/helpers.ts";
 
 const MiB = 1024 * 1024;
 
@@ -152,3 +156,87 @@ Deno.test("hostile server: a stdio frame over 10 MiB is answered with an error a
     await server.dispose();
   }
 });
+
+Deno.test("hostile server: an exponential $ref document is refused at start, naming the schema", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "ptc-hostile-refs-" });
+  try {
+    await Deno.writeTextFile(join(dir, "doc.json"), JSON.stringify(exponentialRefsDoc(14, 6)));
+    const config = join(dir, "upstreams.json");
+    await Deno.writeTextFile(
+      config,
+      JSON.stringify({
+        upstreams: {
+          exp: {
+            transport: "openapi",
+            description: "schemas sharing $refs 14 levels deep",
+            base_url: "http://127.0.0.1:9",
+            schema_file: "doc.json",
+            allow_insecure_http: true,
+            include_operations: ["boom"],
+          },
+        },
+      }),
+    );
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ptcMcpArgs(["--http", "127.0.0.1:0", "--upstreams-config", config]),
+      stdin: "null",
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    assert.equal(out.code, 2, stderr);
+    assert.match(stderr, /schema_too_complex/);
+    assert.match(stderr, /#\/components\/schemas\/L0/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("hostile server: a stdio upstream's grandchildren end with ptc mcp", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "ptc-hostile-group-" });
+  const pidFile = join(dir, "pids");
+  const config = join(dir, "upstreams.json");
+  await Deno.writeTextFile(config, JSON.stringify({ upstreams: { local: shellLauncher(pidFile) } }));
+  const server = await spawnHttpServer(["--upstreams-config", config]);
+  let sleeper = 0;
+  let upstreamGroup = 0;
+  try {
+    const client = await connectHttp("modern", server.url);
+    try {
+      assert.equal(textOf(await evalLisp(client, "(:ok (tool/call 'local/echo {:x 1}))")), "true");
+      sleeper = Number((await Deno.readTextFile(pidFile)).trim().split(/\s+/)[0]);
+      upstreamGroup = processGroup(sleeper);
+      assert.ok(pidAlive(sleeper), "the upstream's grandchild runs");
+      assert.notEqual(upstreamGroup, processGroup(server.child.pid), "the upstream has a group of its own");
+      assert.equal(await health(server.origin), '{"status":"ok"}');
+    } finally {
+      await client.close();
+    }
+  } finally {
+    assert.equal(await server.stop(), 0);
+  }
+  assert.ok(await eventually(() => !pidAlive(sleeper)), "the grandchild is gone");
+  assert.ok(await eventually(() => groupMembers(upstreamGroup).length === 0), "no process of the group remains");
+  await Deno.remove(dir, { recursive: true });
+});
+
+/** The process group of a live process (from /proc). */
+function processGroup(pid: number): number {
+  const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]);
+}
+
+/** Live (non-zombie) processes in group `pgid`. */
+function groupMembers(pgid: number): number[] {
+  const out: number[] = [];
+  for (const e of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(e.name)) continue;
+    const pid = Number(e.name);
+    try {
+      if (pidAlive(pid) && processGroup(pid) === pgid) out.push(pid);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return out;
+}
