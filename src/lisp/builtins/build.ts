@@ -11,7 +11,7 @@ import { describe } from "../values/kinds.ts";
 import { seqView } from "../values/seq.ts";
 import { add, type Num, numCompare, toNumber } from "../values/numbers.ts";
 import { type BuiltinContext, define } from "./table.ts";
-import { argError, entries, intArg, nested, numArg, slots } from "./util.ts";
+import { argError, concatCharged, entries, intArg, nested, numArg, slots } from "./util.ts";
 import { countArg, positional } from "./colls.ts";
 
 function sizeOf(c: Value): number {
@@ -209,20 +209,12 @@ define("sequences", {
     doc: "One vector of all items of the collections (nil ignored; strings raise).",
     fn: (a, ctx) => {
       const parts: Value[][] = [];
-      let total = 0;
       for (let i = 0; i < a.length; i++) {
         const c = a[i];
         if (typeof c === "string") return argError("concat", i + 1, "a collection", c, "; use str to join strings");
-        const xs = seqView(c, "concat", i + 1);
-        parts.push(xs);
-        total += xs.length;
+        parts.push(seqView(c, "concat", i + 1));
       }
-      ctx.alloc(slots(total));
-      ctx.step(total);
-      const out = new Array<Value>(total);
-      let o = 0;
-      for (const xs of parts) for (let j = 0; j < xs.length; j++) out[o++] = xs[j];
-      return vecFrom(out);
+      return concatCharged(parts, ctx);
     },
   },
   "cons": {

@@ -13,7 +13,7 @@ import { seqView } from "../values/seq.ts";
 import { fn1, fn2, fnN, keyFn } from "../values/fn.ts";
 import { flexGet } from "../values/flex.ts";
 import { define } from "./table.ts";
-import { slots, swapHint } from "./util.ts";
+import { concatCharged, slots, swapHint } from "./util.ts";
 import type { Meter } from "../values/expansion.ts";
 
 /** Seq view with the "did you swap the arguments?" hint when the collection slot holds a function. */
@@ -195,20 +195,12 @@ define("sequences", {
       // f may return the same big collection for every item: gather the results, charge their total, then copy.
       ctx.alloc(slots(n));
       const parts: Value[][] = [];
-      let total = 0;
       for (let i = 0; i < n; i++) {
         const r = f(xs[i]);
         if (r === null) continue;
-        const ys = r instanceof PVec ? r.view() : seqView(r, "mapcat (result of f)", 1);
-        parts.push(ys);
-        total += ys.length;
+        parts.push(r instanceof PVec ? r.view() : seqView(r, "mapcat (result of f)", 1));
       }
-      ctx.alloc(slots(total));
-      ctx.step(total);
-      const out = new Array<Value>(total);
-      let o = 0;
-      for (const ys of parts) for (let j = 0; j < ys.length; j++) out[o++] = ys[j];
-      return vecFrom(out);
+      return concatCharged(parts, ctx);
     },
   },
   "reduce": {

@@ -7,6 +7,7 @@
 import { LispError } from "../errors.ts";
 import { Keyword, LFloat, LispFn, type Value } from "../values/types.ts";
 import { PSet } from "../values/hashmap.ts";
+import { type PVec, vecFrom } from "../values/vector.ts";
 import { describe } from "../values/kinds.ts";
 import type { Num } from "../values/numbers.ts";
 
@@ -78,4 +79,16 @@ export function stringBytes(length: number): number {
 /** Bytes charged for `n` new vectors of `k` slots each plus the vector holding them (for ctx.alloc). */
 export function nested(n: number, k: number): number {
   return slots(n) + n * slots(k);
+}
+
+/** One vector of all items of `parts`, charged (slots and a step per item) before it is built. */
+export function concatCharged(parts: Value[][], ctx: { alloc(bytes: number): void; step(n: number): void }): PVec {
+  let total = 0;
+  for (const xs of parts) total += xs.length;
+  ctx.alloc(slots(total));
+  ctx.step(total);
+  const out = new Array<Value>(total);
+  let o = 0;
+  for (const xs of parts) for (let j = 0; j < xs.length; j++) out[o++] = xs[j];
+  return vecFrom(out);
 }
