@@ -7,7 +7,7 @@
  */
 import type { SecretRedactor } from "../upstream/redact.ts";
 import type { EngineEvalResult } from "./types.ts";
-import type { JsonValue } from "../upstream/types.ts";
+import type { JsonValue } from "../core/json.ts";
 
 /** The parts of an evaluation outcome a face prints: the value (printed and JSON), the prints, the error text. */
 export type EvalOutput =
