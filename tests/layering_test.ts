@@ -42,6 +42,7 @@ const TRANSPORT_UPSTREAM_IMPORTS = [
   "src/upstream/config_keys.ts",
   "src/upstream/messages.ts",
   "src/upstream/tool_names.ts",
+  "src/upstream/pagination.ts",
 ];
 
 /** Transport folders every transport may use (shared libraries, not transports). */

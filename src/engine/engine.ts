@@ -8,7 +8,8 @@ import { sandboxPermissions, SandboxPool, type SandboxResult, type SandboxSessio
 import type { SandboxHost } from "../sandbox/mod.ts";
 import type { SandboxLimits } from "../sandbox/mod.ts";
 import { catalogJson, catalogText, renderCatalog } from "../upstream/catalog.ts";
-import type { CallRecord } from "../upstream/run_context.ts";
+import type { CallRecord, CatalogOpRecord } from "../upstream/run_context.ts";
+import type { RunLimits } from "../upstream/config.ts";
 import { withRunContext } from "../upstream/run_context.ts";
 import { type Runtime, RuntimeStartError, startRuntime } from "../upstream/runtime.ts";
 import { checkPermissions } from "../upstream/permissions.ts";
@@ -61,8 +62,32 @@ export class EngineStartError extends Error {
   }
 }
 
-function toEngineResult(r: SandboxResult, calls: CallRecord[], elapsedMs: number): EngineEvalResult {
-  const common = { prints: r.prints, calls, elapsedMs, evalMs: r.elapsedMs };
+/** One line per budget that refused a call or discovery operation of the run (empty when none did). */
+export function budgetRefusals(calls: CallRecord[], catalogOps: CatalogOpRecord[]): string[] {
+  const out: string[] = [];
+  const refused = calls.filter((c) => c.reason === "cap_exhausted");
+  if (refused.length) {
+    out.push(`${refused.length} tool call(s) refused: ${refused[0].message ?? "tool call budget exhausted"}`);
+  }
+  const ops = catalogOps.filter((o) => o.reason === "catalog_cap_exhausted");
+  if (ops.length) out.push(`${ops.length} discovery operation(s) refused: discovery budget exhausted`);
+  return out;
+}
+
+function toEngineResult(
+  r: SandboxResult,
+  calls: CallRecord[],
+  elapsedMs: number,
+  catalogOps: CatalogOpRecord[] = [],
+): EngineEvalResult {
+  const refusals = budgetRefusals(calls, catalogOps);
+  const common = {
+    prints: r.prints,
+    calls,
+    elapsedMs,
+    evalMs: r.elapsedMs,
+    ...(refusals.length ? { budgetRefusals: refusals } : {}),
+  };
   if (r.ok) {
     const out: EngineEvalResult = { ok: true, status: r.status, printed: r.printed, json: r.json, ...common };
     if (r.outputCheck) out.outputCheck = r.outputCheck;
@@ -143,7 +168,7 @@ class EngineImpl implements Engine {
       (ctx) => run(recorded ? recordingHost(ctx.callbacks(), recorded) : ctx.callbacks(), limits),
       { signal: request.signal },
     );
-    const result = toEngineResult(report.value, report.calls, performance.now() - started);
+    const result = toEngineResult(report.value, report.calls, performance.now() - started, report.catalogOps);
     if (recorded) result.recorded = recorded;
     return result;
   }
@@ -263,6 +288,10 @@ class EngineImpl implements Engine {
 
   catalogText(): string {
     return this.runtime ? catalogText(this.runtime) : "";
+  }
+
+  runLimits(): RunLimits | undefined {
+    return this.runtime?.limits;
   }
 
   diagnostics(): JsonObject {

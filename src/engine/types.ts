@@ -7,12 +7,13 @@
  */
 import type { JsonObject, JsonValue } from "../core/json.ts";
 import type { CallRecord } from "../upstream/run_context.ts";
+import type { RunLimits } from "../upstream/config.ts";
 
 /**
  * One upstream call made by a program (secrets already redacted): the record the run context keeps, handed to the
  * faces unchanged — one shape from the tool call to the MCP debug profile.
  */
-export type { CallRecord };
+export type { CallRecord, RunLimits };
 
 /**
  * One tool call of an evaluation and the answer the program got (a `ToolRequest` and a `ToolOutcome` of the
@@ -72,6 +73,11 @@ export type EngineEvalResult =
     sessionEnded?: boolean;
     /** With `record`: the tool calls made and their answers, in completion order. */
     recorded?: RecordedCall[];
+    /**
+     * Set when any tool call or discovery operation of the evaluation was refused for a budget (the answer may be
+     * partial even though the program returned): one line per budget, with how many were refused.
+     */
+    budgetRefusals?: string[];
   }
   & (
     | {
@@ -130,5 +136,7 @@ export interface Engine {
   catalogText(): string;
   /** Non-secret facts (upstreams, transports, limits). */
   diagnostics(): JsonObject;
+  /** The per-evaluation budgets of the configured runtime (undefined without upstreams). */
+  runLimits(): RunLimits | undefined;
   close(): Promise<void>;
 }

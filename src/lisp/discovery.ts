@@ -48,7 +48,17 @@ function keywordize(v: Value): Value {
   return v;
 }
 
-/** Run one operation on the host backend: world faults → nil, programmer faults → runtime_error. */
+/** A discovery world fault as the program sees it: `{:ok false :reason :catalog_cap_exhausted :message "…"}`. */
+export function isDiscoveryFault(v: Value): boolean {
+  return v instanceof PMap && v.get(K_OK, undefined) === false;
+}
+
+const K_OK = kw("ok");
+
+/**
+ * Run one operation on the host backend: world faults (a spent discovery budget, a result over the size limit) → a
+ * tagged fault map with the host's message, never a bare nil; programmer faults → runtime_error.
+ */
 export function discoveryCall(run: EvalContext, op: DiscoveryOp, args: JsonObject): Value {
   const d = run.discovery;
   if (d === undefined) {
@@ -59,7 +69,9 @@ export function discoveryCall(run: EvalContext, op: DiscoveryOp, args: JsonObjec
     );
   }
   const o = d.exec(op, args);
-  if (o.kind === "world_fault") return null;
+  if (o.kind === "world_fault") {
+    return mapFromKvs([K_OK, false, kw("reason"), kw(o.reason), kw("message"), o.message]);
+  }
   if (o.kind === "programmer_fault") throw new LispError("runtime_error", o.message);
   const v = fromJson(o.result);
   return o.keywordKeys ? keywordize(v) : v;
@@ -170,6 +182,7 @@ discoveryForm(
       return null;
     }
     const r = discoveryCall(R, "doc", { ref });
+    if (isDiscoveryFault(r)) return r;
     if (r !== null) R.print(typeof r === "string" ? r : prStr(r), true);
     return null;
   },
@@ -201,6 +214,7 @@ discoveryForm(
     const out: Value[] = [];
     if (R.discovery !== undefined) {
       const r = discoveryCall(R, "apropos", { query: q, ...opts, limit });
+      if (isDiscoveryFault(r)) return r;
       if (r instanceof PVec) out.push(...r.view());
     }
     for (const h of searchBuiltins(q, limit)) out.push(`local: ${h.name} - ${firstLine(h.doc.doc)}`);

@@ -2,13 +2,14 @@
  * Remaining special forms: juxt, pmap, pcalls, return, fail, task, task-reset, step-done, budget/remaining.
  * @module
  */
-import { type Ana, constNode, formError, type Node, nonTail } from "./nodes.ts";
+import { budgetRemaining } from "./tools.ts";
+import { type Ana, formError, type Node, nonTail } from "./nodes.ts";
 import { analyze, analyzeArgs } from "./analyze.ts";
 import { defSpecial } from "./specials.ts";
 import { arityFail } from "./special_core.ts";
 import { LispError } from "./errors.ts";
 import { ReturnSignal, runBranches } from "./pmap.ts";
-import { callValue, EMPTY_MAP, LispFn, prStr, seqView, type Value, vecFrom } from "./vals.ts";
+import { callValue, LispFn, prStr, seqView, type Value, vecFrom } from "./vals.ts";
 
 /** The function built by `(juxt f g …)`. */
 class JuxtFn extends LispFn {
@@ -141,11 +142,14 @@ defSpecial("step-done", ["(step-done id summary)"], "Records a progress summary;
   };
 });
 
-defSpecial("budget/remaining", ["(budget/remaining)"], "The budget map the host supplied, or {}.", (
-  items,
-  form,
-  a: Ana,
-): Node => {
-  if (items.length !== 1) throw formError(a, "invalid_arity", "(budget/remaining) takes no arguments", form);
-  return constNode(EMPTY_MAP);
-});
+defSpecial(
+  "budget/remaining",
+  ["(budget/remaining)"],
+  "What is left of this run's budgets: {:tool_calls n :discovery_ops n :call_timeout_ms n :max_response_bytes n " +
+    ":time_ms n} ({} without a host or deadline). Costs no tool call.",
+  (items, form, a: Ana): Node => {
+    if (items.length !== 1) throw formError(a, "invalid_arity", "(budget/remaining) takes no arguments", form);
+    const R = a.p.run;
+    return () => budgetRemaining(R);
+  },
+);

@@ -146,10 +146,61 @@ const K_SERVER = kw("server");
 const K_TOOL = kw("tool");
 const K_ARGS = kw("args");
 
+/** Normalize `(tool/pages 'server/tool {args} {opts})` into `{server, tool, args, options}`. */
+export function pagesArgs(args: Value[]): JsonObject {
+  const first = args[0];
+  if (args.length === 0 || args.length > 3 || !(first instanceof SymbolRef) || first.ns === null) {
+    runtimeError(
+      `tool/pages takes a quoted 'server/tool, an argument map and an optional option map, e.g. ` +
+        `(tool/pages 'observatory/list-traces {:org-id "acme"} {:max-pages 20}); got ${
+          args.length === 0 ? "no arguments" : describe(first)
+        }`,
+    );
+  }
+  const options = args[2] ?? null;
+  if (options !== null && !(options instanceof PMap)) {
+    runtimeError(`tool/pages: options must be a map like {:max-pages 20}, got ${describe(options)}`);
+  }
+  return {
+    server: first.ns,
+    tool: first.name,
+    args: argsMap(args[1] ?? null, "pages") as JsonValue,
+    options: options === null ? {} : toToolArgs(options),
+  };
+}
+
+const K_STOPPED = kw("stopped");
+
+/** The paging answer as a map with keyword keys (`:items :complete :pages :stopped :message :next`). */
+function pagesValue(v: Value): Value {
+  if (!(v instanceof PMap)) return v;
+  const kvs: Value[] = [];
+  v.forEach((k, x) => {
+    const key = kw(k instanceof Keyword ? k.name : String(k));
+    kvs.push(key, key === K_STOPPED && typeof x === "string" ? kw(x) : x);
+  });
+  return mapFromKvs(kvs);
+}
+
+/**
+ * `(budget/remaining)`: the host's remaining budgets (`:tool_calls :discovery_ops`, and the per-call limits
+ * `:call_timeout_ms :max_response_bytes`) plus the program's own `:time_ms` left before its deadline.
+ */
+export function budgetRemaining(run: EvalContext): Value {
+  const kvs: Value[] = [];
+  if (run.tools !== undefined) {
+    const host = performTool(run, { name: "budget", args: {} });
+    if (host instanceof PMap) host.forEach((k, v) => kvs.push(kw(k instanceof Keyword ? k.name : String(k)), v));
+  }
+  if (Number.isFinite(run.deadline)) kvs.push(kw("time_ms"), Math.max(0, run.deadline - Date.now()));
+  return mapFromKvs(kvs);
+}
+
 /** Call host tool `name` with evaluated Lisp arguments. */
 export function callTool(run: EvalContext, name: string, args: Value[]): Value {
   // Arguments are written out in full as JSON: charge what shared structure expands to first.
   for (const x of args) chargeExpansion(x, run);
+  if (name === "pages") return pagesValue(performTool(run, { name, args: pagesArgs(args) }));
   const a = name === "call" ? callToolArgs(args) : plainToolArgs(name, args);
   return performTool(run, { name, args: a });
 }

@@ -17,16 +17,53 @@ The last form's value is the answer; keep it small (counts, top-N, selected keys
 export const TOOLS_CARD = `Tools: (tool/call 'server/tool {:arg 1}) or (tool/call {:server "s" :tool "t" :args {…}}).
 Every call returns {:ok true :value v} or {:ok false :reason :not_found :message "…"}; check (:ok r) before using (:value r).
 Idiom: (let [r (tool/call 'srv/op {:id 1})] (if (:ok r) (:value r) (fail (:message r)))). Parallel: (pmap #(tool/call 'srv/op {:id %}) ids).
-Discover: (tool/servers) (dir 'server) (doc 'server/tool) shows args and Result<…> shape, (apropos "words").`;
+Pages: (tool/pages 'srv/op {:arg 1} {:max-pages 20}) follows a paging tool's cursor (doc says if it pages) → {:items [...] :complete true|false :stopped nil|:max_pages|… :message "…"}; check :complete.
+Discover: (tool/servers) (dir 'server) (doc 'server/tool) shows args, the full Result<…> shape and notes, (apropos "words").`;
+
+/** The budgets one evaluation runs under (as configured). */
+export interface LimitsInView {
+  programTimeoutMs: number;
+  maxToolCalls?: number;
+  maxCatalogOps?: number;
+  callTimeoutMs?: number;
+  maxResponseBytes?: number;
+}
+
+function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
+function bytes(n: number): string {
+  if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
+  if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`;
+  return `${n} bytes`;
+}
+
+/** The limits line: what binds one program, from the configured values. */
+export function limitsCard(l: LimitsInView): string {
+  const parts = [`${seconds(l.programTimeoutMs)} per program`];
+  if (l.maxToolCalls !== undefined) parts.push(`${l.maxToolCalls} tool calls (each page of tool/pages is one)`);
+  if (l.maxCatalogOps !== undefined) parts.push(`${l.maxCatalogOps} discovery operations`);
+  if (l.callTimeoutMs !== undefined) parts.push(`${seconds(l.callTimeoutMs)} per call`);
+  if (l.maxResponseBytes !== undefined) parts.push(`${bytes(l.maxResponseBytes)} per response`);
+  const tools = l.maxToolCalls !== undefined
+    ? " A call over budget returns {:ok false :reason :cap_exhausted} and the answer is flagged as partial; " +
+      "(budget/remaining) says what is left."
+    : "";
+  return `Limits per run: ${parts.join(", ")}.${tools}`;
+}
 
 /** Sentence appended for the slim profile (the default). */
 export const SLIM_NOTE =
   "Success returns plain text (prints first, then the value); failures are errors `reason: message`.";
 
-/** Assemble the description from the cards and the rendered catalog. */
-export function lispEvalDescription(options: { hasTools: boolean; catalogText: string; slim: boolean }): string {
+/** Assemble the description from the cards, the limits and the rendered catalog. */
+export function lispEvalDescription(
+  options: { hasTools: boolean; catalogText: string; slim: boolean; limits?: LimitsInView },
+): string {
   const parts = [LANGUAGE_CARD];
   if (options.hasTools) parts.push(TOOLS_CARD);
+  if (options.limits) parts.push(limitsCard(options.limits));
   if (options.catalogText.trim()) parts.push(options.catalogText.trim());
   if (options.slim) parts.push(SLIM_NOTE);
   return parts.join("\n\n");

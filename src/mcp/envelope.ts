@@ -113,6 +113,12 @@ export interface RenderOptions {
   validated?: boolean;
 }
 
+/** The warning line for an evaluation in which a budget refused a call or discovery operation. */
+export function budgetWarning(result: EngineEvalResult): string | undefined {
+  if (!result.budgetRefusals?.length) return undefined;
+  return `[warning: budget exhausted — ${result.budgetRefusals.join("; ")}. The answer may be partial.]`;
+}
+
 /** Render an evaluation result for the client. */
 export function renderEvalResult(result: EngineEvalResult, options: RenderOptions): ToolResponse {
   const limits = LIMITS[options.profile];
@@ -136,7 +142,11 @@ function renderSuccess(
   limits: ProfileLimits,
 ): ToolResponse {
   const value = cutBytes(result.printed, limits.textBytes);
-  const parts = prints.length > 0 ? [prints.join("\n"), value.text] : [value.text];
+  // A nil answer after output (`(doc …)`, a program that only prints) is left out of the text: the output is the answer.
+  const quietNil = prints.length > 0 && result.json === null && result.printed === "nil";
+  const parts = prints.length > 0 ? (quietNil ? [prints.join("\n")] : [prints.join("\n"), value.text]) : [value.text];
+  const warning = budgetWarning(result);
+  if (warning) parts.unshift(warning);
   let text = parts.join("\n\n");
   const truncated = value.cut || printsTruncated;
   if (truncated) text += "\n\n[truncated]";
@@ -149,6 +159,7 @@ function renderSuccess(
     truncated,
   };
   if (result.sessionLost) structured.session_lost = true;
+  if (result.budgetRefusals) structured.budget_exhausted = result.budgetRefusals;
   if (!value.cut && jsonSize(result.json) <= limits.textBytes) structured.value = result.json;
   if (prints.length > 0) structured.prints = prints;
   if (options.validated !== undefined) structured.validated = options.validated;
@@ -174,6 +185,8 @@ function renderError(
   const head = message.startsWith(`${reason}:`) ? message : `${reason}: ${message}`;
   const firstFailed = result.calls.find((c) => c.status === "error");
   const lines = [cutBytes(head, limits.textBytes).text];
+  const warning = budgetWarning(result);
+  if (warning) lines.push(warning);
   if (feedbackCut.text) lines.push(feedbackCut.text);
   if (firstFailed) lines.push(`upstream ${firstFailed.server}/${firstFailed.tool} failed: ${firstFailed.reason}`);
   if (result.sessionLost) lines.push(SESSION_LOST);
@@ -188,6 +201,7 @@ function renderError(
     truncated: feedbackCut.cut || printsTruncated,
   };
   if (feedbackCut.text) structured.feedback = feedbackCut.text;
+  if (result.budgetRefusals) structured.budget_exhausted = result.budgetRefusals;
   if (result.sessionLost) structured.session_lost = true;
   if (result.sessionEnded) structured.session_ended = true;
   if (options.profile === "structured") {

@@ -75,10 +75,22 @@ const SCHEMAS = {
 /** Build the factory. The description is rendered once from the frozen catalog. */
 export function createServerFactory(deps: ServerDeps) {
   const hasTools = deps.engine.catalog().length > 0;
+  const run = deps.engine.runLimits();
   const description = lispEvalDescription({
     hasTools,
     catalogText: hasTools ? deps.engine.renderCatalog(deps.catalogMode) : "",
     slim: deps.profile === "slim",
+    limits: {
+      programTimeoutMs: deps.programTimeoutMs,
+      ...(hasTools && run
+        ? {
+          maxToolCalls: run.maxToolCalls,
+          maxCatalogOps: run.maxCatalogOps,
+          callTimeoutMs: run.callTimeoutMs,
+          maxResponseBytes: run.maxResponseBytes,
+        }
+        : {}),
+    },
   });
   const annotations = hasTools
     ? { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true }

@@ -13,6 +13,7 @@ import { argSignature, oneLine, resultType } from "./signature.ts";
 export type ExposureMode = "auto" | "inline" | "lazy";
 
 const DESCRIPTION_CHARS = 160;
+const NOTES_CHARS = 240;
 
 function header(s: UpstreamSnapshot): string {
   const desc = s.description ? ` - ${oneLine(s.description, DESCRIPTION_CHARS)}` : "";
@@ -20,7 +21,10 @@ function header(s: UpstreamSnapshot): string {
   return `${s.name} (${s.tool_count} tools)${status}${desc}`;
 }
 
-/** Inline text: per server a header, then `  srv/tool {:arg type …} - description` lines. */
+/**
+ * Inline text: per server a header, then `  srv/tool {:arg type …} - description` lines, each followed by the
+ * operator notes (`    notes: …`) and whether it pages (`    pages: tool/pages`) when it has them.
+ */
 export function renderInline(catalog: UpstreamSnapshot[]): string {
   const lines: string[] = [];
   for (const s of catalog) {
@@ -28,6 +32,9 @@ export function renderInline(catalog: UpstreamSnapshot[]): string {
     for (const t of s.tools) {
       const desc = t.description ? ` - ${oneLine(t.description, DESCRIPTION_CHARS)}` : "";
       lines.push(`  ${s.name}/${t.name} ${argSignature(t)}${desc}`);
+      const notes = t._ptc?.notes;
+      if (typeof notes === "string" && notes.trim() !== "") lines.push(`    notes: ${oneLine(notes, NOTES_CHARS)}`);
+      if (t.pagination) lines.push(`    pages: (tool/pages '${s.name}/${t.name} {…} {:max-pages n}) follows them`);
     }
   }
   return lines.join("\n");

@@ -11,6 +11,7 @@ import type { Runtime } from "./runtime.ts";
 import type { DiscoveryOp, DiscoveryOutcome, HostCallbacks, ToolOutcome, ToolRequest } from "../core/tool_seam.ts";
 import { callTool } from "./tool_call.ts";
 import type { CallRecord, CatalogOpRecord, RunRecords, RunScope } from "./run_records.ts";
+import { pagesTool } from "./tool_pages.ts";
 import { discover } from "./discovery.ts";
 
 export type { CallRecord, CatalogOpRecord, RunRecords, RunScope } from "./run_records.ts";
@@ -82,9 +83,23 @@ export class RunContext implements RunScope {
     this.#controller.abort(new DOMException("run context closed", "AbortError"));
   }
 
-  /** The tool/call host callback for this run. */
+  /**
+   * The host tool callback for this run: `tool/call`, `tool/pages` (a loop of such calls), and the unlisted `budget`
+   * request behind `(budget/remaining)`.
+   */
   callTool(request: ToolRequest): Promise<ToolOutcome> {
-    return callTool(this, request);
+    if (request.name === "budget") return Promise.resolve({ kind: "value", value: this.remaining() });
+    return request.name === "pages" ? pagesTool(this, request) : callTool(this, request);
+  }
+
+  /** What is left of this run's budgets, and the per-call limits (`(budget/remaining)`; costs nothing). */
+  remaining(): JsonObject {
+    return {
+      tool_calls: Math.max(0, this.limits.maxToolCalls - this.callCount),
+      discovery_ops: Math.max(0, this.limits.maxCatalogOps - this.catalogOpCount),
+      call_timeout_ms: this.limits.callTimeoutMs,
+      max_response_bytes: this.limits.maxResponseBytes,
+    };
   }
 
   /** The discovery host callback for this run. */
@@ -92,10 +107,10 @@ export class RunContext implements RunScope {
     return discover(this, op, args);
   }
 
-  /** Both callbacks, bound, with the one host tool name they serve (`call`): the sandbox bridge's host. */
+  /** Both callbacks, bound, with the host tool names they serve (`call`, `pages`): the sandbox bridge's host. */
   callbacks(): HostCallbacks & { toolNames: string[] } {
     return {
-      toolNames: ["call"],
+      toolNames: ["call", "pages"],
       callTool: (request) => this.callTool(request),
       discovery: (op, args) => this.discovery(op, args),
     };

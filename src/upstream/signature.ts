@@ -5,9 +5,16 @@
  * @module
  */
 import type { JsonSchema, ToolEntry } from "./types.ts";
+import { describePagination } from "./pagination.ts";
 
+/** Fields of one object shown in compact contexts (catalog lines). */
 const MAX_FIELDS = 8;
+/** Fields of one object `doc` shows: generous, so a result shape is complete in practice. */
+export const DOC_MAX_FIELDS = 64;
+/** Object/array nesting shown; deeper levels print as `{…}` / `[…]`. */
 const MAX_DEPTH = 3;
+/** Nesting `doc` shows before eliding (`{…}` / `[…]`, noted under the shape). */
+export const DOC_MAX_DEPTH = 5;
 const MAX_ENUM = 8;
 const MAX_DESCRIPTION = 160;
 
@@ -40,8 +47,17 @@ function props(s: JsonSchema): [Record<string, Schema>, Set<string>] {
   return [p, req];
 }
 
+/** How much of a shape to print. */
+export interface ShapeBound {
+  fields: number;
+  depth: number;
+}
+
+const COMPACT: ShapeBound = { fields: MAX_FIELDS, depth: MAX_DEPTH };
+const DOC: ShapeBound = { fields: DOC_MAX_FIELDS, depth: DOC_MAX_DEPTH };
+
 /** The compact type of a schema, e.g. `string`, `int`, `[{id string …}]`, `"a"|"b"`, `map`, `any`. */
-export function typeOf(schema: Schema, depth = 0): string {
+export function typeOf(schema: Schema, depth = 0, bound: ShapeBound = COMPACT): string {
   if (!isObj(schema)) return schema === false ? "never" : "any";
   if (Array.isArray(schema.enum)) {
     const vals = schema.enum.slice(0, MAX_ENUM).map(literal);
@@ -49,36 +65,36 @@ export function typeOf(schema: Schema, depth = 0): string {
   }
   if ("const" in schema) return literal(schema.const);
   const alts = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined;
-  if (alts) return [...new Set(alts.map((a) => typeOf(a as Schema, depth)))].join("|");
+  if (alts) return [...new Set(alts.map((a) => typeOf(a as Schema, depth, bound)))].join("|");
   const t = schema.type;
   if (Array.isArray(t)) {
-    return [...new Set(t.map((x) => typeOf({ ...schema, type: String(x) }, depth)))].join("|");
+    return [...new Set(t.map((x) => typeOf({ ...schema, type: String(x) }, depth, bound)))].join("|");
   }
   const [p] = props(schema);
   if (t === "array" || (t === undefined && schema.items !== undefined)) {
-    if (depth >= MAX_DEPTH) return "[…]";
-    return `[${typeOf(schema.items as Schema, depth + 1)}]`;
+    if (depth >= bound.depth) return "[…]";
+    return `[${typeOf(schema.items as Schema, depth + 1, bound)}]`;
   }
   if (t === "object" || (t === undefined && Object.keys(p).length > 0)) {
     if (Object.keys(p).length === 0) return "map";
-    if (depth >= MAX_DEPTH) return "{…}";
-    return shapeOf(schema, depth + 1);
+    if (depth >= bound.depth) return "{…}";
+    return shapeOf(schema, depth + 1, bound);
   }
   if (typeof t === "string") return scalarName(t);
   return "any";
 }
 
 /** Result-style object shape: `{a string, b int?, …}` in declaration order, `?` marking optional fields. */
-export function shapeOf(schema: JsonSchema, depth = 0): string {
+export function shapeOf(schema: JsonSchema, depth = 0, bound: ShapeBound = COMPACT): string {
   const [p, req] = props(schema);
   const keys = Object.keys(p);
-  const fields = keys.slice(0, MAX_FIELDS).map((k) => `${k} ${typeOf(p[k], depth)}${req.has(k) ? "" : "?"}`);
-  return `{${fields.join(", ")}${keys.length > MAX_FIELDS ? " …" : ""}}`;
+  const fields = keys.slice(0, bound.fields).map((k) => `${k} ${typeOf(p[k], depth, bound)}${req.has(k) ? "" : "?"}`);
+  return `{${fields.join(", ")}${keys.length > bound.fields ? " …" : ""}}`;
 }
 
-/** `Result<T>` for a tool's output schema (`Result<any>` when the tool declares none). */
-export function resultType(entry: ToolEntry): string {
-  return `Result<${entry.outputSchema ? typeOf(entry.outputSchema) : "any"}>`;
+/** `Result<T>` for a tool's output schema (`Result<any>` when the tool declares none); `doc` uses the doc bound. */
+export function resultType(entry: ToolEntry, bound: ShapeBound = COMPACT): string {
+  return `Result<${entry.outputSchema ? typeOf(entry.outputSchema, 0, bound) : "any"}>`;
 }
 
 /** One argument of a tool, in signature order. */
@@ -168,9 +184,24 @@ export function renderDoc(server: string, entry: ToolEntry): string {
     const detail = argDetail(a);
     lines.push(`  ${a.keyword} ${a.type}${a.required ? "" : "?"}${detail ? ` — ${detail}` : ""}`);
   }
-  lines.push(`Returns: ${resultType(entry)}`);
+  const returns = resultType(entry, DOC);
+  lines.push(`Returns: ${returns}`);
+  if (returns.includes("{…}") || returns.includes("[…]")) {
+    lines.push(
+      `  ({…} / […] = nested deeper than ${DOC_MAX_DEPTH} levels; (meta '${server}/${entry.name}) has the schema)`,
+    );
+  } else if (returns.includes(" …}")) {
+    lines.push(`  (… = more than ${DOC_MAX_FIELDS} fields; (meta '${server}/${entry.name}) has the schema)`);
+  }
   const req = args.filter((a) => a.required).map((a) => `${a.keyword} ${placeholder(a)}`).join(" ");
-  lines.push(`Call: (tool/call '${server}/${entry.name}${req ? ` {${req}}` : ""})`);
+  const argText = req ? ` {${req}}` : "";
+  lines.push(`Call: (tool/call '${server}/${entry.name}${argText})`);
+  if (entry.pagination) {
+    lines.push(`Pages: ${describePagination(entry.pagination)}`);
+    lines.push(`All pages: (tool/pages '${server}/${entry.name}${argText || " {}"} {:max-pages 10})`);
+  }
+  const notes = entry._ptc?.notes;
+  if (typeof notes === "string" && notes.trim() !== "") lines.push(`Notes: ${oneLine(notes, 1000)}`);
   if (entry.annotations?.readOnlyHint === true) lines.push("Read-only: yes");
   return lines.join("\n");
 }

@@ -39,7 +39,20 @@ export interface ToolEntry {
   outputSchema?: JsonSchema;
   annotations: ToolAnnotations;
   _ptc: ToolProvenance;
+  /** How the tool pages, when its transport or operator declared it; `(tool/pages …)` follows it. */
+  pagination?: Pagination;
 }
+
+/**
+ * How a tool's results page: transport-neutral, filled by any transport (OpenAPI `x-ptc-pagination` or a `pagination`
+ * override; an MCP tool mapping's `pagination`). Paths are key paths into the tool's (result-path-extracted) value.
+ * - `cursor`: send the previous page's `nextCursor` value as argument `cursorParam`; the last page has none.
+ * - `offset`: send `offsetParam` = items received so far; the last page is shorter than `limitParam`'s value (or
+ *   empty).
+ */
+export type Pagination =
+  | { style: "cursor"; items: string[]; cursorParam: string; nextCursor: string[] }
+  | { style: "offset"; items: string[]; offsetParam: string; limitParam?: string };
 
 /** The closed set of world-fault reasons (docs/architecture.md). */
 export type FailureReason =

@@ -115,7 +115,7 @@ Deno.test("discovery: local builtins first, then the backend", () => {
   const r2 = evaluate("(doc 'fs/read)", { discovery });
   assert.ok(r2.ok);
   assert.deepEqual(r2.prints, ["fs/read - reads a file (fs/read)"]);
-  assert.equal(ev("(doc fs/broken)", { discovery }), "nil");
+  assert.equal(ev("(doc fs/broken)", { discovery }), '{:message "down" :ok false :reason :upstream_unavailable}');
   const bad = err("(doc fs/bad)", { discovery });
   assert.equal(bad.reason, "runtime_error");
   assert.equal(bad.message, "no tool 'bad' in upstream 'fs'", "the reason is not repeated in the message");

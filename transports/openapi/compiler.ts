@@ -5,7 +5,8 @@
  */
 import { Validator } from "@cfworker/json-schema";
 import type { JsonObject, JsonValue } from "../../src/core/json.ts";
-import type { ToolEntry } from "../../src/upstream/types.ts";
+import type { Pagination, ToolEntry } from "../../src/upstream/types.ts";
+import { parsePagination } from "../../src/upstream/pagination.ts";
 import { didYouMean } from "../../src/core/suggest.ts";
 import type { OpenApiConfig, OperationOverride } from "./config.ts";
 import { describeOperation, indexOperations, type OperationRef } from "./operations.ts";
@@ -168,7 +169,14 @@ function compileOperation(
 
   const inputSchema = buildInputSchema(params.params, defaultArgs);
   const notes = override.notes ?? (typeof op["x-ptc-notes"] === "string" ? op["x-ptc-notes"] : undefined);
-  const pagination = op["x-ptc-pagination"];
+  const rawPagination = override.pagination ?? op["x-ptc-pagination"];
+  let pagination: Pagination | undefined;
+  if (rawPagination !== undefined) {
+    const src = override.pagination !== undefined ? `${overridePath}.pagination` : `${where}: x-ptc-pagination`;
+    const parsed = parsePagination(rawPagination, src, Object.keys(inputSchema.properties ?? {}));
+    if (Array.isArray(parsed)) return { errors: parsed, warnings: params.warnings };
+    pagination = parsed;
+  }
   const entry: ToolEntry = {
     name,
     description: describe(override, op),
@@ -182,9 +190,10 @@ function compileOperation(
       path: ref.path,
       ...(notes ? { notes } : {}),
       defaultArgs,
-      ...(pagination !== undefined ? { pagination: pagination as JsonValue } : {}),
+      ...(rawPagination !== undefined ? { pagination: rawPagination as JsonValue } : {}),
       ...(resultPath ? { resultPath: resultPath.source } : {}),
     },
+    ...(pagination ? { pagination } : {}),
   };
   if (output.kind === "json" && output.schema !== undefined) entry.outputSchema = output.schema;
   if (output.kind === "none") entry.outputSchema = { type: "null" };

@@ -28,6 +28,8 @@ export interface OperationOverride {
   result_path?: string;
   notes?: string;
   read_only?: boolean;
+  /** How the operation pages (checked against its parameters when the document is compiled). */
+  pagination?: Record<string, unknown>;
 }
 
 /** A parsed `openapi` upstream. */
@@ -58,6 +60,7 @@ const OVERRIDE_KEYS = [
   "result_path",
   "notes",
   "read_only",
+  "pagination",
 ];
 const OWN_KEYS = [
   "transport",
@@ -108,6 +111,12 @@ export const openapiConfigSchema: JsonSchema = {
           result_path: { type: "string", minLength: 1, description: "Sub-value to return: a.b.0 or /a/b/0." },
           notes: { type: "string", description: "Operator notes shown by (meta 'srv/tool)." },
           read_only: { type: "boolean", description: "false marks the GET as having side effects." },
+          pagination: {
+            type: "object",
+            description: 'How the operation pages, for (tool/pages …): {"style": "cursor", "items": "traces", ' +
+              '"cursor_param": "cursor", "next_cursor": "next_cursor"} or {"style": "offset", "items": "items", ' +
+              '"offset_param": "offset", "limit_param": "limit"}.',
+          },
         },
         additionalProperties: false,
       },
@@ -242,6 +251,10 @@ function parseOverrides(raw: unknown, path: string, errors: ConfigError[]): Reco
         if (!Number.isInteger(v) || (v as number) <= 0) {
           errors.push({ path: kp, message: "must be a positive integer" });
         } else ov.max_response_bytes = v as number;
+      } else if (k === "pagination") {
+        if (v === null || typeof v !== "object" || Array.isArray(v)) {
+          errors.push({ path: kp, message: 'must be an object like {"style": "cursor", …}' });
+        } else ov.pagination = v as Record<string, unknown>;
       } else if (k === "read_only") {
         if (typeof v !== "boolean") errors.push({ path: kp, message: "must be true or false" });
         else ov.read_only = v;

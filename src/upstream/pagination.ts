@@ -1,0 +1,94 @@
+/**
+ * The transport-neutral pagination descriptor: parsing what an operator or a document wrote (`x-ptc-pagination`, a
+ * `pagination` override or tool-mapping entry) into a `Pagination`, reading items and cursors out of one page, and
+ * the one-line description `doc` shows. Transports may import this module.
+ *
+ * Written form (snake_case, as in config files and OpenAPI extensions):
+ * `{"style": "cursor", "items": "traces", "cursor_param": "cursor", "next_cursor": "next_cursor"}` or
+ * `{"style": "offset", "items": "items", "offset_param": "offset", "limit_param": "limit"}`. `items` and
+ * `next_cursor` are dot-separated key paths into the tool's value (`""` = the value itself).
+ * @module
+ */
+import type { JsonValue } from "../core/json.ts";
+import type { Pagination } from "./types.ts";
+
+const CURSOR_KEYS = ["style", "items", "cursor_param", "next_cursor"];
+const OFFSET_KEYS = ["style", "items", "offset_param", "limit_param"];
+
+function path(text: string): string[] {
+  return text === "" ? [] : text.split(".");
+}
+
+/**
+ * Parse a written descriptor. `params` are the tool's argument names (the cursor/offset/limit parameters must be
+ * among them). Returns the descriptor or one problem per line, each naming the key (prefixed by `where`).
+ */
+export function parsePagination(raw: unknown, where: string, params: readonly string[]): Pagination | string[] {
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
+    return [
+      `${where}: must be an object like {"style": "cursor", "items": "…", "cursor_param": "…", "next_cursor": "…"}`,
+    ];
+  }
+  const r = raw as Record<string, unknown>;
+  if (r.style !== "cursor" && r.style !== "offset") {
+    return [`${where}.style: must be "cursor" or "offset", got ${JSON.stringify(r.style) ?? "nothing"}`];
+  }
+  const allowed = r.style === "cursor" ? CURSOR_KEYS : OFFSET_KEYS;
+  const problems: string[] = [];
+  for (const k of Object.keys(r)) {
+    if (!allowed.includes(k)) {
+      problems.push(`${where}.${k}: not a key of ${r.style} pagination (${allowed.join(", ")})`);
+    }
+  }
+  const str = (key: string, required: boolean, param: boolean): string | undefined => {
+    const v = r[key];
+    if (v === undefined && !required) return undefined;
+    if (typeof v !== "string" || (param && v === "")) {
+      problems.push(`${where}.${key}: must be a ${param ? "parameter name" : 'key path like "data.items"'}`);
+      return undefined;
+    }
+    if (param && !params.includes(v)) {
+      problems.push(
+        `${where}.${key}: "${v}" is not a parameter of this tool (parameters: ${params.join(", ") || "none"})`,
+      );
+    }
+    return v;
+  };
+  const items = str("items", true, false);
+  if (r.style === "cursor") {
+    const cursorParam = str("cursor_param", true, true);
+    const next = str("next_cursor", true, false);
+    if (problems.length || items === undefined || cursorParam === undefined || next === undefined) return problems;
+    return { style: "cursor", items: path(items), cursorParam, nextCursor: path(next) };
+  }
+  const offsetParam = str("offset_param", true, true);
+  const limitParam = str("limit_param", false, true);
+  if (problems.length || items === undefined || offsetParam === undefined) return problems;
+  return { style: "offset", items: path(items), offsetParam, ...(limitParam ? { limitParam } : {}) };
+}
+
+/** The value at a key path, or undefined when a step is missing or not an object. */
+export function atPath(value: JsonValue, keys: readonly string[]): JsonValue | undefined {
+  let v: JsonValue | undefined = value;
+  for (const k of keys) {
+    if (v === null || typeof v !== "object" || Array.isArray(v)) return undefined;
+    v = (v as Record<string, JsonValue>)[k];
+  }
+  return v;
+}
+
+/** A key path as written (`(the value)` for the empty path). */
+export function showPath(keys: readonly string[]): string {
+  return keys.length ? keys.join(".") : "(the value)";
+}
+
+/** How `doc` says a tool pages. */
+export function describePagination(p: Pagination): string {
+  const how = p.style === "cursor"
+    ? `by cursor: each page's \`${showPath(p.nextCursor)}\` is sent back as \`${p.cursorParam}\``
+    : `by offset: \`${p.offsetParam}\` advances by the items received${
+      p.limitParam ? ` (page size \`${p.limitParam}\`)` : ""
+    }`;
+  return `${how}; items at \`${showPath(p.items)}\`. tool/pages follows it and answers ` +
+    "{:items [...] :complete bool :pages n :stopped nil|reason :message ... :next cursor}";
+}
