@@ -20,7 +20,7 @@ import { createTokenDir, startObservatory } from "../../fixtures/observatory/mod
 import { writeConcreteConfig } from "../../src/cli/demo_session.ts";
 import { createEngine } from "../../src/engine/engine.ts";
 import { registerBuiltins } from "../../transports/mod.ts";
-import { lispEvalDescription } from "../../src/mcp/card.ts";
+import { limitsInView, lispEvalDescription } from "../../src/mcp/card.ts";
 import { spawnHttpServer } from "../../tests/integration/ptc_mcp_child.ts";
 
 const TRIVIAL = "(+ 1 2)";
@@ -99,7 +99,12 @@ async function describeSizes(config: string): Promise<void> {
   try {
     const parts = ["lisp_eval description (Observatory config, slim profile):"];
     for (const mode of ["inline", "lazy", "auto"] as const) {
-      const text = lispEvalDescription({ hasTools: true, catalogText: engine.renderCatalog(mode), slim: true });
+      const text = lispEvalDescription({
+        hasTools: true,
+        catalogText: engine.renderCatalog(mode),
+        slim: true,
+        limits: limitsInView(10_000, engine.runLimits()),
+      });
       parts.push(`${mode} ${text.length} chars ~${Math.ceil(text.length / 4)} tokens`);
     }
     console.log(parts.join("  "));

@@ -3,6 +3,7 @@
  * tagged-result contract, and the catalog rendered per exposure mode. Kept small: it is paid for on every turn.
  * @module
  */
+import type { RunLimits } from "../engine/types.ts";
 
 /** The PTC-Lisp card (language essentials an LLM needs to write correct programs). */
 export const LANGUAGE_CARD =
@@ -27,6 +28,18 @@ export interface LimitsInView {
   maxCatalogOps?: number;
   callTimeoutMs?: number;
   maxResponseBytes?: number;
+}
+
+/** The limits in view for a face: its program timeout plus, with tools, the runtime's per-run budgets. */
+export function limitsInView(programTimeoutMs: number, run: RunLimits | undefined): LimitsInView {
+  if (!run) return { programTimeoutMs };
+  return {
+    programTimeoutMs,
+    maxToolCalls: run.maxToolCalls,
+    maxCatalogOps: run.maxCatalogOps,
+    callTimeoutMs: run.callTimeoutMs,
+    maxResponseBytes: run.maxResponseBytes,
+  };
 }
 
 function seconds(ms: number): string {

@@ -9,7 +9,7 @@ import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/server/valida
 import type { Engine, EngineEvalResult } from "../engine/types.ts";
 import type { JsonObject } from "../core/json.ts";
 import { VERSION } from "../version.ts";
-import { lispEvalDescription } from "./card.ts";
+import { limitsInView, lispEvalDescription } from "./card.ts";
 import { errorResponse, renderEvalResult, type ResponseProfile, type ToolResponse } from "./envelope.ts";
 import type { ConcurrencyGate } from "./gate.ts";
 import { getOperationSchema, IntrospectionError, listApiServices, listServiceOperations } from "./introspection.ts";
@@ -75,22 +75,11 @@ const SCHEMAS = {
 /** Build the factory. The description is rendered once from the frozen catalog. */
 export function createServerFactory(deps: ServerDeps) {
   const hasTools = deps.engine.catalog().length > 0;
-  const run = deps.engine.runLimits();
   const description = lispEvalDescription({
     hasTools,
     catalogText: hasTools ? deps.engine.renderCatalog(deps.catalogMode) : "",
     slim: deps.profile === "slim",
-    limits: {
-      programTimeoutMs: deps.programTimeoutMs,
-      ...(hasTools && run
-        ? {
-          maxToolCalls: run.maxToolCalls,
-          maxCatalogOps: run.maxCatalogOps,
-          callTimeoutMs: run.callTimeoutMs,
-          maxResponseBytes: run.maxResponseBytes,
-        }
-        : {}),
-    },
+    limits: limitsInView(deps.programTimeoutMs, hasTools ? deps.engine.runLimits() : undefined),
   });
   const annotations = hasTools
     ? { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true }
