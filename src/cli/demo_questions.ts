@@ -112,15 +112,12 @@ export function demoQuestions(facts: DemoFacts): DemoQuestion[] {
       question: "Top 5 most expensive failing traces across all orgs, and the first failing step of each.",
       program: `
 (defn failed-traces [org]
-  (loop [cursor nil acc []]
-    (let [page (:value (tool/call 'observatory/list-traces
-                         (cond-> {:org_id org :status "error" :limit 100} cursor (assoc :cursor cursor))))
-          acc  (into acc (:traces page))]
-      (if (:next_cursor page) (recur (:next_cursor page) acc) acc))))
+  (tool/pages 'observatory/list-traces {:org_id org :status "error" :limit 100} {:max-pages 20}))
 
-(let [top (->> ["acme" "globex" "initech" "umbrella"]
-               (pmap failed-traces)
-               (apply concat)
+(let [listings (pmap failed-traces ["acme" "globex" "initech" "umbrella"])
+      _   (when-not (every? :complete listings) (fail (str "listing incomplete: " (some :message listings))))
+      top (->> listings
+               (mapcat :items)
                (sort-by :cost_usd >)
                (take 5))]
   (pmap (fn [t]
@@ -158,11 +155,8 @@ export function demoQuestions(facts: DemoFacts): DemoQuestion[] {
       question: "Which of umbrella's apps uses the most tokens per trace this week?",
       program: `
 (defn traces-since [org since]
-  (loop [cursor nil acc []]
-    (let [page (:value (tool/call 'observatory/list-traces
-                         (cond-> {:org_id org :since since :limit 100} cursor (assoc :cursor cursor))))
-          acc  (into acc (:traces page))]
-      (if (:next_cursor page) (recur (:next_cursor page) acc) acc))))
+  (let [r (tool/pages 'observatory/list-traces {:org_id org :since since :limit 100} {:max-pages 20})]
+    (if (:complete r) (:items r) (fail (str org ": listing incomplete: " (:message r))))))
 
 (->> (traces-since "umbrella" "${weekAgo}")
      (group-by :app)
