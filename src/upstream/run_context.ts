@@ -5,7 +5,7 @@
  * closes it so teardown cannot be forgotten.
  * @module
  */
-import type { JsonObject, JsonValue } from "../core/json.ts";
+import type { JsonObject } from "../core/json.ts";
 import type { RunLimits } from "./config.ts";
 import type { Runtime } from "./runtime.ts";
 import type { DiscoveryOp, DiscoveryOutcome, HostCallbacks, ToolOutcome, ToolRequest } from "../core/tool_seam.ts";

@@ -83,7 +83,10 @@ export async function pagesTool(ctx: RunScope, request: ToolRequest): Promise<To
   for (const [k, v] of Object.entries(rawOptions)) {
     const key = k.replace(/-/g, "_");
     if (!OPTION_KEYS.includes(key)) {
-      return raise(`tool/pages: unknown option :${k}${didYouMean(key, OPTION_KEYS)} (options: :max-pages :max-items)`);
+      const spelled = OPTION_KEYS.map((o) => o.replace(/_/g, "-"));
+      return raise(
+        `tool/pages: unknown option :${k}${didYouMean(k.replace(/_/g, "-"), spelled)} (options: :max-pages :max-items)`,
+      );
     }
     options[key] = v;
   }

@@ -188,7 +188,7 @@ Deno.test("tool/pages: a tool without pagination, unknown tools and bad options 
     ]);
     const msgs = out.map((o) => (assert.equal(o.kind, "raise", JSON.stringify(o)), (o as { message: string }).message));
     assert.match(msgs[0], /'pg\/plain' does not declare pagination.*tool\/call/);
-    assert.match(msgs[1], /no tool 'lst-items' in upstream 'pg' \(did you mean 'list-items'\?\)/);
+    assert.match(msgs[1], /no tool 'lst-items' in upstream 'pg' \(did you mean "list-items"\?\)/);
     assert.match(msgs[2], /:max-pages must be an integer 1\.\.1000, got 0/);
     assert.match(msgs[3], /unknown option :pages/);
     assert.equal(calls.length, 0, "no page was requested");
