@@ -245,6 +245,7 @@ function jsonObject(result: EngineEvalResult, elapsedMs: number, runs: number): 
     };
     if (result.status === "returned") out.status = "returned";
     if (runs > 1) out.runs = runs;
+    if (result.budgetRefusals) out.budget_exhausted = result.budgetRefusals;
     return out;
   }
   const out: Record<string, JsonValue> = result.ok
@@ -253,6 +254,7 @@ function jsonObject(result: EngineEvalResult, elapsedMs: number, runs: number): 
   if (!result.ok && result.line !== undefined) out.line = result.line;
   if (!result.ok && result.column !== undefined) out.column = result.column;
   if (result.prints.length > 0) out.prints = result.prints;
+  if (result.budgetRefusals) out.budget_exhausted = result.budgetRefusals;
   return out;
 }
 
@@ -264,6 +266,8 @@ async function runOne(engine: Engine, plan: EvalPlan): Promise<number> {
     return success ? 0 : 1;
   }
   const lines = result.prints.map((l) => l + "\n").join("");
+  // A budget refused a call: the answer may be partial even though the program returned (stderr, like errors).
+  if (result.budgetRefusals) console.error(`warning: budget exhausted — ${result.budgetRefusals.join("; ")}`);
   if (success) {
     // Like `clojure -e`: a program that printed (`doc`, `doseq` + `println`) and returned nil shows only its output.
     const quietNil = result.ok && result.printed === "nil" && result.prints.length > 0;

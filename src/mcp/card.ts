@@ -18,7 +18,7 @@ The last form's value is the answer; keep it small (counts, top-N, selected keys
 export const TOOLS_CARD = `Tools: (tool/call 'server/tool {:arg 1}) or (tool/call {:server "s" :tool "t" :args {…}}).
 Every call returns {:ok true :value v} or {:ok false :reason :not_found :message "…"}; check (:ok r) before using (:value r).
 Idiom: (let [r (tool/call 'srv/op {:id 1})] (if (:ok r) (:value r) (fail (:message r)))). Parallel: (pmap #(tool/call 'srv/op {:id %}) ids).
-Pages: (tool/pages 'srv/op {:arg 1} {:max-pages 20}) follows a paging tool's cursor (doc says if it pages) → {:items [...] :complete true|false :stopped nil|:max_pages|… :message "…"}; check :complete.
+Pages: (tool/pages 'srv/op {:arg 1} {:max-pages 20}) follows a paging tool's cursor (doc says if it pages) and returns {:items [...] :complete true|false :stopped nil|:max_pages|… :message "…"}; check :complete.
 Discover: (tool/servers) (dir 'server) (doc 'server/tool) shows args, the full Result<…> shape and notes, (apropos "words").`;
 
 /** The budgets one evaluation runs under (as configured). */

@@ -43,6 +43,18 @@ Deno.test("ptc eval --upstreams-config: a program calls the Observatory through 
       assert.equal(r.stdout.trim(), ":not_found");
     });
 
+    await t.step("a call refused for the budget flags the answer on stderr and in the JSON object", async () => {
+      const program = "(count (pmap #(tool/call 'observatory/get-trace {:trace-id (str %)}) (range 51)))";
+      const r = await ptc(["eval", "--upstreams-config", config, program]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout.trim(), "51");
+      assert.match(r.stderr, /warning: budget exhausted — 1 tool call\(s\) refused: tool call budget exhausted/);
+      const j = await ptc(["eval", "--upstreams-config", config, "--format", "json", program]);
+      assert.deepEqual(JSON.parse(j.stdout).budget_exhausted, [
+        "1 tool call(s) refused: tool call budget exhausted: at most 50 calls per run",
+      ]);
+    });
+
     await t.step("an unknown tool is refused before anything runs, listing what exists", async () => {
       const r = await ptc(["eval", "--upstreams-config", config, "(tool/call 'observatory/list-trace {})"]);
       assert.equal(r.code, 1);

@@ -53,7 +53,7 @@
 (pcalls (fn [] 1) (fn [] 2))
 (do (return 5) 6)
 (quote x)
-(budget/remaining)
+(vec (keys (budget/remaining)))
 (task "a" (+ 1 2))
 (step-done "a" "sum")
 (.contains "abc" "b")
