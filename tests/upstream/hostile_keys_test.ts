@@ -13,14 +13,12 @@ Deno.test("tool/call: a multi-MB unknown key, tool or upstream name gets its err
   const rt = await start(twoUpstreams());
   try {
     seenCalls.length = 0;
-    const started = performance.now();
     const { value, calls } = await withRunContext(rt, async (ctx) => [
       await ctx.callTool({ name: "call", args: { server: "obs", tool: "list-traces", args: { [HUGE]: 1 } } }),
       await ctx.callTool({ name: "call", args: { server: "obs", tool: HUGE } }),
       await ctx.callTool({ name: "call", args: { server: HUGE, tool: "list-traces" } }),
       await ctx.callTool({ name: "call", args: { server: "obs", tool: "list-traces", [HUGE]: {} } }),
     ]);
-    const elapsed = performance.now() - started;
     const messages = value.map((o) => (assert.equal(o.kind, "raise"), (o as { message: string }).message));
     assert.match(messages[0], /^tool 'obs\/list-traces' rejected args: k{100}/);
     assert.match(messages[1], /^no tool 'k{100}/);
@@ -29,8 +27,8 @@ Deno.test("tool/call: a multi-MB unknown key, tool or upstream name gets its err
     for (const m of messages) assert.doesNotMatch(m, /did you mean/);
     assert.equal(seenCalls.length, 0);
     assert.equal(calls.length, 0);
-    // the unbounded edit distance took seconds for one such key; the bounded lookup is microseconds
-    assert.ok(elapsed < 1_500, `four hostile names took ${Math.round(elapsed)} ms`);
+    // No timing assertion here (timings belong in benchmarks): the caps that keep the lookup bounded are tested in
+    // tests/core/suggest_test.ts; before them, this test took ~17 s.
   } finally {
     await rt.stop();
   }
