@@ -16,7 +16,7 @@ import {
   type BridgeRequest,
   type CachedPayload,
   type ChildMessage,
-  encodeFrame,
+  encodeFrameView,
   type EvalMessage,
   FrameDecoder,
   type HostMessage,
@@ -50,7 +50,7 @@ class Channel {
   #frames = new FrameDecoder(MAX_HOST_FRAME);
 
   send(msg: ChildMessage): void {
-    writeAll(encodeFrame(msg));
+    writeAll(encodeFrameView(msg));
   }
 
   /** The next host message; exits the process when the host closed the pipe (nothing left to serve). */
@@ -90,7 +90,7 @@ class EvalBridge {
       return null;
     }
     const seq = ++this.#seq;
-    const frame = encodeFrame({ type: "request", id: this.evalId, seq, request });
+    const frame = encodeFrameView({ type: "request", id: this.evalId, seq, request });
     if (frame.length > MAX_REQUEST_BYTES) {
       throw new RangeError(`tool arguments of ${frame.length} bytes exceed the bridge limit of ${MAX_REQUEST_BYTES}`);
     }

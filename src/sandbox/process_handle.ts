@@ -15,11 +15,11 @@ import type { JsonObject, JsonValue } from "../core/json.ts";
 import { HostBridge, type SandboxHost } from "./bridge.ts";
 import { type SandboxLimits, toEvalLimits } from "./limits.ts";
 import {
+  answerFrame,
   type CachedPayload,
   type ChildMessage,
   encodeFrame,
   type EvalMessage,
-  framed,
   FrameDecoder,
   type HostMessage,
   type SandboxResult,
@@ -101,7 +101,6 @@ interface Pending {
 }
 
 const decoder = new TextDecoder();
-const encoder = new TextEncoder();
 
 function failure(reason: string, message: string, started: number, extra: Partial<RunResult> = {}): RunResult {
   return { ok: false, reason, message, prints: [], elapsedMs: Date.now() - started, ...extra } as RunResult;
@@ -329,12 +328,7 @@ export class SandboxProcess {
 
   #sendAnswer(seq: number, json: Uint8Array): void {
     if (this.#dead) return;
-    const head = encoder.encode(`{"type":"answer","seq":${seq},"value":`);
-    const body = new Uint8Array(head.length + json.length + 1);
-    body.set(head, 0);
-    body.set(json, head.length);
-    body[body.length - 1] = 0x7d; // }
-    this.#write(framed(body));
+    this.#write(answerFrame(seq, json));
   }
 
   #abortRun(why: "timeout" | "cancelled"): void {
@@ -364,6 +358,8 @@ export class SandboxProcess {
         for (let body = frames.next(); body; body = frames.next()) {
           this.#onMessage(JSON.parse(decoder.decode(body)) as ChildMessage);
         }
+        // Let answers that are already known (a tool that resolved at once) go out before the next read is set up.
+        await null;
       }
     } catch (e) {
       this.#fail(`the sandbox process broke the protocol (${e instanceof Error ? e.message : String(e)})`);

@@ -119,9 +119,41 @@ export type DiscoveryAnswer = DiscoveryOutcome;
 
 const encoder = new TextEncoder();
 
-/** Encode `msg` as one frame. Throws (RangeError/TypeError) when the message cannot be serialised. */
+/** Frames up to this size are encoded through a reused scratch buffer (larger ones are encoded directly). */
+const SCRATCH_LIMIT = 1024 * 1024;
+let scratch = new Uint8Array(16 * 1024);
+
+/**
+ * Encode `msg` as one frame in one buffer (header and body together, so it is written with one call). The returned
+ * bytes are a view of a scratch buffer, valid until the next `encodeFrameView`: for synchronous writers (the child).
+ * Throws (RangeError/TypeError) when the message cannot be serialised.
+ */
+export function encodeFrameView(msg: HostMessage | ChildMessage): Uint8Array {
+  const text = JSON.stringify(msg);
+  // UTF-8 needs at most 3 bytes per UTF-16 code unit.
+  const worst = HEADER_BYTES + text.length * 3;
+  if (worst > SCRATCH_LIMIT) return framed(encoder.encode(text));
+  if (worst > scratch.length) scratch = new Uint8Array(Math.max(worst, scratch.length * 2));
+  const { written } = encoder.encodeInto(text, scratch.subarray(HEADER_BYTES));
+  new DataView(scratch.buffer).setUint32(0, written);
+  return scratch.subarray(0, HEADER_BYTES + written);
+}
+
+/** Encode `msg` as one frame in a buffer of its own (for asynchronous writers). Throws like `encodeFrameView`. */
 export function encodeFrame(msg: HostMessage | ChildMessage): Uint8Array {
-  return framed(encoder.encode(JSON.stringify(msg)));
+  return encodeFrameView(msg).slice();
+}
+
+/** The frame of an `answer` to request `seq` whose value is the already-encoded JSON `value`: one allocation. */
+export function answerFrame(seq: number, value: Uint8Array): Uint8Array {
+  const head = `{"type":"answer","seq":${seq},"value":`; // ASCII: one byte per character
+  const length = head.length + value.length + 1;
+  const out = new Uint8Array(HEADER_BYTES + length);
+  new DataView(out.buffer).setUint32(0, length);
+  encoder.encodeInto(head, out.subarray(HEADER_BYTES));
+  out.set(value, HEADER_BYTES + head.length);
+  out[out.length - 1] = 0x7d; // }
+  return out;
 }
 
 /** Prefix already-encoded JSON bytes with their length. */
