@@ -18,18 +18,27 @@ function isObject(v: unknown): v is JsonObject {
 }
 
 /**
- * Rename argument keys to the tool's declared parameter names: exact match first, then the `-`/`_` variant (the
- * language turns `-` into `_`, so a parameter really named `x-id` stays reachable as `:x-id`).
+ * Rename argument keys to the tool's declared parameter names: an exact match first, then the one declared name that
+ * equals the key with `-` and `_` treated alike. The language turns every `-` of a keyword into `_`, so a parameter
+ * really named `x-id` or `page-size_max` stays reachable as `:x-id` / `:page-size_max`. A key that folds onto several
+ * declared names (`a-b` and `a_b` both declared) is left alone and reported as unknown with its candidates.
  */
 export function matchArgNames(args: JsonObject, schema: JsonSchema): JsonObject {
   const props = isObject(schema.properties) ? schema.properties : {};
+  const fold = (s: string) => s.replaceAll("-", "_");
+  let byFold: Map<string, string[]> | undefined;
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(args)) {
-    if (Object.hasOwn(props, k)) out[k] = v;
-    else {
-      const dash = k.replace(/_/g, "-");
-      out[Object.hasOwn(props, dash) && !Object.hasOwn(args, dash) ? dash : k] = v;
+    if (Object.hasOwn(props, k)) {
+      out[k] = v;
+      continue;
     }
+    if (byFold === undefined) {
+      byFold = new Map();
+      for (const name of Object.keys(props)) byFold.set(fold(name), [...(byFold.get(fold(name)) ?? []), name]);
+    }
+    const candidates = byFold.get(fold(k)) ?? [];
+    out[candidates.length === 1 && !Object.hasOwn(args, candidates[0]) ? candidates[0] : k] = v;
   }
   return out;
 }

@@ -79,3 +79,22 @@ Deno.test("tool args: format errors show the value received and an example", () 
   const mail = problems({ properties: { to: { type: "string", format: "email" } } }, { to: "bob" });
   assert.deepEqual(mail, ['to: must be a valid email such as name@example.com, got "bob"']);
 });
+
+Deno.test("tool args: names mixing - and _ are reached under the language's spelling; ambiguous folds are not guessed", () => {
+  const mixed: JsonSchema = {
+    type: "object",
+    properties: { "page-size_max": { type: "integer" }, "sort_order-key": { type: "string" }, "x-id": {} },
+  };
+  assert.deepEqual(matchArgNames({ page_size_max: 3, sort_order_key: "a", x_id: 1 }, mixed), {
+    "page-size_max": 3,
+    "sort_order-key": "a",
+    "x-id": 1,
+  });
+  assert.deepEqual(problems(mixed, { page_size_max: 3 }), []);
+  const both: JsonSchema = { type: "object", properties: { "a-b": {}, "a_b_c": {}, "a-b_c": {} } };
+  assert.deepEqual(matchArgNames({ a_b: 1 }, both), { "a-b": 1 });
+  assert.deepEqual(matchArgNames({ a_b_c: 1 }, both), { a_b_c: 1 }, "exact match wins over a fold");
+  const twin: JsonSchema = { type: "object", properties: { "a-b_c": {}, "a_b-c": {} } };
+  assert.deepEqual(matchArgNames({ a_b_c: 1 }, twin), { a_b_c: 1 });
+  assert.match(problems(twin, { a_b_c: 1 }).join("\n"), /a_b_c: unknown argument/);
+});

@@ -16,6 +16,7 @@ import { buildInputSchema, chooseOutput, type CompiledParam, openapi30Transform 
 import { derivedOperationId, hasLetters, kebabCase, toolName } from "./names.ts";
 import { findParam } from "./args.ts";
 import { parseResultPath, type ResultPath } from "./result_path.ts";
+import { type FixedQuery, splitPathTemplate } from "./path_template.ts";
 
 /** Longest tool description kept. */
 export const MAX_DESCRIPTION = 800;
@@ -25,7 +26,14 @@ export interface CompiledOperation {
   entry: ToolEntry;
   id: string;
   method: string;
+  /** The document's path template (names the operation in messages). */
   path: string;
+  /** The path part sent: the template without its `#fragment` and query string. */
+  requestPath: string;
+  /** Query items the template fixes (`/?Action=List`), sent on every call. */
+  fixedQuery: FixedQuery[];
+  /** The Accept header: the media type the response schema was compiled from. */
+  accept: string;
   params: CompiledParam[];
   defaultArgs: JsonObject;
   /** The operation's own byte cap (min of config, override and x-ptc-max-response-bytes). */
@@ -125,12 +133,27 @@ function compileOperation(
   }
   const serversProblem = checkServers(op.servers ?? ref.pathItem.servers, config.baseUrl);
   if (serversProblem) errors.push(`${where}: ${serversProblem}`);
-  const params = compileParams(ref.pathItem, op, ref.path, resolver, where, config.suppliedHeaders);
+  const template = splitPathTemplate(ref.path);
+  if ("error" in template) return { errors: [`${where}: ${template.error}`], warnings: [] };
+  const params = compileParams(
+    ref.pathItem,
+    op,
+    template.path,
+    resolver,
+    where,
+    config.suppliedHeaders,
+    template.queryParams,
+  );
   errors.push(...params.errors);
   const names = new Set<string>();
   for (const p of params.params) {
     if (names.has(p.name)) errors.push(`${where}: parameter "${p.name}" is declared both in path and query`);
     names.add(p.name);
+  }
+  for (const [key] of template.fixedQuery) {
+    if (names.has(key)) {
+      errors.push(`${where}: the path template fixes query item "${key}", which is also a declared parameter`);
+    }
   }
   const output = chooseOutput(op.responses, resolver, where);
   if (output.kind === "unsupported") errors.push(`${where}: ${output.reason}`);
@@ -203,6 +226,9 @@ function compileOperation(
       id: ref.id,
       method: ref.method,
       path: ref.path,
+      requestPath: template.path,
+      fixedQuery: template.fixedQuery,
+      accept: output.kind === "json" ? acceptFor(output.mediaType) : "application/json",
       params: params.params,
       defaultArgs,
       maxResponseBytes,
@@ -297,6 +323,12 @@ function collisions(operations: CompiledOperation[], path: string): string[] {
     );
   }
   return out;
+}
+
+/** What to ask for: the compiled media type itself (`application/vnd.github+json`), JSON for a wildcard. */
+function acceptFor(mediaType: string): string {
+  const type = mediaType.trim();
+  return type === "*/*" || type === "" ? "application/json" : type;
 }
 
 function narrowest(base: number, ...caps: unknown[]): number {

@@ -33,7 +33,7 @@ export class OperationExecutor {
     if (!mapped.ok) return redact(argumentProblem(op, mapped.problems));
     const invalid = this.#validate(op, mapped.values);
     if (invalid.length) return redact(argumentProblem(op, invalid));
-    const built = buildUrl(this.#config.baseUrl, op.path, op.params, mapped.values);
+    const built = buildUrl(this.#config.baseUrl, op.requestPath, op.params, mapped.values, op.fixedQuery);
     if (!built.ok) return redact(argumentProblem(op, built.problems));
 
     const auth = this.#config.http.auth;
@@ -58,7 +58,7 @@ export class OperationExecutor {
     ctx: CallContext,
     op: CompiledOperation,
   ): Promise<HttpResponse | HttpFailure | ToolResult> {
-    const headers: Record<string, string> = { accept: "application/json" };
+    const headers: Record<string, string> = { accept: op.accept };
     for (const [name, value] of this.#config.http.staticHeaders) headers[name] = value;
     try {
       Object.assign(headers, await this.#deps.credentials.authHeaders(this.#config.http.auth));

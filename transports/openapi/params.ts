@@ -33,6 +33,7 @@ export function compileParams(
   resolver: RefResolver,
   where: string,
   suppliedHeaders: ReadonlySet<string> = new Set(),
+  queryTemplate: readonly string[] = [],
 ): ParamsResult {
   const out: ParamsResult = { params: [], errors: [], warnings: [] };
   const merged = new Map<string, Record<string, unknown>>();
@@ -53,6 +54,7 @@ export function compileParams(
     });
   }
   for (const param of merged.values()) compileOne(param, where, resolver, out, suppliedHeaders);
+  moveToQuery(out, queryTemplate, where);
   const declared = new Set(out.params.filter((p) => p.in === "path").map((p) => p.name));
   const templateNames = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
   const missing = templateNames.filter((n) => !declared.has(n));
@@ -66,6 +68,25 @@ export function compileParams(
     }
   }
   return out;
+}
+
+/** Parameters the template's query part names (`?lat={lat}`) are query arguments, whatever `in` they declare. */
+function moveToQuery(out: ParamsResult, names: readonly string[], where: string): void {
+  const undeclared: string[] = [];
+  for (const name of names) {
+    const i = out.params.findIndex((p) => p.name === name);
+    if (i < 0) {
+      undeclared.push(name);
+      continue;
+    }
+    const p = out.params[i];
+    if (p.in === "path") out.params[i] = { ...p, in: "query", style: "form", explode: true, required: true };
+  }
+  if (undeclared.length) {
+    out.errors.push(
+      `${where}: the query part of the path template uses undeclared parameter(s): ${undeclared.join(", ")}`,
+    );
+  }
 }
 
 function compileOne(

@@ -3,12 +3,13 @@
  * their segment (`org/42` → `org%2F42`, `../admin` → `..%2Fadmin`), query parameters form-encoded with their
  * declared style (arrays exploded by default, booleans as `true`/`false`), keys in sorted order. A value that
  * would let URL normalization escape its segment (`.`, `..`, empty) is refused, and the built URL is re-parsed to
- * prove its path was not rewritten and stays under base_url.
+ * prove its path was not rewritten and stays under base_url. Query items the path template fixes come first.
  * @module
  */
 import { createFinalURL, defaultPathSerializer, serializeArrayParam, serializePrimitiveParam } from "openapi-fetch";
 import type { JsonValue } from "../../src/core/json.ts";
 import type { CompiledParam } from "./schema.ts";
+import { type FixedQuery, fixedQueryString } from "./path_template.ts";
 
 /** The URL, or the argument problems that prevent building it. */
 export type BuiltUrl = { ok: true; url: string } | { ok: false; problems: string[] };
@@ -21,6 +22,7 @@ export function buildUrl(
   path: string,
   params: readonly CompiledParam[],
   values: Record<string, JsonValue>,
+  fixedQuery: readonly FixedQuery[] = [],
 ): BuiltUrl {
   const problems: string[] = [];
   const pathValues: Record<string, Scalar> = {};
@@ -56,12 +58,16 @@ export function buildUrl(
   }
   if (problems.length) return { ok: false, problems };
   queryValues.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const fixed = fixedQueryString(fixedQuery);
   const querySerializer = () =>
-    queryValues.map(([name, p, v]) => {
-      const key = encodeURIComponent(name);
-      if (!Array.isArray(v)) return serializePrimitiveParam(key, String(v));
-      return serializeArrayParam(key, v.map(String), { style: p.style as never, explode: p.explode });
-    }).join("&");
+    [
+      ...(fixed ? [fixed] : []),
+      ...queryValues.map(([name, p, v]) => {
+        const key = encodeURIComponent(name);
+        if (!Array.isArray(v)) return serializePrimitiveParam(key, String(v));
+        return serializeArrayParam(key, v.map(String), { style: p.style as never, explode: p.explode });
+      }),
+    ].join("&");
   const url = createFinalURL(path.startsWith("/") ? path : `/${path}`, {
     baseUrl,
     params: { path: pathValues, query: {} },

@@ -1,6 +1,7 @@
 /**
  * Maps one HTTP exchange (or its failure) to the result contract. Messages name the operation by its path
- * template — never the filled-in URL — and include remote text only as a sanitized, capped problem detail.
+ * template — never the filled-in URL — and include remote text only as a sanitized, capped problem detail, quoted
+ * in «…» after "upstream says (untrusted)" so a reader (or a model) can tell it from ptc's own words.
  * The caller passes every message through the redactor.
  * @module
  */
@@ -11,6 +12,8 @@ import { type ResultPath, selectPath } from "./result_path.ts";
 
 /** Longest problem detail quoted from an error response. */
 export const MAX_DETAIL = 500;
+/** How quoted upstream text is introduced: it is data from the remote, never an instruction. */
+export const UNTRUSTED = "upstream says (untrusted)";
 
 /** Map a guarded-fetch failure to a result. */
 export function failureResult(failure: HttpFailure, where: string): ToolResult {
@@ -36,7 +39,7 @@ export function responseResult(response: HttpResponse, where: string, resultPath
   const bytes = response.bodyBytes.byteLength;
   if (status >= 200 && status < 300) return successResult(response, where, resultPath);
   const detail = problemDetail(response);
-  const suffix = detail ? `: ${detail}` : "";
+  const suffix = detail ? `: ${UNTRUSTED} «${detail.replaceAll("»", "›")}»` : "";
   const fail = (reason: Exclude<ToolResult, { ok: true }>["reason"], text: string): ToolResult => ({
     ok: false,
     reason,
@@ -102,27 +105,40 @@ function successResult(response: HttpResponse, where: string, resultPath?: Resul
 }
 
 /**
- * A short, single-line problem detail from an error body: RFC 9457 `detail`/`title`, or `message`/`error`
- * fields, or the text itself; control characters removed, whitespace collapsed, capped at {@link MAX_DETAIL}.
+ * A short, single-line problem detail from an error body: RFC 9457 `title`/`detail`, or `message`/`error` fields,
+ * then the validation list a 4xx carries (`errors`, `validation`, `invalid_params`, `violations`, a FastAPI-style
+ * `detail` list) as `field: message` items, or the text itself. Control characters are removed, whitespace
+ * collapsed, each item capped at {@link MAX_DETAIL_ITEM} and the whole at {@link MAX_DETAIL}.
  */
 export function problemDetail(response: HttpResponse): string {
   if (response.bodyBytes.byteLength === 0) return "";
-  const text = new TextDecoder().decode(response.bodyBytes);
-  let detail = text;
+  const text = new TextDecoder().decode(response.bodyBytes.subarray(0, MAX_DETAIL_SOURCE));
+  let detail: string;
   try {
-    const body = JSON.parse(text);
-    detail = pickDetail(body) ?? text;
+    detail = pickDetail(JSON.parse(text)) ?? text;
   } catch {
-    // Not JSON: quote the text (HTML is reduced to its text).
+    // Not JSON (or cut short): quote the text (HTML is reduced to its text).
     detail = text.replace(/<[^>]*>/g, " ");
   }
-  // deno-lint-ignore no-control-regex -- control characters from the remote are exactly what must go
-  return clip(detail.replace(/[\u0000-\u001f\u007f]+/g, " ").replace(/\s+/g, " ").trim(), MAX_DETAIL);
+  return clip(oneLine(detail), MAX_DETAIL);
 }
+
+/** Longest single validation item quoted. */
+export const MAX_DETAIL_ITEM = 160;
+/** Most validation items quoted. */
+const MAX_DETAIL_ITEMS = 8;
+/** Bytes of an error body read for its detail (a larger body is treated as text). */
+const MAX_DETAIL_SOURCE = 64 * 1024;
+
+const LIST_KEYS = ["errors", "validation", "validation_errors", "validationErrors", "invalid_params", "invalidParams"]
+  .concat(["violations", "fieldErrors", "field_errors", "issues", "details"]);
+const FIELD_KEYS = ["field", "path", "pointer", "instancePath", "param", "parameter", "name", "property", "loc"];
+const TEXT_KEYS = ["message", "msg", "detail", "reason", "description", "title", "error", "code"];
 
 function pickDetail(body: unknown): string | undefined {
   if (typeof body === "string") return body;
-  if (body === null || typeof body !== "object" || Array.isArray(body)) return undefined;
+  if (Array.isArray(body)) return validationList(body) ?? undefined;
+  if (body === null || typeof body !== "object") return undefined;
   const o = body as Record<string, unknown>;
   const parts: string[] = [];
   for (const key of ["title", "detail", "message", "error_description"]) {
@@ -133,8 +149,51 @@ function pickDetail(body: unknown): string | undefined {
     const inner = pickDetail(o.error);
     if (inner) parts.push(inner);
   }
-  if (Array.isArray(o.errors) && o.errors.length) parts.push(JSON.stringify(o.errors.slice(0, 3)));
-  return parts.length ? parts.join(" — ") : JSON.stringify(body);
+  for (const key of [...LIST_KEYS, "detail"]) {
+    const list = validationList(o[key]);
+    if (list) {
+      parts.push(list);
+      break;
+    }
+  }
+  return parts.length ? parts.join(" — ") : undefined;
+}
+
+/** `field: message; field: message` from a validation list (array, or object of field → message(s)). */
+function validationList(value: unknown): string | undefined {
+  let items: string[] = [];
+  let total = 0;
+  if (Array.isArray(value)) {
+    total = value.length;
+    items = value.slice(0, MAX_DETAIL_ITEMS).map(validationItem).filter((x) => x !== "");
+  } else if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>);
+    total = entries.length;
+    items = entries.slice(0, MAX_DETAIL_ITEMS).map(([field, v]) => {
+      const text = Array.isArray(v) ? v.filter((x) => typeof x === "string").join(", ") : validationItem(v);
+      return text ? clip(oneLine(`${field}: ${text}`), MAX_DETAIL_ITEM) : "";
+    }).filter((x) => x !== "");
+  }
+  if (items.length === 0) return undefined;
+  const more = total > items.length ? ` (+${total - items.length} more)` : "";
+  return `${items.join("; ")}${more}`;
+}
+
+function validationItem(item: unknown): string {
+  if (typeof item === "string") return clip(oneLine(item), MAX_DETAIL_ITEM);
+  if (item === null || typeof item !== "object" || Array.isArray(item)) return "";
+  const o = item as Record<string, unknown>;
+  const source = o.source && typeof o.source === "object" ? o.source as Record<string, unknown> : {};
+  const rawField = FIELD_KEYS.map((k) => o[k] ?? source[k]).find((v) => typeof v === "string" || Array.isArray(v));
+  const field = Array.isArray(rawField) ? rawField.map(String).join(".") : rawField as string | undefined;
+  const text = TEXT_KEYS.map((k) => o[k]).find((v) => typeof v === "string") as string | undefined;
+  if (!text && !field) return "";
+  return clip(oneLine(field && text ? `${field}: ${text}` : (text ?? `${field}: invalid`)), MAX_DETAIL_ITEM);
+}
+
+function oneLine(text: string): string {
+  // deno-lint-ignore no-control-regex -- control characters from the remote are exactly what must go
+  return text.replace(/[\u0000-\u001f\u007f]+/g, " ").replace(/\s+/g, " ").trim();
 }
 
 function retryAfter(value: string | null): string | undefined {

@@ -138,12 +138,20 @@ Deno.test("openapi integration: argument faults name the argument and send nothi
 Deno.test("openapi integration: status mapping", async () => {
   await withWorld(async (w) => {
     const expect: [string, string, RegExp][] = [
-      ["400", "upstream_error", /GET \/status\/\{code\}: HTTP 400 \(bad request\): bad request text$/],
-      ["422", "upstream_error", /HTTP 422 \(bad request\): Unprocessable — org_id is unknown: z+…$/],
-      ["403", "forbidden", /HTTP 403: forbidden: status 403/],
-      ["404", "not_found", /HTTP 404: not found: status 404/],
-      ["409", "upstream_error", /HTTP 409: status 409/],
-      ["429", "rate_limited", /HTTP 429: rate limited; Retry-After: 30s: slow down/],
+      [
+        "400",
+        "upstream_error",
+        /GET \/status\/\{code\}: HTTP 400 \(bad request\): upstream says \(untrusted\) «bad request text»$/,
+      ],
+      [
+        "422",
+        "upstream_error",
+        /HTTP 422 \(bad request\): upstream says \(untrusted\) «Unprocessable — org_id is unknown: z+…»$/,
+      ],
+      ["403", "forbidden", /HTTP 403: forbidden: upstream says \(untrusted\) «status 403»/],
+      ["404", "not_found", /HTTP 404: not found: upstream says \(untrusted\) «status 404»/],
+      ["409", "upstream_error", /HTTP 409: upstream says \(untrusted\) «status 409»/],
+      ["429", "rate_limited", /HTTP 429: rate limited; Retry-After: 30s: upstream says \(untrusted\) «slow down»/],
       ["500", "upstream_unavailable", /HTTP 500: the service failed/],
       ["503", "upstream_unavailable", /HTTP 503/],
     ];
