@@ -5,6 +5,7 @@
  * @module
  */
 import { parse as parseJsonc, type ParseError, printParseErrorCode } from "jsonc-parser";
+import { duplicateKeys } from "./duplicate_keys.ts";
 import { dirname, resolve } from "node:path";
 import type { JsonObject } from "../core/json.ts";
 import type { ConfigContext, ConfigError } from "./types.ts";
@@ -179,6 +180,8 @@ export function parseConfigText(
   if (root === null || typeof root !== "object" || Array.isArray(root)) {
     return [{ path: label, message: 'must be a JSON object like {"credentials": {}, "upstreams": {}}' }];
   }
+  const duplicates = duplicateKeys(text);
+  if (duplicates.length > 0) return duplicates;
   const doc = root as Record<string, unknown>;
   const errors = checkAgainstSchema(topLevelSchema(), doc, "");
   const credPrefix = "credentials";

@@ -7,14 +7,16 @@
 /** RFC 9110 token: a valid header field name. */
 export const HEADER_TOKEN_RE = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
-/** Exact (lowercase) names owned by the protocol or the transport. */
+/**
+ * Exact (lowercase) names owned by the protocol or the transport. Ordinary API-key headers (`X-Api-Key`, `Api-Key`,
+ * `X-Auth-Token`, …) are not among them: they are what a `custom_header` emitter is for.
+ */
 export const RESERVED_HEADERS: ReadonlySet<string> = new Set([
   "authorization",
   "proxy-authorization",
   "cookie",
   "set-cookie",
   "host",
-  "x-api-key",
   "user-agent",
   "accept",
   "accept-encoding",

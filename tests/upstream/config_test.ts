@@ -289,12 +289,15 @@ Deno.test("config rule: custom_header needs header", () =>
     "upstreams.obs.auth[0].header",
     /header name/,
   ));
-Deno.test("config rule: custom_header cannot set a reserved header", () =>
-  rejects(
-    upstreamWith({ auth: [{ scheme: "custom_header", binding: "tok", header: "X-Api-Key" }] }),
-    "upstreams.obs.auth[0].header",
-    /reserved/,
-  ));
+Deno.test("config rule: custom_header cannot set a protocol header", () => {
+  for (const header of ["Authorization", "Cookie", "Host", "Mcp-Session-Id", "X-Forwarded-For", "Accept"]) {
+    rejects(
+      upstreamWith({ auth: [{ scheme: "custom_header", binding: "tok", header }] }),
+      "upstreams.obs.auth[0].header",
+      /reserved/,
+    );
+  }
+});
 Deno.test("config rule: header only with custom_header", () =>
   rejects(
     upstreamWith({ auth: [{ scheme: "basic", binding: "tok", header: "X-A" }] }),
@@ -424,4 +427,34 @@ Deno.test("config rule: an unknown key with no close match lists the valid keys 
   assert.ok(e, JSON.stringify(r));
   assert.match(e.message, /unknown key.*\(valid keys: [^)]*\bvar\b/);
   rejects({ upstreams: {}, catalog: { zzzzzz: 1 } }, "catalog.zzzzzz", /unknown key \(valid keys: \w/);
+});
+
+Deno.test("config rule: duplicate keys anywhere are errors naming the key path and both lines", () => {
+  const text = `{
+  "credentials": { "tok": { "source": "env", "var": "A" } },
+  "upstreams": {
+    "obs": { "transport": "fake", "base_url": "https://a.example", "tools": [{ "name": "echo" }] },
+    // a second definition used to replace the first silently
+    "obs": { "transport": "fake", "base_url": "https://b.example", "tools": [{ "name": "echo", "name": "x" }] },
+  },
+  "limits": { "call_timeout_ms": 1000, "call_timeout_ms": 2000 },
+}`;
+  const r = parse(text);
+  assert.ok(Array.isArray(r));
+  assert.deepEqual(r.map((e) => `${e.path}: ${e.message}`), [
+    "upstreams.obs: duplicate key (lines 4 and 6); JSON keeps only the last one, so remove or rename one",
+    "upstreams.obs.tools[0].name: duplicate key (twice on line 6); JSON keeps only the last one, so remove or rename one",
+    "limits.call_timeout_ms: duplicate key (twice on line 8); JSON keeps only the last one, so remove or rename one",
+  ]);
+  const same = parse(`{"credentials": {}, "upstreams": {"a": {"transport": "fake", "base_url": "https://a.example",
+    "tools": [{"name": "x"}], "static_headers": {"X-A": "1", "X-A": "2"}}}}`);
+  assert.ok(Array.isArray(same));
+  assert.equal(same[0].path, "upstreams.a.static_headers.X-A");
+});
+
+Deno.test("config: an ordinary API-key header is a valid custom_header", () => {
+  for (const header of ["X-Api-Key", "Api-Key", "X-Auth-Token", "Ocp-Apim-Subscription-Key"]) {
+    const r = parse(upstreamWith({ auth: [{ scheme: "custom_header", binding: "tok", header }] }));
+    assert.ok(!Array.isArray(r), `${header}: ${JSON.stringify(r)}`);
+  }
 });

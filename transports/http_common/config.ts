@@ -1,6 +1,6 @@
 /**
  * Config parsing shared by the HTTP transports (openapi, mcp_http): the URL checks (HTTPS by default, two separate
- * opt-ins for plain HTTP and for credentials over plain HTTP, and for mcp_http a loopback-only opt-in), the `auth`
+ * opt-ins for plain HTTP and for credentials over plain HTTP, and a loopback-only opt-in refused on https:// URLs), the `auth`
  * emitter list and `static_headers`. Every problem is a ConfigError naming its key path.
  * @module
  */
@@ -32,7 +32,7 @@ export interface HttpCommonConfig {
 export interface HttpCommonOptions {
   /** Key of the URL: `base_url` (openapi) or `url` (mcp_http). */
   urlKey: "base_url" | "url";
-  /** Accept `allow_insecure_loopback` (mcp_http only). */
+  /** Accept `allow_insecure_loopback`. */
   loopbackFlag?: boolean;
 }
 
@@ -259,6 +259,12 @@ export function parseHttpCommon(
     allowQuery: options.urlKey === "url",
   });
   if (!(url instanceof URL)) errors.push(url);
+  else if (allowInsecureLoopback && url.protocol === "https:") {
+    errors.push({
+      path: joinKey(ctx.path, "allow_insecure_loopback"),
+      message: `only admits http:// loopback URLs and ${options.urlKey} is https://; remove it`,
+    });
+  }
   for (const emitter of auth) {
     if (emitter.header && staticHeaders.some(([n]) => n === emitter.header!.toLowerCase())) {
       errors.push({
@@ -325,7 +331,8 @@ export function httpCommonSchemaProperties(options: HttpCommonOptions): Record<s
   if (options.loopbackFlag) {
     props.allow_insecure_loopback = {
       type: "boolean",
-      description: "Allow http://127.0.0.1 or http://[::1] (literal addresses only), without credentials.",
+      description: "Allow http://127.0.0.1 or http://[::1] (literal addresses only), without credentials; " +
+        "refused on an https:// URL.",
     };
   }
   return props;

@@ -16,8 +16,14 @@ export const DEFAULTS = {
   request_timeout_ms: 30_000,
   connect_timeout_ms: 5_000,
   max_response_bytes: 2 * 1024 * 1024,
-  schema_max_bytes: 2 * 1024 * 1024,
 } as const;
+
+/**
+ * Default byte caps of the OpenAPI document: a local file is the operator's own and real vendor documents are large
+ * (GitHub's is ~13 MB, Microsoft Graph's YAML more than 30 MB), a fetched one comes over the network and gets a
+ * tighter bound.
+ */
+export const SCHEMA_MAX_BYTES = { file: 64 * 1024 * 1024, url: 16 * 1024 * 1024 } as const;
 
 /** Per-operation operator settings (`operation_overrides.<operationId>`). */
 export interface OperationOverride {
@@ -74,6 +80,7 @@ const OWN_KEYS = [
   "static_headers",
   "allow_insecure_http",
   "allow_insecure_auth",
+  "allow_insecure_loopback",
   "request_timeout_ms",
   "connect_timeout_ms",
   "max_response_bytes",
@@ -89,7 +96,7 @@ export const openapiConfigSchema: JsonSchema = {
   properties: {
     transport: { const: "openapi" },
     description: { type: "string", description: "Shown in (tool/servers) and the catalog." },
-    ...httpCommonSchemaProperties({ urlKey: "base_url" }),
+    ...httpCommonSchemaProperties({ urlKey: "base_url", loopbackFlag: true }),
     schema_file: { type: "string", minLength: 1, description: "OpenAPI document (JSON or YAML), relative to config." },
     schema_url: { type: "string", minLength: 1, description: "HTTPS URL of the OpenAPI document (fetched at start)." },
     include_operations: {
@@ -124,7 +131,9 @@ export const openapiConfigSchema: JsonSchema = {
     request_timeout_ms: positiveInt("Whole-request timeout (default 30000)."),
     connect_timeout_ms: positiveInt("Time allowed to connect and receive the response headers (default 5000)."),
     max_response_bytes: positiveInt("Response byte cap, enforced while streaming (default 2 MiB)."),
-    schema_max_bytes: positiveInt("Byte cap of the OpenAPI document (default 2 MiB)."),
+    schema_max_bytes: positiveInt(
+      "Byte cap of the OpenAPI document (default 64 MiB for schema_file, 16 MiB for schema_url).",
+    ),
   },
   required: ["transport", "base_url", "include_operations"],
   additionalProperties: false,
@@ -135,7 +144,7 @@ export function parseOpenApiConfig(raw: Record<string, unknown>, ctx: ConfigCont
   const errors: ConfigError[] = [];
   const key = (k: string) => joinKey(ctx.path, k);
   unknownKeys(raw, OWN_KEYS, ctx.path, errors);
-  const http = parseHttpCommon(raw, ctx, { urlKey: "base_url" });
+  const http = parseHttpCommon(raw, ctx, { urlKey: "base_url", loopbackFlag: true });
   if (Array.isArray(http)) errors.push(...http);
 
   const hasFile = raw.schema_file !== undefined && raw.schema_file !== null;
@@ -160,6 +169,7 @@ export function parseOpenApiConfig(raw: Record<string, unknown>, ctx: ConfigCont
     const url = checkHttpUrl(raw.schema_url, key("schema_url"), {
       allowInsecureHttp: insecure,
       allowInsecureAuth: raw.allow_insecure_auth === true,
+      allowInsecureLoopback: raw.allow_insecure_loopback === true,
       hasAuth: Array.isArray(raw.auth) && raw.auth.length > 0,
       allowQuery: true,
     });
@@ -181,7 +191,12 @@ export function parseOpenApiConfig(raw: Record<string, unknown>, ctx: ConfigCont
   const requestTimeoutMs = num("request_timeout_ms");
   const connectTimeoutMs = num("connect_timeout_ms");
   const maxResponseBytes = num("max_response_bytes");
-  const schemaMaxBytes = num("schema_max_bytes");
+  const schemaMaxBytes = positive(
+    raw.schema_max_bytes,
+    key("schema_max_bytes"),
+    hasUrl && !hasFile ? SCHEMA_MAX_BYTES.url : SCHEMA_MAX_BYTES.file,
+    errors,
+  );
   let description = "";
   if (raw.description !== undefined && raw.description !== null) {
     if (typeof raw.description === "string") description = raw.description;

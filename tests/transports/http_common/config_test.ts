@@ -149,3 +149,16 @@ Deno.test("http_common: allow_insecure_loopback admits only literal loopback wit
   }, true);
   assert.ok(e.some((x) => x.path === "upstreams.obs.allow_insecure_loopback"));
 });
+
+Deno.test("http_common: allow_insecure_loopback on an https URL is refused, for both URL keys", () => {
+  for (const urlKey of ["url", "base_url"] as const) {
+    const r = parseHttpCommon({ [urlKey]: "https://127.0.0.1:9000/", allow_insecure_loopback: true }, ctx, {
+      urlKey,
+      loopbackFlag: true,
+    });
+    assert.ok(Array.isArray(r), urlKey);
+    assert.deepEqual(r.map((e) => `${e.path}: ${e.message}`), [
+      `upstreams.obs.allow_insecure_loopback: only admits http:// loopback URLs and ${urlKey} is https://; remove it`,
+    ]);
+  }
+});

@@ -93,3 +93,46 @@ Deno.test("config: the JSON Schema describes the entry", () => {
   }
   assert.deepEqual(schema.required, ["transport", "base_url", "include_operations"]);
 });
+
+Deno.test("config: schema_max_bytes defaults fit real documents for files, stay bounded for URLs", () => {
+  const file = parseOpenApiConfig(base, configContext());
+  assert.ok(!Array.isArray(file));
+  assert.equal(file.schemaMaxBytes, 64 * 1024 * 1024);
+  const url = parseOpenApiConfig(
+    { ...base, schema_file: undefined, schema_url: "https://x.example/o.json" },
+    configContext(),
+  );
+  assert.ok(!Array.isArray(url));
+  assert.equal(url.schemaMaxBytes, 16 * 1024 * 1024);
+  const set = parseOpenApiConfig({ ...base, schema_max_bytes: 1000 }, configContext());
+  assert.ok(!Array.isArray(set));
+  assert.equal(set.schemaMaxBytes, 1000);
+});
+
+Deno.test("config: allow_insecure_loopback admits literal loopback base and schema URLs, never https or auth", () => {
+  const ok = parseOpenApiConfig({
+    ...base,
+    base_url: "http://127.0.0.1:8080",
+    schema_file: undefined,
+    schema_url: "http://127.0.0.1:8080/openapi.json",
+    allow_insecure_loopback: true,
+  }, configContext());
+  assert.ok(!Array.isArray(ok), JSON.stringify(ok));
+  assert.equal(ok.http.insecure, true);
+  assert.deepEqual(errors({ ...base, allow_insecure_loopback: true }), [
+    "upstreams.obs.allow_insecure_loopback: only admits http:// loopback URLs and base_url is https://; remove it",
+  ]);
+  assert.match(
+    errors({ ...base, base_url: "http://localhost:8080", allow_insecure_loopback: true }).join("\n"),
+    /allow_insecure_loopback admits only http:\/\/127\.0\.0\.1/,
+  );
+  assert.match(
+    errors({
+      ...base,
+      base_url: "http://127.0.0.1:8080",
+      allow_insecure_loopback: true,
+      auth: [{ scheme: "bearer", binding: "t" }],
+    }, ["t"]).join("\n"),
+    /allow_insecure_loopback: admits only unauthenticated loopback servers/,
+  );
+});

@@ -1,8 +1,8 @@
 /**
  * Request building for the shapes real documents use, end to end through `ptc eval` against a strict loopback mock
  * (it answers 406 to a wrong Accept and 400 to an unexpected query, as a validating mock does): a vendor `+json`
- * response type, a `#fragment` and a query string in path templates, parameter names mixing `-` and `_`, and a
- * 4xx validation list reaching the program's `:message` bounded, redacted and marked untrusted.
+ * response type, a `#fragment` and a query string in path templates, parameter names mixing `-` and `_`, an
+ * X-Api-Key custom_header, and a 4xx validation list reaching the program's `:message` bounded, redacted and marked untrusted.
  */
 import assert from "node:assert/strict";
 import { Hono } from "hono";
@@ -29,6 +29,7 @@ function strictMock(): Hono {
     }
     return c.json({ things: ["a"] });
   });
+  app.get("/keyed", (c) => c.json({ keyed: c.req.header("x-api-key") === CANARY }));
   app.get("/pages", (c) => c.json({ got: new URL(c.req.url).search }));
   app.get("/validate", (c) =>
     c.json(
@@ -93,6 +94,7 @@ function mockDoc(): Record<string, unknown> {
         },
       },
       "/validate": { get: { operationId: "validate", responses: json200() } },
+      "/keyed": { get: { operationId: "keyed", responses: json200() } },
     },
   };
 }
@@ -145,6 +147,15 @@ async function withMock(fn: (config: string) => Promise<void>) {
             auth: [{ scheme: "bearer", binding: "tok" }],
             include_operations: ["list_repos", "get_folder", "alerts", "describe_things", "pages", "validate"],
           },
+          keyed: {
+            transport: "openapi",
+            base_url: server.url,
+            schema_file: "doc.json",
+            allow_insecure_http: true,
+            allow_insecure_auth: true,
+            auth: [{ scheme: "custom_header", header: "X-Api-Key", binding: "tok" }],
+            include_operations: ["keyed"],
+          },
         },
       }),
     );
@@ -163,7 +174,8 @@ Deno.test("real documents: Accept, fragments, query templates and mixed names al
         (tool/call 'real/get-folder {:id "f 1"})
         (tool/call 'real/alerts {:lat 48.8 :lon 2.3 :units "si"})
         (tool/call 'real/describe-things {:MaxResults 5})
-        (tool/call 'real/pages {:page-size_max 3 :sort_order-key "a"})]`,
+        (tool/call 'real/pages {:page-size_max 3 :sort_order-key "a"})
+        (tool/call 'keyed/keyed {})]`,
     );
     assert.equal(r.code, 0, r.stderr + r.stdout);
     const out = JSON.parse(r.stdout);
@@ -174,6 +186,7 @@ Deno.test("real documents: Accept, fragments, query templates and mixed names al
       { alerts: [] },
       { things: ["a"] },
       { got: "?page-size_max=3&sort_order-key=a" },
+      { keyed: true },
     ]);
   });
 });
