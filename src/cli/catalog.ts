@@ -1,6 +1,7 @@
 /**
  * `ptc catalog`: load and compile every upstream of a config and print the tool catalog (text or JSON), or the
- * difference to an earlier JSON catalog (`--diff OLD.json`). Problems print one line each and exit 2.
+ * difference to an earlier JSON catalog (`--diff OLD.json`, exit 1 when they differ). Problems print one line each
+ * and exit 2.
  * @module
  */
 import { registerBuiltins } from "../../transports/mod.ts";
@@ -17,7 +18,8 @@ Loads the config (F, else $PTC_UPSTREAMS), starts every upstream, compiles its t
   --diff OLD.json      compare with an earlier \`--format json\` output: + added, - removed, ~ changed tools
   --read-only          show only tools annotated read-only
 
-Exit codes: 0 ok, 2 config, permission or upstream problems (one line each).`;
+Exit codes: 0 ok (with --diff: no changes), 1 --diff found changes, 2 config, permission or upstream problems
+(one line each).`;
 
 function fail(lines: string[]): number {
   for (const l of lines) console.error(`ptc catalog: ${l}`);
@@ -97,6 +99,8 @@ async function printCatalog(engine: Engine, diff: string | undefined, json: bool
       const sign = c.kind === "added" ? "+" : c.kind === "removed" ? "-" : "~";
       console.log(`${sign} ${c.ref}${c.parts ? ` (${c.parts.join(", ")})` : ""}`);
     }
+    // Like diff(1): a script (or CI job) can tell "the catalog drifted" from "nothing changed".
+    return changes.length === 0 ? 0 : 1;
   } else if (json) {
     console.log(JSON.stringify(engine.catalogJson(), null, 2));
   } else {

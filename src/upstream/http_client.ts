@@ -240,7 +240,16 @@ export function classifyFetchError(
   if (/dns error|failed to lookup|name or service not known|no address associated|nodename nor servname/.test(text)) {
     return { ok: false, kind: "dns_failed", message: "the host name could not be resolved", bytes };
   }
-  if (/certificate|tls|ssl|handshake|unknownissuer|notvalidforname/.test(text)) {
+  if (/corrupt message|invalidcontenttype|wrong version number|http request to an https server/.test(text)) {
+    // rustls' words for a peer that answered the ClientHello with something other than TLS: a plain-HTTP port.
+    return {
+      ok: false,
+      kind: "tls_failed",
+      message: "the TLS handshake failed: the server did not answer TLS (is this a plain-HTTP port?)",
+      bytes,
+    };
+  }
+  if (/certificate|tls|ssl|handshake|unknownissuer|notvalidforname|peer is incompatible|alert/.test(text)) {
     return { ok: false, kind: "tls_failed", message: "the TLS handshake failed (certificate or protocol)", bytes };
   }
   if (/connection refused|connect error|econnrefused|os error 111|tcp connect/.test(text)) {

@@ -155,6 +155,20 @@ Deno.test("mcp_http: closed connection diagnostics never show the endpoint", asy
   assert.ok(dns instanceof UpstreamStartError);
   assert.equal(dns.code, "name_unresolved");
   assert.ok(!dns.message.includes("no-such-host"));
+  // TLS failure: an https URL pointed at a plain-HTTP port
+  const plain = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, () => new Response("{}"));
+  try {
+    const r = await startUpstream(http, {
+      transport: "mcp_http",
+      url: `https://127.0.0.1:${plain.addr.port}/mcp`,
+      start_timeout_ms: 3000,
+    }).catch((e) => e);
+    assert.ok(r instanceof UpstreamStartError);
+    assert.equal(r.code, "tls_failed");
+    assert.match(r.message, /plain-HTTP port/);
+  } finally {
+    await plain.shutdown();
+  }
   // TLS failure: a server with a self-signed certificate (generated with openssl)
   const dir = await Deno.makeTempDir();
   const gen = await new Deno.Command("openssl", {

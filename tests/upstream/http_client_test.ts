@@ -20,6 +20,7 @@ Deno.test("guardedFetch: thrown platform errors are classified without their tex
       "dns_failed",
     ],
     ["invalid peer certificate: UnknownIssuer SECRET", "tls_failed"],
+    ["client error (Connect): received corrupt message of type InvalidContentType SECRET", "tls_failed"],
     ["connection reset by peer SECRET", "network_error"],
     ["something odd SECRET", "network_error"],
   ];
@@ -101,4 +102,19 @@ Deno.test("readCapped: stops at the limit and reports it", async () => {
   const s = await readCapped(new Response("abc"), 4);
   assert.equal(s.over, false);
   assert.equal(new TextDecoder().decode(s.bytes), "abc");
+});
+
+Deno.test("guardedFetch: an https URL pointed at a plain-HTTP port is tls_failed, not a refused connection", async () => {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, () => new Response("{}"));
+  try {
+    const r = await guardedFetch(`https://127.0.0.1:${server.addr.port}/x`, { ...base, fetch: globalThis.fetch });
+    assert.equal(r.ok, false);
+    if (!r.ok) {
+      assert.equal(r.kind, "tls_failed");
+      assert.match(r.message, /did not answer TLS \(is this a plain-HTTP port\?\)/);
+      assert.ok(!r.message.includes(String(server.addr.port)), r.message);
+    }
+  } finally {
+    await server.shutdown();
+  }
 });

@@ -128,8 +128,11 @@ function compileOperation(
       warnings: [],
     };
   }
+  const warnings: string[] = [];
   if (op.requestBody !== undefined) {
-    errors.push(`${where}: has a requestBody; GET operations with a body are not supported`);
+    if (isEmptyOptionalBody(op.requestBody, resolver, where)) {
+      warnings.push(`${where}: declares an optional request body without properties; ignored (GETs send no body)`);
+    } else errors.push(`${where}: has a requestBody; GET operations with a body are not supported`);
   }
   const serversProblem = checkServers(op.servers ?? ref.pathItem.servers, config.baseUrl);
   if (serversProblem) errors.push(`${where}: ${serversProblem}`);
@@ -188,7 +191,8 @@ function compileOperation(
     const src = override.name !== undefined ? `${overridePath}.name` : where;
     errors.push(`${src}: name "${rawName}" has no letters or digits to build a tool name from`);
   }
-  if (errors.length) return { errors, warnings: params.warnings };
+  warnings.push(...params.warnings);
+  if (errors.length) return { errors, warnings };
 
   const inputSchema = buildInputSchema(params.params, defaultArgs);
   const notes = override.notes ?? (typeof op["x-ptc-notes"] === "string" ? op["x-ptc-notes"] : undefined);
@@ -236,8 +240,36 @@ function compileOperation(
       emptyResponse: output.kind === "none",
     },
     errors: [],
-    warnings: params.warnings,
+    warnings,
   };
+}
+
+/**
+ * True for a request body a GET can leave out: not required, and every media type's schema (if any) declares no
+ * properties and no required keys (Stripe's GETs declare `{"type": "object", "properties": {}}` as a form body).
+ */
+function isEmptyOptionalBody(raw: unknown, resolver: RefResolver, where: string): boolean {
+  const body = resolver.deref(raw, `${where} requestBody`);
+  if (body === null || typeof body !== "object" || Array.isArray(body)) return false;
+  const b = body as Record<string, unknown>;
+  if (b.required === true) return false;
+  const content = b.content;
+  if (content === undefined) return true;
+  if (content === null || typeof content !== "object" || Array.isArray(content)) return false;
+  return Object.values(content as Record<string, unknown>).every((media) => {
+    if (media === null || typeof media !== "object") return false;
+    const rawSchema = (media as { schema?: unknown }).schema;
+    if (rawSchema === undefined) return true;
+    const schema = resolver.deref(rawSchema, `${where} requestBody`);
+    if (schema === null || typeof schema !== "object" || Array.isArray(schema)) return false;
+    const s = schema as Record<string, unknown>;
+    const props = s.properties;
+    const noProps = props === undefined ||
+      (props !== null && typeof props === "object" && Object.keys(props as object).length === 0);
+    const noRequired = s.required === undefined || (Array.isArray(s.required) && s.required.length === 0);
+    const noComposition = ["allOf", "anyOf", "oneOf", "$ref"].every((k) => s[k] === undefined);
+    return noProps && noRequired && noComposition && (s.type === undefined || s.type === "object");
+  });
 }
 
 /** Default arguments: operator `default_args` replace `x-ptc-default-args`; keys must name parameters. */

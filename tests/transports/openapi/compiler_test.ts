@@ -212,3 +212,41 @@ Deno.test("compiler: a non-Latin operationId keeps a readable, stable name from 
   accented.paths["/api/v1/ping"].get.operationId = "getÜber";
   assert.equal(compile(["getÜber"], {}, accented).operations[0].entry.name, "get-uber");
 });
+
+Deno.test("compiler: an optional, property-less GET body (Stripe's form body) is ignored with a warning", () => {
+  const body = (requestBody: unknown) => ({
+    openapi: "3.0.0",
+    info: { title: "t", version: "1" },
+    paths: {
+      "/v1/charges": {
+        get: { operationId: "GetCharges", requestBody, responses: { "204": { description: "none" } } },
+      },
+    },
+    components: { schemas: { Empty: { type: "object", properties: {}, additionalProperties: false } } },
+  });
+  const stripe = {
+    content: {
+      "application/x-www-form-urlencoded": {
+        encoding: {},
+        schema: { additionalProperties: false, properties: {}, type: "object" },
+      },
+    },
+    required: false,
+  };
+  for (const rb of [stripe, { content: { "application/json": { schema: { $ref: "#/components/schemas/Empty" } } } }]) {
+    const r = compile(["GetCharges"], {}, body(rb));
+    assert.equal(r.operations.length, 1);
+    assert.deepEqual(r.warnings, [
+      "GET /v1/charges (GetCharges): declares an optional request body without properties; ignored (GETs send no body)",
+    ]);
+  }
+  for (
+    const rb of [
+      { ...stripe, required: true },
+      { content: { "application/json": { schema: { type: "object", properties: { q: { type: "string" } } } } } },
+      { content: { "application/json": { schema: { type: "object", required: ["q"] } } } },
+    ]
+  ) {
+    assert.match(problems(() => compile(["GetCharges"], {}, body(rb))).join("\n"), /has a requestBody/);
+  }
+});

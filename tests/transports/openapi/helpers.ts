@@ -112,7 +112,9 @@ export function sampleDoc(): Record<string, unknown> {
       "/with-body": {
         get: {
           operationId: "get_with_body",
-          requestBody: { content: { "application/json": { schema: { type: "object" } } } },
+          requestBody: {
+            content: { "application/json": { schema: { type: "object", properties: { q: { type: "string" } } } } },
+          },
           responses: { "204": { description: "none" } },
         },
       },
