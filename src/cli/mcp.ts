@@ -122,6 +122,7 @@ export async function run(args: string[]): Promise<number> {
         maxOpenRequests: options.maxOpenRequests,
         // A large body is read only while an evaluation permit could take it: at most that many at once.
         maxLargeBodyReads: options.maxConcurrentCalls,
+        trustedProxies: options.trustedProxies,
         saturated: () => gate.inFlight >= gate.limit,
         onError,
       });

@@ -5,6 +5,7 @@
  */
 import { parseArgs } from "node:util";
 import { RESPONSE_PROFILES, type ResponseProfile } from "../mcp/envelope.ts";
+import { parseTrustedProxies, type TrustedProxies } from "../mcp/client_address.ts";
 
 type FlagKind = "string" | "int" | "bool" | { enum: readonly string[] };
 
@@ -27,6 +28,10 @@ export const MCP_FLAGS = {
   "http-auth-token-file": { kind: "string", help: "file holding the bearer token (≥ 32 chars) HTTP clients send" },
   "allowed-hosts": { kind: "string", help: "comma-separated extra Host names accepted over HTTP" },
   "allowed-origins": { kind: "string", help: "comma-separated Origins accepted over HTTP (default: loopback)" },
+  "trusted-proxy": {
+    kind: "string",
+    help: "comma-separated CIDRs of reverse proxies whose X-Forwarded-For/Forwarded client address is believed (HTTP)",
+  },
   "response-profile": {
     kind: { enum: RESPONSE_PROFILES },
     help: "slim (text only) | structured (+structuredContent) | debug (+call records, metrics)",
@@ -78,6 +83,8 @@ export interface McpOptions {
   httpAuthTokenFile?: string;
   allowedHosts: string[];
   allowedOrigins: string[];
+  /** `--trusted-proxy`: parsed ranges, absent when not given. */
+  trustedProxies?: TrustedProxies;
   responseProfile: ResponseProfile;
   sessions: boolean;
   introspection: boolean;
@@ -201,12 +208,26 @@ export function parseMcpFlags(args: string[], env: (name: string) => string | un
     } else values[name] = spec.default;
   }
   const http = typeof values.http === "string" ? parseHostPort(values.http, "--http") : undefined;
+  let trustedProxies: TrustedProxies | undefined;
+  if (typeof values["trusted-proxy"] === "string") {
+    const source = (parsed.values as Record<string, unknown>)["trusted-proxy"] !== undefined
+      ? "--trusted-proxy"
+      : "PTC_TRUSTED_PROXY";
+    if (!http) throw new FlagError(`${source}: only applies to the HTTP face; add --http HOST:PORT`);
+    try {
+      trustedProxies = parseTrustedProxies(list(values["trusted-proxy"]));
+    } catch (e) {
+      throw new FlagError(`${source}: ${(e as Error).message}`);
+    }
+    if (trustedProxies.ranges.length === 0) throw new FlagError(`${source}: must name at least one CIDR`);
+  }
   return {
     upstreamsConfig: values["upstreams-config"] as string | undefined,
     http,
     httpAuthTokenFile: values["http-auth-token-file"] as string | undefined,
     allowedHosts: list(values["allowed-hosts"]),
     allowedOrigins: list(values["allowed-origins"]),
+    ...(trustedProxies ? { trustedProxies } : {}),
     responseProfile: values["response-profile"] as ResponseProfile,
     sessions: values.sessions as boolean,
     introspection: values.introspection as boolean,

@@ -1,7 +1,7 @@
 /**
  * The Streamable HTTP face: `createMcpHandler` mounted in Hono at `/mcp`, hardened for the network —
  * Host and Origin checks (DNS rebinding), bearer-token auth (required on any non-loopback bind), failed-auth rate
- * limiting, a request body cap, `GET /health` and `GET /ready`, and draining on shutdown.
+ * limiting keyed on the client address (the peer, or behind `--trusted-proxy` the forwarded client), a request body cap, `GET /health` and `GET /ready`, and draining on shutdown.
  * @module
  */
 import { type Context, Hono } from "hono";
@@ -10,6 +10,7 @@ import { checkBearer, FailedAuthLimiter } from "./auth.ts";
 import { buildGuard, guardResponse, isLoopbackHost } from "./guards.ts";
 import { InFlightResponses } from "./inflight.ts";
 import { BodyReader } from "./body.ts";
+import { clientAddress, type TrustedProxies } from "./client_address.ts";
 
 /** Longest wait for open connections after draining; the process exits afterwards anyway. */
 const SHUTDOWN_GRACE_MS = 5_000;
@@ -44,6 +45,11 @@ export interface HttpFaceOptions {
   maxLargeBodyReads?: number;
   /** MCP requests open at once, from arrival to answer (default 256); more get 503 before anything is read. */
   maxOpenRequests?: number;
+  /**
+   * Reverse proxies whose forwarded client address is believed (`--trusted-proxy`). When set, the owner key also
+   * carries the client address, so clients behind one proxy keep separate sessions and limiter buckets.
+   */
+  trustedProxies?: TrustedProxies;
   /** Reports saturation for `/ready`. */
   saturated: () => boolean;
   onError?: (error: Error) => void;
@@ -114,10 +120,10 @@ export function createHttpApp(
     if (rejected) return rejected;
     if (state.draining) return c.json({ error: "server is shutting down" }, 503);
     let clientId = "local";
+    // The socket peer, or the forwarded client when the peer is a trusted proxy (never a header from anyone else).
+    const peer = (c.env as { remoteAddr?: string } | undefined)?.remoteAddr || "unknown";
+    const client = clientAddress(peer, req.headers, options.trustedProxies);
     if (options.authToken) {
-      // The peer address only: X-Forwarded-For is client-controlled, so trusting it would let a caller dodge the
-      // failed-auth limiter by sending a new value with every attempt.
-      const client = (c.env as { remoteAddr?: string } | undefined)?.remoteAddr || "unknown";
       const wait = limiter.retryAfter(client);
       if (wait > 0) {
         return c.json({ error: "too many failed authentication attempts" }, 429, { "Retry-After": String(wait) });
@@ -130,6 +136,7 @@ export function createHttpApp(
       limiter.succeed(client);
       clientId = `token:${(await sha256Hex(options.authToken)).slice(0, 12)}`;
     }
+    if (options.trustedProxies) clientId = `${clientId}@${client}`;
     let forwarded = req;
     if (req.method === "POST") {
       // Read only now that the request is admitted (guards, auth, the open-request cap), within size and time.

@@ -150,6 +150,35 @@ Deno.test("HTTP face: auth, rate limit, Host/Origin, body cap, health and readin
   }
 });
 
+Deno.test("HTTP face behind --trusted-proxy: the limiter keys on the forwarded client, only from that proxy", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "ptc-mcp-proxy-" });
+  const token = "P".repeat(20) + crypto.randomUUID().replaceAll("-", "");
+  const tokenFile = join(dir, "token");
+  await Deno.writeTextFile(tokenFile, `${token}\n`);
+  // The test connects from 127.0.0.1, which is the trusted proxy here.
+  const server = await spawnHttpServer(["--http-auth-token-file", tokenFile, "--trusted-proxy", "127.0.0.1/32"]);
+  const bearer = { authorization: `Bearer ${token}` };
+  try {
+    for (let i = 0; i < 5; i++) {
+      assert.equal(await status(await post(server.url, { "x-forwarded-for": "203.0.113.7" })), 401);
+    }
+    const blocked = await post(server.url, { ...bearer, "x-forwarded-for": "203.0.113.7" });
+    assert.equal(blocked.status, 429, "the bad client is blocked");
+    await blocked.body?.cancel();
+    // Everyone else behind the proxy still gets in, whatever the client claims further left in the chain.
+    assert.equal(await status(await post(server.url, { ...bearer, "x-forwarded-for": "198.51.100.2" })), 200);
+    assert.equal(
+      await status(await post(server.url, { ...bearer, "x-forwarded-for": "203.0.113.7, 198.51.100.3" })),
+      200,
+    );
+    assert.equal(await status(await post(server.url, { ...bearer, forwarded: 'for="[2001:db8::1]:443"' })), 200);
+  } finally {
+    const code = await server.stop();
+    await Deno.remove(dir, { recursive: true });
+    assert.equal(code, 0, server.stderr());
+  }
+});
+
 async function runPtc(flags: string[], env: Record<string, string> = {}) {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ptcMcpArgs(flags),
