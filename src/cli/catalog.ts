@@ -10,13 +10,18 @@ import type { Engine } from "../engine/types.ts";
 import { diffCatalogs } from "../upstream/catalog.ts";
 import { resolveConfigPath } from "../upstream/config.ts";
 import { choiceFlag, parseFlags, UsageError, usageError } from "./usage.ts";
+import { documentBaseUrl, loadCliDocument, requiredSchemes, schemeHeaders, surveyCliDocument } from "./openapi_doc.ts";
+import { PLACEHOLDER_BASE_URL } from "../../transports/openapi/init_config.ts";
 
 const USAGE = `Usage: ptc catalog [--upstreams-config F] [--format text|json] [--diff OLD.json] [--read-only]
+       ptc catalog --operations DOC_FILE_OR_URL [--format text|json]
 
 Loads the config (F, else $PTC_UPSTREAMS), starts every upstream, compiles its tools and prints the catalog.
   --format text|json   text (default): one line per tool with its signature and result type; json: the full catalog
   --diff OLD.json      compare with an earlier \`--format json\` output: + added, - removed, ~ changed tools
   --read-only          show only tools annotated read-only
+  --operations DOC     list every operation of an OpenAPI document and whether it compiles (no config needed):
+                       "+ id  METHOD /path → tool" or "- id  METHOD /path: why not"
 
 Exit codes: 0 ok (with --diff: no changes), 1 --diff found changes, 2 config, permission or upstream problems
 (one line each).`;
@@ -34,6 +39,7 @@ export async function run(args: string[]): Promise<number> {
       "upstreams-config": { type: "string" },
       format: { type: "string" },
       diff: { type: "string" },
+      operations: { type: "string" },
       "read-only": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     }, false);
@@ -46,6 +52,9 @@ export async function run(args: string[]): Promise<number> {
   if (values.help) {
     console.log(USAGE);
     return 0;
+  }
+  if (values.operations !== undefined) {
+    return await listOperations(values.operations as string, values.format === "json");
   }
   const configFlag = values["upstreams-config"] as string | undefined;
   if (!resolveConfigPath(configFlag)) return fail(["no config: pass --upstreams-config FILE or set PTC_UPSTREAMS"]);
@@ -106,5 +115,44 @@ async function printCatalog(engine: Engine, diff: string | undefined, json: bool
   } else {
     console.log(engine.catalogText());
   }
+  return 0;
+}
+
+/** `--operations DOC`: every operation of the document and whether it compiles as a read-only tool. */
+async function listOperations(docArg: string, json: boolean): Promise<number> {
+  let cli;
+  try {
+    cli = await loadCliDocument(docArg);
+  } catch (e) {
+    return fail([(e as Error).message]);
+  }
+  const baseUrl = documentBaseUrl(cli)?.url ?? PLACEHOLDER_BASE_URL;
+  const headers = schemeHeaders(cli.loaded.doc, requiredSchemes(cli.loaded.doc));
+  const ops = surveyCliDocument(cli, "doc", baseUrl, headers);
+  if (json) {
+    console.log(JSON.stringify(
+      ops.map((o) => ({
+        id: o.id,
+        method: o.method,
+        path: o.path,
+        ...(o.derived ? { derived_id: true } : {}),
+        ...(o.deprecated ? { deprecated: true } : {}),
+        compiles: o.tool !== undefined,
+        ...(o.tool !== undefined ? { tool: o.tool } : { problems: o.problems }),
+        ...(o.warnings.length ? { warnings: o.warnings } : {}),
+      })),
+      null,
+      2,
+    ));
+    return 0;
+  }
+  const width = Math.min(40, Math.max(0, ...ops.map((o) => o.id.length)));
+  for (const o of ops) {
+    const head = `${o.tool !== undefined ? "+" : "-"} ${o.id.padEnd(width)}  ${o.method} ${o.path}`;
+    const dep = o.deprecated ? " (deprecated)" : "";
+    console.log(o.tool !== undefined ? `${head} → ${o.tool}${dep}` : `${head}${dep}: ${o.problems.join("; ")}`);
+  }
+  const n = ops.filter((o) => o.tool !== undefined).length;
+  console.log(`${n} of ${ops.length} operations compile as read-only tools`);
   return 0;
 }

@@ -19,6 +19,10 @@ const COMMANDS: Record<string, CommandSpec> = {
   repl: { summary: "interactive REPL over the configured tools", load: async () => (await import("./repl.ts")).run },
   mcp: { summary: "serve ptc as an MCP server (stdio or --http)", load: async () => (await import("./mcp.ts")).run },
   catalog: { summary: "compile and print the tool catalog", load: async () => (await import("./catalog.ts")).run },
+  init: {
+    summary: "write a commented config for an OpenAPI document (init openapi DOC)",
+    load: async () => (await import("./init.ts")).run,
+  },
   permissions: {
     summary: "print the minimal Deno permission flags a config needs",
     load: async () => (await import("./permissions.ts")).run,

@@ -6,7 +6,7 @@
  */
 import { visit } from "jsonc-parser";
 import type { ConfigError } from "./types.ts";
-import { joinIndex, joinKey } from "./suggest.ts";
+import { joinIndex, joinKey } from "./messages.ts";
 
 /** Most duplicate keys reported (the rest are summarized in the last one). */
 const MAX_REPORTED = 20;

@@ -7,7 +7,7 @@ import { Validator } from "@cfworker/json-schema";
 import type { JsonObject, JsonValue } from "../../src/core/json.ts";
 import type { Pagination, ToolEntry } from "../../src/upstream/types.ts";
 import { parsePagination } from "../../src/upstream/pagination.ts";
-import { didYouMean } from "../../src/core/suggest.ts";
+import { didYouMean, editDistance, MAX_SUGGEST_CANDIDATES } from "../../src/core/suggest.ts";
 import type { OpenApiConfig, OperationOverride } from "./config.ts";
 import { describeOperation, indexOperations, type OperationRef } from "./operations.ts";
 import { compileParams } from "./params.ts";
@@ -80,7 +80,13 @@ export function compileDocument(doc: Record<string, unknown>, version: "3.0" | "
     const refs = index.byId.get(id);
     if (!refs) {
       const candidates = [...index.byId.entries()].filter(([, r]) => r.some((op) => !op.deprecated)).map(([k]) => k);
-      const hint = didYouMean(id, candidates) || `; the document has ${candidates.length} operations`;
+      const near = didYouMean(id, candidates);
+      const closest = near ? [] : closestIds(id, candidates, 3);
+      const hint = near ||
+        (closest.length
+          ? `; closest: ${closest.join(", ")} (the document has ${candidates.length}` +
+            " operations; `ptc catalog --operations DOC` lists them)"
+          : "; the document has no operations");
       problems.push(`${includePath}[${i}]: operation "${id}" is not in the document${hint}`);
       return;
     }
@@ -107,13 +113,15 @@ export function compileDocument(doc: Record<string, unknown>, version: "3.0" | "
   return { operations, warnings } satisfies CompileResult;
 }
 
-interface OperationOutcome {
+/** What compiling one operation gave: the compiled operation, or the errors; warnings either way. */
+export interface OperationOutcome {
   compiled?: CompiledOperation;
   errors: string[];
   warnings: string[];
 }
 
-function compileOperation(
+/** Compile one operation (no collision check: that needs the whole set). Ref problems throw RefError. */
+export function compileOperation(
   ref: OperationRef,
   override: OperationOverride,
   resolver: RefResolver,
@@ -361,6 +369,15 @@ function collisions(operations: CompiledOperation[], path: string): string[] {
 function acceptFor(mediaType: string): string {
   const type = mediaType.trim();
   return type === "*/*" || type === "" ? "application/json" : type;
+}
+
+/** The `max` ids with the smallest edit distance to `id` (bounded: ids are clipped to 64 characters). */
+function closestIds(id: string, candidates: string[], max: number): string[] {
+  const w = id.toLowerCase().slice(0, 64);
+  return candidates.slice(0, MAX_SUGGEST_CANDIDATES).map((c) =>
+    [c, editDistance(w, c.toLowerCase().slice(0, 64))] as const
+  )
+    .sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0])).slice(0, max).map(([c]) => c);
 }
 
 function narrowest(base: number, ...caps: unknown[]): number {

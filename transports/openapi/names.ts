@@ -14,11 +14,21 @@ export { fnv1a, hasLetters, kebabCase, MAX_TOOL_NAME, shortenName } from "../../
  * `GET /pets` → `list-pets`, `GET /pets/{petId}` → `get-pets-pet-id`, `GET /` → `list-root`.
  */
 export function derivedOperationId(method: string, path: string): string {
-  const segments = path.split("/").filter((s) => s !== "");
+  // A query string or #fragment in the template (`/current?city={city}`, `/files/{id}#shared`) adds its keys and
+  // words after the path: `list-current-city`, not `list-current-city-city`.
+  const [beforeHash, fragment = ""] = splitOnce(path, "#");
+  const [pathPart, query = ""] = splitOnce(beforeHash, "?");
+  const extra = [...query.split("&").map((item) => item.split("=")[0]), fragment].map(kebabCase).filter((w) => w);
+  const segments = pathPart.split("/").filter((s) => s !== "");
   const last = segments.at(-1) ?? "";
   const verb = method.toUpperCase() === "GET" ? (/^\{.+\}$/.test(last) ? "get" : "list") : method.toLowerCase();
   const words = segments.map((s) => kebabCase(s.replace(/[{}]/g, ""))).filter((w) => w !== "");
-  return [verb, ...(words.length ? words : ["root"])].join("-");
+  return [verb, ...(words.length ? words : ["root"]), ...extra].join("-");
+}
+
+function splitOnce(text: string, sep: string): [string, string?] {
+  const i = text.indexOf(sep);
+  return i < 0 ? [text] : [text.slice(0, i), text.slice(i + 1)];
 }
 
 /** The exposed name for a raw name (operationId, `x-ptc-name` or override): kebab-cased, then shortened. */

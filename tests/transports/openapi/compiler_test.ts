@@ -250,3 +250,11 @@ Deno.test("compiler: an optional, property-less GET body (Stripe's form body) is
     assert.match(problems(() => compile(["GetCharges"], {}, body(rb))).join("\n"), /has a requestBody/);
   }
 });
+
+Deno.test("compiler: an unknown include id with nothing near still lists the closest valid ids and how to see all", () => {
+  const lines = problems(() => compile(["zzzzzzzzzzzzzzzz"])).join("\n");
+  assert.match(
+    lines,
+    /operation "zzzzzzzzzzzzzzzz" is not in the document; closest: [\w-]+, [\w-]+, [\w-]+ \(the document has \d+ operations; `ptc catalog --operations DOC` lists them\)/,
+  );
+});

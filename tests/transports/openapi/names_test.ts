@@ -31,6 +31,8 @@ Deno.test("kebabCase: operationId spellings", () => {
 
 Deno.test("derivedOperationId: method and path", () => {
   assert.equal(derivedOperationId("GET", "/pets"), "list-pets");
+  assert.equal(derivedOperationId("GET", "/current?city={city}&country={country}"), "list-current-city-country");
+  assert.equal(derivedOperationId("GET", "/files/{id}#get_shared_link"), "get-files-id-get-shared-link");
   assert.equal(derivedOperationId("GET", "/pets/{petId}"), "get-pets-pet-id");
   assert.equal(derivedOperationId("GET", "/pets/{petId}/toys"), "list-pets-pet-id-toys");
   assert.equal(derivedOperationId("GET", "/"), "list-root");

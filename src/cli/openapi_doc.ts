@@ -1,0 +1,123 @@
+/**
+ * An OpenAPI document named on the command line (`ptc init openapi DOC`, `ptc catalog --operations DOC`): a file
+ * path or an http(s) URL, loaded with the transport's own loader and caps, then surveyed operation by operation.
+ * @module
+ */
+import { isAbsolute, resolve } from "node:path";
+import {
+  type LoadedDocument,
+  loadSchemaFile,
+  loadSchemaUrl,
+  SchemaLoadError,
+} from "../../transports/openapi/loader.ts";
+import { SCHEMA_MAX_BYTES } from "../../transports/openapi/config.ts";
+import { surveyDocument, type SurveyedOperation } from "../../transports/openapi/survey.ts";
+
+/** A loaded document and where it came from. */
+export interface CliDocument {
+  loaded: LoadedDocument;
+  /** `file` with an absolute path, or `url`. */
+  kind: "file" | "url";
+  location: string;
+}
+
+/** Load DOC (file or URL). Throws an Error with one line on failure. */
+export async function loadCliDocument(doc: string): Promise<CliDocument> {
+  try {
+    if (/^https?:\/\//i.test(doc)) {
+      const loaded = await loadSchemaUrl(doc, {
+        maxBytes: SCHEMA_MAX_BYTES.url,
+        timeoutMs: 30_000,
+        connectTimeoutMs: 10_000,
+        headers: {},
+        fetch: globalThis.fetch,
+      });
+      return { loaded, kind: "url", location: new URL(doc).href };
+    }
+    const path = isAbsolute(doc) ? doc : resolve(Deno.cwd(), doc);
+    return { loaded: await loadSchemaFile(path, SCHEMA_MAX_BYTES.file), kind: "file", location: path };
+  } catch (e) {
+    if (e instanceof SchemaLoadError) throw new Error(e.message);
+    throw e;
+  }
+}
+
+/** The first server URL of the document (variables filled with their defaults), resolved against a URL source. */
+export function documentBaseUrl(cli: CliDocument): { url: string; note?: string } | undefined {
+  const servers = cli.loaded.doc.servers;
+  if (!Array.isArray(servers) || servers.length === 0) return undefined;
+  const s = servers[0] as { url?: unknown; variables?: Record<string, { default?: unknown }> };
+  if (!s || typeof s.url !== "string") return undefined;
+  const vars = s.variables ?? {};
+  const filled = s.url.replace(/\{([^}]+)\}/g, (_, v) => String(vars[v]?.default ?? `{${v}}`));
+  if (/[{}]/.test(filled)) return undefined;
+  try {
+    const url = cli.kind === "url" ? new URL(filled, cli.location) : new URL(filled);
+    if (url.protocol !== "https:" && url.protocol !== "http:") return undefined;
+    url.search = "";
+    url.hash = "";
+    const note = servers.length > 1 ? `the document lists ${servers.length} servers` : undefined;
+    return { url: url.href.replace(/\/+$/, ""), note };
+  } catch {
+    return undefined; // relative to a file: no base to resolve against
+  }
+}
+
+/** Header names that a config built from the document's required security schemes would send. */
+export function schemeHeaders(doc: Record<string, unknown>, required: string[]): Set<string> {
+  const schemes = securitySchemes(doc);
+  const out = new Set<string>();
+  for (const name of required) {
+    const s = schemes[name] as Record<string, unknown> | undefined;
+    if (!s) continue;
+    if (s.type === "apiKey" && s.in === "header" && typeof s.name === "string") out.add(s.name.toLowerCase());
+    else if (s.type === "http" || s.type === "oauth2" || s.type === "openIdConnect") out.add("authorization");
+  }
+  return out;
+}
+
+/** `components.securitySchemes` (an empty object when absent). */
+export function securitySchemes(doc: Record<string, unknown>): Record<string, unknown> {
+  const c = doc.components as { securitySchemes?: unknown } | undefined;
+  const s = c?.securitySchemes;
+  return s && typeof s === "object" && !Array.isArray(s) ? s as Record<string, unknown> : {};
+}
+
+/**
+ * The schemes the document requires: the first top-level `security` requirement, else the first non-empty one of
+ * any operation.
+ */
+export function requiredSchemes(doc: Record<string, unknown>): string[] {
+  const first = (security: unknown): string[] => {
+    if (!Array.isArray(security)) return [];
+    const req = security.find((r) => r && typeof r === "object" && Object.keys(r).length > 0);
+    return req ? Object.keys(req) : [];
+  };
+  const top = first(doc.security);
+  if (top.length || Array.isArray(doc.security)) return top;
+  for (const item of Object.values((doc.paths ?? {}) as Record<string, Record<string, unknown>>)) {
+    if (!item || typeof item !== "object") continue;
+    for (const op of Object.values(item)) {
+      const names = op && typeof op === "object" ? first((op as { security?: unknown }).security) : [];
+      if (names.length) return names;
+    }
+  }
+  return [];
+}
+
+/** Survey the document as an upstream named `name` at `baseUrl` sending `headers` would compile it. */
+export function surveyCliDocument(
+  cli: CliDocument,
+  name: string,
+  baseUrl: string,
+  headers: ReadonlySet<string>,
+): SurveyedOperation[] {
+  return surveyDocument(cli.loaded.doc, cli.loaded.version, {
+    upstreamName: name,
+    path: `upstreams.${name}`,
+    baseUrl,
+    maxResponseBytes: 2 * 1024 * 1024,
+    readOnly: false,
+    suppliedHeaders: headers,
+  });
+}

