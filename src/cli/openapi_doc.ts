@@ -117,7 +117,6 @@ export function surveyCliDocument(
     path: `upstreams.${name}`,
     baseUrl,
     maxResponseBytes: 2 * 1024 * 1024,
-    readOnly: false,
     suppliedHeaders: headers,
   });
 }
