@@ -84,6 +84,9 @@ function survey(ref: OperationRef, sharing: number, resolver: RefResolver, confi
     const outcome = compileOperation(ref, {}, resolver, config);
     const problems = outcome.errors.map(strip);
     const warnings = outcome.warnings.map(strip);
+    if (outcome.compiled && outcome.compiled.entry.annotations.readOnlyHint === false) {
+      problems.push("is marked x-ptc-read-only: false (has side effects); include it deliberately if you want it");
+    }
     if (outcome.compiled && problems.length === 0) {
       return { ...base, tool: outcome.compiled.entry.name, problems, warnings };
     }
