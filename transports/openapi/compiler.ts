@@ -63,6 +63,7 @@ export type CompileConfig =
     OpenApiConfig,
     "upstreamName" | "path" | "baseUrl" | "includeOperations" | "operationOverrides" | "maxResponseBytes"
   >
+  & Partial<Pick<OpenApiConfig, "conflicts" | "maxDescriptionChars">>
   & {
     /** Lowercase names of the headers the config sends (static headers, auth emitters). */
     suppliedHeaders?: ReadonlySet<string>;
@@ -101,16 +102,19 @@ export function compileDocument(doc: Record<string, unknown>, version: "3.0" | "
     try {
       const result = compileOperation(refs[0], override, resolver, config);
       warnings.push(...result.warnings);
-      if (result.errors.length) problems.push(...result.errors);
+      if (result.disabled) warnings.push(`${describeOperation(refs[0])} (${id}): ${result.disabled}; not exposed`);
+      else if (result.errors.length) problems.push(...result.errors);
       else if (result.compiled) operations.push(result.compiled);
     } catch (error) {
       if (error instanceof RefError) problems.push(`${describeOperation(refs[0])} (${id}): ${error.message}`);
       else throw error;
     }
   });
-  problems.push(...collisions(operations, config.path));
+  const resolved = resolveCollisions(operations, config.path, config.conflicts ?? "error");
+  problems.push(...resolved.problems);
+  warnings.push(...resolved.warnings);
   if (problems.length) throw new CompileError(problems);
-  return { operations, warnings } satisfies CompileResult;
+  return { operations: resolved.kept, warnings } satisfies CompileResult;
 }
 
 /** What compiling one operation gave: the compiled operation, or the errors; warnings either way. */
@@ -118,6 +122,8 @@ export interface OperationOutcome {
   compiled?: CompiledOperation;
   errors: string[];
   warnings: string[];
+  /** Why the document disables the operation (`x-mcp-enabled: false`); nothing else is then reported. */
+  disabled?: string;
 }
 
 /** Compile one operation (no collision check: that needs the whole set). Ref problems throw RefError. */
@@ -130,6 +136,9 @@ export function compileOperation(
   const where = `${describeOperation(ref)} (${ref.id})`;
   const errors: string[] = [];
   const op = ref.operation;
+  if (op["x-mcp-enabled"] === false) {
+    return { errors: [], warnings: [], disabled: "the document disables it (x-mcp-enabled: false)" };
+  }
   if (ref.method !== "GET") {
     return {
       errors: [`${where}: only GET operations are supported (ptc exposes read-only calls); not ${ref.method}`],
@@ -187,7 +196,8 @@ export function compileOperation(
       errors.push(`${src}: ${parsed}`);
     } else resultPath = parsed;
   }
-  const rawName = override.name ?? (typeof op["x-ptc-name"] === "string" ? op["x-ptc-name"] : ref.id);
+  const docName = [op["x-ptc-name"], op["x-mcp-tool-name"]].find((n) => typeof n === "string" && n.trim() !== "");
+  const rawName = override.name ?? (docName as string | undefined) ?? ref.id;
   let name = toolName(rawName);
   if (name === "" && override.name === undefined && hasLetters(rawName)) {
     // an operationId in a non-Latin script (`获取用户`): name the tool after its method and path instead
@@ -214,7 +224,7 @@ export function compileOperation(
   }
   const entry: ToolEntry = {
     name,
-    description: describe(override, op),
+    description: describe(override, op, config.maxDescriptionChars ?? MAX_DESCRIPTION),
     inputSchema,
     annotations: { readOnlyHint: readOnly, ...(readOnly ? { destructiveHint: false } : {}), openWorldHint: true },
     _ptc: {
@@ -318,14 +328,14 @@ function compileDefaults(
   return out;
 }
 
-function describe(override: OperationOverride, op: Record<string, unknown>): string {
-  if (override.description !== undefined) return clip(override.description.trim(), MAX_DESCRIPTION);
+function describe(override: OperationOverride, op: Record<string, unknown>, max: number): string {
+  if (override.description !== undefined) return clip(override.description.trim(), max);
   const summary = typeof op.summary === "string" ? op.summary.trim() : "";
   const description = typeof op.description === "string" ? op.description.trim() : "";
   const text = summary && description && !description.startsWith(summary)
     ? `${summary}\n\n${description}`
     : description || summary;
-  return clip(text, MAX_DESCRIPTION);
+  return clip(text, max);
 }
 
 /** Operation-level servers must all be same-origin with base_url (relative URLs are). Undefined = fine. */
@@ -351,18 +361,39 @@ function checkServers(servers: unknown, baseUrl: string): string | undefined {
   return undefined;
 }
 
-function collisions(operations: CompiledOperation[], path: string): string[] {
+/**
+ * Tool names produced twice. `error` (default) fails the start naming both sides; `first_wins` keeps the operation
+ * listed first in include_operations; `skip` drops every operation of the name. Either way each dropped operation is
+ * a warning naming both sides.
+ */
+function resolveCollisions(
+  operations: CompiledOperation[],
+  path: string,
+  mode: "error" | "first_wins" | "skip",
+): { kept: CompiledOperation[]; problems: string[]; warnings: string[] } {
   const byName = new Map<string, CompiledOperation[]>();
   for (const op of operations) byName.set(op.entry.name, [...(byName.get(op.entry.name) ?? []), op]);
-  const out: string[] = [];
+  const problems: string[] = [];
+  const warnings: string[] = [];
+  const dropped = new Set<CompiledOperation>();
+  const who = (o: CompiledOperation) => `${o.id} (${describeOperation(o)})`;
   for (const [name, ops] of byName) {
     if (ops.length < 2) continue;
-    const who = ops.map((o) => `${o.id} (${describeOperation(o)})`).join(" and ");
-    out.push(
-      `${path}: tool name "${name}" is produced by both ${who}; set operation_overrides.<id>.name on one of them`,
-    );
+    const all = ops.map(who).join(" and ");
+    if (mode === "error") {
+      problems.push(
+        `${path}: tool name "${name}" is produced by both ${all}; set operation_overrides.<id>.name on one of them ` +
+          'or conflicts: "first_wins" | "skip"',
+      );
+    } else if (mode === "first_wins") {
+      for (const o of ops.slice(1)) dropped.add(o);
+      warnings.push(`tool name "${name}" is produced by both ${all}; kept ${ops[0].id} (conflicts: first_wins)`);
+    } else {
+      for (const o of ops) dropped.add(o);
+      warnings.push(`tool name "${name}" is produced by both ${all}; exposed neither (conflicts: skip)`);
+    }
   }
-  return out;
+  return { kept: operations.filter((o) => !dropped.has(o)), problems, warnings };
 }
 
 /** What to ask for: the compiled media type itself (`application/vnd.github+json`), JSON for a wildcard. */

@@ -56,6 +56,10 @@ export interface OpenApiConfig {
   maxResponseBytes: number;
   schemaMaxBytes: number;
   description: string;
+  /** What to do when two operations produce one tool name (`conflicts`). */
+  conflicts: "error" | "first_wins" | "skip";
+  /** Longest tool description kept (`max_description_chars`). */
+  maxDescriptionChars: number;
 }
 
 const OVERRIDE_KEYS = [
@@ -85,6 +89,8 @@ const OWN_KEYS = [
   "connect_timeout_ms",
   "max_response_bytes",
   "schema_max_bytes",
+  "conflicts",
+  "max_description_chars",
 ];
 
 const positiveInt = (description: string): JsonSchema => ({ type: "integer", minimum: 1, description });
@@ -131,6 +137,16 @@ export const openapiConfigSchema: JsonSchema = {
     request_timeout_ms: positiveInt("Whole-request timeout (default 30000)."),
     connect_timeout_ms: positiveInt("Time allowed to connect and receive the response headers (default 5000)."),
     max_response_bytes: positiveInt("Response byte cap, enforced while streaming (default 2 MiB)."),
+    conflicts: {
+      enum: ["error", "first_wins", "skip"],
+      description: "Two operations with one tool name: error (default), keep the first included, or expose neither.",
+    },
+    max_description_chars: {
+      type: "integer",
+      minimum: 40,
+      maximum: 20000,
+      description: "Longest tool description kept (default 800).",
+    },
     schema_max_bytes: positiveInt(
       "Byte cap of the OpenAPI document (default 64 MiB for schema_file, 16 MiB for schema_url).",
     ),
@@ -202,6 +218,16 @@ export function parseOpenApiConfig(raw: Record<string, unknown>, ctx: ConfigCont
     if (typeof raw.description === "string") description = raw.description;
     else errors.push({ path: key("description"), message: "must be a string" });
   }
+  if (raw.conflicts !== undefined && !["error", "first_wins", "skip"].includes(raw.conflicts as string)) {
+    errors.push({ path: key("conflicts"), message: 'must be "error", "first_wins" or "skip"' });
+  }
+  const mdc = raw.max_description_chars;
+  if (mdc !== undefined && (!Number.isInteger(mdc) || (mdc as number) < 40 || (mdc as number) > 20000)) {
+    errors.push({
+      path: key("max_description_chars"),
+      message: "must be a whole number from 40 to 20000 (default 800)",
+    });
+  }
   if (errors.length > 0 || Array.isArray(http)) return errors;
   return {
     upstreamName: ctx.upstreamName,
@@ -217,6 +243,8 @@ export function parseOpenApiConfig(raw: Record<string, unknown>, ctx: ConfigCont
     maxResponseBytes,
     schemaMaxBytes,
     description,
+    conflicts: (raw.conflicts ?? "error") as OpenApiConfig["conflicts"],
+    maxDescriptionChars: (raw.max_description_chars ?? 800) as number,
   };
 }
 

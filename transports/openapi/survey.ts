@@ -82,6 +82,7 @@ function survey(ref: OperationRef, sharing: number, resolver: RefResolver, confi
   const strip = (line: string) => line.startsWith(where) ? line.slice(where.length) : line;
   try {
     const outcome = compileOperation(ref, {}, resolver, config);
+    if (outcome.disabled) return { ...base, problems: [outcome.disabled], warnings: [] };
     const problems = outcome.errors.map(strip);
     const warnings = outcome.warnings.map(strip);
     if (outcome.compiled && outcome.compiled.entry.annotations.readOnlyHint === false) {

@@ -258,3 +258,45 @@ Deno.test("compiler: an unknown include id with nothing near still lists the clo
     /operation "zzzzzzzzzzzzzzzz" is not in the document; closest: [\w-]+, [\w-]+, [\w-]+ \(the document has \d+ operations; `ptc catalog --operations DOC` lists them\)/,
   );
 });
+
+Deno.test("compiler: x-mcp-enabled: false skips an operation with a warning; x-mcp-tool-name names it below x-ptc-name", () => {
+  const doc = sampleDoc();
+  const paths = doc.paths as any;
+  paths["/api/v1/ping"].get["x-mcp-enabled"] = false;
+  paths["/api/v1/traces"].get["x-mcp-tool-name"] = "traces_list";
+  paths["/api/v1/traces/{trace_id}"].get["x-mcp-tool-name"] = "ignored-below-x-ptc-name";
+  const r = compile(["list_traces", "getTrace", "ping"], {}, doc);
+  assert.deepEqual(r.operations.map((o) => o.entry.name), ["traces-list", "fetch-trace"]);
+  assert.ok(
+    r.warnings.includes("GET /api/v1/ping (ping): the document disables it (x-mcp-enabled: false); not exposed"),
+  );
+  const over = compile(["list_traces"], { operation_overrides: { list_traces: { name: "mine" } } }, doc);
+  assert.equal(over.operations[0].entry.name, "mine", "operator config wins over both extensions");
+});
+
+Deno.test("compiler: conflicts error | first_wins | skip, each naming both sides", () => {
+  const doc = sampleDoc();
+  const paths = doc.paths as any;
+  paths["/api/v1/traces"].get["x-ptc-name"] = "ping";
+  const both =
+    /tool name "ping" is produced by both list_traces \(GET \/api\/v1\/traces\) and ping \(GET \/api\/v1\/ping\)/;
+  assert.match(problems(() => compile(["list_traces", "ping"], { conflicts: "error" }, doc))[0], both);
+  const first = compile(["list_traces", "ping", "getTrace"], { conflicts: "first_wins" }, doc);
+  assert.deepEqual(first.operations.map((o) => o.id), ["list_traces", "getTrace"]);
+  assert.ok(first.warnings.some((w) => both.test(w) && w.endsWith("kept list_traces (conflicts: first_wins)")));
+  const skip = compile(["list_traces", "ping", "getTrace"], { conflicts: "skip" }, doc);
+  assert.deepEqual(skip.operations.map((o) => o.id), ["getTrace"]);
+  assert.ok(skip.warnings.some((w) => both.test(w) && w.endsWith("exposed neither (conflicts: skip)")));
+});
+
+Deno.test("compiler: max_description_chars sets the description length (default 800)", () => {
+  const doc = sampleDoc();
+  const paths = doc.paths as any;
+  paths["/api/v1/traces"].get.description = "d".repeat(3000);
+  assert.equal(compile(["list_traces"], {}, doc).operations[0].entry.description.length, 800);
+  const long = compile(["list_traces"], { max_description_chars: 2500 }, doc).operations[0].entry.description;
+  assert.equal(long.length, 2500);
+  assert.ok(long.endsWith("…"));
+  assert.throws(() => compile(["list_traces"], { max_description_chars: 10 }, doc), /max_description_chars: must be/);
+  assert.throws(() => compile(["list_traces"], { conflicts: "merge" }, doc), /conflicts: must be "error"/);
+});
