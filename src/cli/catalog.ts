@@ -8,18 +8,20 @@ import { registerBuiltins } from "../../transports/mod.ts";
 import { createEngine, EngineStartError } from "../engine/engine.ts";
 import type { Engine } from "../engine/types.ts";
 import { diffCatalogs } from "../upstream/catalog.ts";
-import { resolveConfigPath } from "../upstream/config.ts";
+import { processAllowsWrites, resolveConfigPath } from "../upstream/config.ts";
 import { choiceFlag, parseFlags, UsageError, usageError } from "./usage.ts";
 import { documentBaseUrl, loadCliDocument, requiredSchemes, schemeHeaders, surveyCliDocument } from "./openapi_doc.ts";
 import { PLACEHOLDER_BASE_URL } from "../../transports/openapi/init_config.ts";
 
-const USAGE = `Usage: ptc catalog [--upstreams-config F] [--format text|json] [--diff OLD.json] [--read-only]
+const USAGE =
+  `Usage: ptc catalog [--upstreams-config F] [--format text|json] [--diff OLD.json] [--read-only] [--allow-writes]
        ptc catalog --operations DOC_FILE_OR_URL [--format text|json]
 
 Loads the config (F, else $PTC_UPSTREAMS), starts every upstream, compiles its tools and prints the catalog.
   --format text|json   text (default): one line per tool with its signature and result type; json: the full catalog
   --diff OLD.json      compare with an earlier \`--format json\` output: + added, - removed, ~ changed tools
-  --read-only          show only tools annotated read-only
+  --read-only          show only read tools
+  --allow-writes       show the write tools the config allows (allow_writes); env PTC_ALLOW_WRITES
   --operations DOC     list every operation of an OpenAPI document and whether it compiles (no config needed):
                        "+ id  METHOD /path → tool" or "- id  METHOD /path: why not"
 
@@ -41,6 +43,7 @@ export async function run(args: string[]): Promise<number> {
       diff: { type: "string" },
       operations: { type: "string" },
       "read-only": { type: "boolean" },
+      "allow-writes": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     }, false);
     values = parsed.values;
@@ -65,6 +68,7 @@ export async function run(args: string[]): Promise<number> {
       registry: registerBuiltins(),
       upstreamsConfig: configFlag,
       readOnly: values["read-only"] === true,
+      allowWrites: processAllowsWrites(values["allow-writes"] === true),
       snapshot: "frozen",
       lazySandbox: true,
       onWarning: (w) => console.error(`ptc catalog: warning: ${w}`),

@@ -1,5 +1,5 @@
 /**
- * `ptc doctor --upstreams-config F [--connect] [--format text|json] [--read-only]`
+ * `ptc doctor --upstreams-config F [--connect] [--format text|json] [--read-only] [--allow-writes]`
  *
  * Without `--connect`: validates the config, resolves stdio commands on PATH, checks every credential is present and
  * readable (never printing it) and that the Deno permissions the config needs are granted. With `--connect`: also
@@ -8,10 +8,10 @@
  * @module
  */
 import { parseFlags, UsageError, usageError } from "./usage.ts";
-import { loadConfigFile, type PtcConfig, resolveConfigPath } from "../upstream/config.ts";
+import { loadConfigFile, processAllowsWrites, type PtcConfig, resolveConfigPath } from "../upstream/config.ts";
 import { createMaterializer } from "../upstream/credentials.ts";
 import { createRedactor, type SecretRedactor } from "../upstream/redact.ts";
-import { type InstallPolicy, installUpstream } from "../upstream/install.ts";
+import { effectDisagreements, type InstallPolicy, installUpstream } from "../upstream/install.ts";
 import { formatConfigError } from "../upstream/messages.ts";
 import type { JsonObject } from "../core/json.ts";
 import type { PreflightCheck, TransportDeps, Upstream } from "../upstream/types.ts";
@@ -21,12 +21,15 @@ import { UpstreamStartError } from "../upstream/types.ts";
 import { registerBuiltins } from "../../transports/mod.ts";
 
 const USAGE = `Usage: ptc doctor [--upstreams-config FILE] [--connect] [--format text|json] [--read-only]
+                  [--allow-writes]
 
 Checks a config without running a program: the config itself, stdio commands on PATH, every credential
 (present and readable; values are never printed) and the Deno permissions the config needs.
   --connect          also start every upstream and list its tools (ready, tool count, protocol era)
   --format F         text (default) or json (one JSON document)
-  --read-only        apply read-only mode (only tools annotated read-only count)
+  --read-only        apply read-only mode (only read tools count)
+  --allow-writes     apply the process write switch (write tools the config allows count); env PTC_ALLOW_WRITES
+With --connect, a tool whose configured effect contradicts the server's annotations is reported (the config wins).
 The config file defaults to $PTC_UPSTREAMS.`;
 
 /** One check result (a transport's preflight checks have the same shape). */
@@ -42,6 +45,10 @@ interface UpstreamReport {
   message?: string;
   hint?: string;
   tools?: number;
+  /** Installed tools whose effect is write. */
+  write_tools?: number;
+  /** Tools whose operator-declared effect contradicts the server's annotations. */
+  effect_disagreements?: string[];
   era?: string;
   protocolVersion?: string;
 }
@@ -65,6 +72,7 @@ export async function run(args: string[]): Promise<number> {
       connect: { type: "boolean" },
       format: { type: "string" },
       "read-only": { type: "boolean" },
+      "allow-writes": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     }, false);
   } catch (e) {
@@ -92,7 +100,7 @@ export async function run(args: string[]): Promise<number> {
     }
     return 2;
   }
-  const report = await diagnose(loaded, file, registry, v.connect === true);
+  const report = await diagnose(loaded, file, registry, v.connect === true, processAllowsWrites(v["allow-writes"]));
   console.log(format === "json" ? JSON.stringify(report, null, 2) : renderText(report, v.connect === true));
   return report.ok ? 0 : 1;
 }
@@ -134,6 +142,7 @@ async function diagnose(
   file: string,
   registry: TransportRegistry,
   connect: boolean,
+  allowWrites = false,
 ): Promise<DoctorReport> {
   const redactor = createRedactor();
   const materializer = createMaterializer(config.credentials, redactor);
@@ -179,7 +188,11 @@ async function diagnose(
           spec.config,
           transport.start.bind(transport),
           depsFor(config, spec.name, redactor),
-          { readOnly: config.readOnly },
+          {
+            readOnly: config.readOnly,
+            configAllowsWrites: spec.allowWrites === true || config.allowWrites === true,
+            processAllowsWrites: allowWrites,
+          },
         );}
     }
     upstreams.push(report);
@@ -221,9 +234,12 @@ async function connectOne(
     const upstream = await start(config, deps);
     try {
       const d: JsonObject = upstream.diagnostics();
-      const { installed } = installUpstream(deps.upstreamName, upstream, policy);
+      const { installed } = installUpstream(upstream, policy);
       report.status = "ready";
       report.tools = installed.length;
+      report.write_tools = installed.filter((t) => t.effect === "write").length;
+      const disagreements = effectDisagreements(upstream.listTools());
+      if (disagreements.length > 0) report.effect_disagreements = disagreements.map((l) => deps.redactor.redact(l));
       if (typeof d.era === "string") report.era = d.era;
       if (typeof d.protocolVersion === "string" && d.protocolVersion) report.protocolVersion = d.protocolVersion;
     } finally {
@@ -257,12 +273,15 @@ function renderText(r: DoctorReport, connect: boolean): string {
   for (const u of r.upstreams) {
     let head = `  ${u.name} (${u.transport}): `;
     if (u.status === "ready") {
-      head += `ready, ${u.tools} tool(s)${u.era ? `, ${u.era} era (${u.protocolVersion})` : ""}`;
+      head += `ready, ${u.tools} tool(s)${u.write_tools ? ` (${u.write_tools} write)` : ""}${
+        u.era ? `, ${u.era} era (${u.protocolVersion})` : ""
+      }`;
     } else if (u.status === "failed") head += `FAILED [${u.code}] ${u.message}`;
     else if (u.status === "skipped") head += "not started (fix the problems below first)";
     else head += u.status === "ok" ? (connect ? "ok" : "checks ok (use --connect to start it)") : "problem";
     lines.push(head);
     if (u.hint) lines.push(`      hint: ${u.hint}`);
+    for (const d of u.effect_disagreements ?? []) lines.push(`    ! ${d}`);
     for (const c of u.checks) {
       lines.push(`    ${mark(c.ok)} ${c.check}: ${c.detail}${c.hint ? ` (hint: ${c.hint})` : ""}`);
     }

@@ -6,6 +6,7 @@
  * can use the language but call no tools.
  * @module
  */
+import { processAllowsWrites } from "../upstream/config.ts";
 import type { JsonObject, JsonValue } from "../core/json.ts";
 import { createEngine, EngineStartError } from "../engine/engine.ts";
 import type { Engine, EngineEvalResult } from "../engine/types.ts";
@@ -29,6 +30,7 @@ const OPTIONS = {
   file: { type: "string", short: "f" },
   "upstreams-config": { type: "string" },
   "read-only": { type: "boolean" },
+  "allow-writes": { type: "boolean" },
   help: { type: "boolean", short: "h" },
   ...LIMIT_FLAG_OPTIONS,
 } as const;
@@ -52,7 +54,8 @@ export function evalUsage(): string {
     "  --repeat N                evaluate N times in one process; elapsed_ms is the median (evaluation only)",
     "  -f, --file FILE           read the program from FILE",
     "  --upstreams-config F      upstream config (JSONC) whose tools the program may call; env PTC_UPSTREAMS",
-    "  --read-only               hide and refuse tools not annotated read-only",
+    "  --read-only               hide and refuse every write tool",
+    "  --allow-writes            install write tools the config allows (allow_writes); env PTC_ALLOW_WRITES",
     ...limitsUsage(),
     "  -h, --help                show this help",
     "",
@@ -70,6 +73,7 @@ interface EvalPlan {
   limits: Partial<SandboxLimits>;
   upstreamsConfig?: string;
   readOnly: boolean;
+  allowWrites: boolean;
 }
 
 /** Entry point of `ptc eval`. */
@@ -101,6 +105,7 @@ export async function runEval(args: string[], registry: TransportRegistry): Prom
       registry,
       upstreamsConfig: plan.upstreamsConfig,
       readOnly: plan.readOnly,
+      allowWrites: plan.allowWrites,
       snapshot: "frozen",
       poolSize: 1,
       limits: plan.limits,
@@ -172,6 +177,7 @@ async function planFromArgs(args: string[]): Promise<EvalPlan | "help"> {
     limits,
     upstreamsConfig: values["upstreams-config"],
     readOnly: values["read-only"] ?? false,
+    allowWrites: processAllowsWrites(values["allow-writes"]),
   };
 }
 

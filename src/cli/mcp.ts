@@ -53,6 +53,7 @@ export async function run(args: string[]): Promise<number> {
       registry,
       upstreamsConfig: options.upstreamsConfig,
       readOnly: options.readOnly,
+      allowWrites: options.allowWrites,
       snapshot: "frozen",
       // One pre-warmed sandbox process per gate permit: an admitted call never waits for a process.
       poolSize: options.maxConcurrentCalls,

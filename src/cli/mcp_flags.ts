@@ -43,7 +43,12 @@ export const MCP_FLAGS = {
     help: "offer list_api_services, list_service_operations, get_operation_schema",
     default: false,
   },
-  "read-only": { kind: "bool", help: "hide and refuse tools not annotated read-only", default: false },
+  "read-only": { kind: "bool", help: "hide and refuse every write tool", default: false },
+  "allow-writes": {
+    kind: "bool",
+    help: "install write tools of upstreams whose config sets allow_writes (both switches are needed)",
+    default: false,
+  },
   "catalog-mode": {
     kind: { enum: ["auto", "inline", "lazy"] },
     help: "how the lisp_eval description shows the catalog",
@@ -89,6 +94,7 @@ export interface McpOptions {
   sessions: boolean;
   introspection: boolean;
   readOnly: boolean;
+  allowWrites: boolean;
   catalogMode: "auto" | "inline" | "lazy";
   maxConcurrentCalls: number;
   maxProgramBytes: number;
@@ -232,6 +238,7 @@ export function parseMcpFlags(args: string[], env: (name: string) => string | un
     sessions: values.sessions as boolean,
     introspection: values.introspection as boolean,
     readOnly: values["read-only"] as boolean,
+    allowWrites: values["allow-writes"] as boolean,
     catalogMode: values["catalog-mode"] as "auto" | "inline" | "lazy",
     maxConcurrentCalls: values["max-concurrent-calls"] as number,
     maxProgramBytes: values["max-program-bytes"] as number,

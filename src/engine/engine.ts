@@ -33,6 +33,8 @@ export interface EngineOptions {
   /** `--upstreams-config`; falls back to PTC_UPSTREAMS; none → no upstreams. */
   upstreamsConfig?: string;
   readOnly?: boolean;
+  /** The process half of the write gate (`--allow-writes`); the config must allow writes too. */
+  allowWrites?: boolean;
   /** frozen (ptc mcp, catalog): a failing upstream stops start-up; live (REPL): it is reported and marked. */
   snapshot?: "frozen" | "live";
   /** Pre-warmed sandbox processes for stateless evaluations. */
@@ -267,7 +269,8 @@ class EngineImpl implements Engine {
           description: t.description,
           inputSchema: t.inputSchema as JsonObject,
           outputSchema: t.outputSchema as JsonObject | undefined,
-          readOnly: t.annotations?.readOnlyHint === true,
+          readOnly: t.effect === "read",
+          effect: t.effect ?? "write",
           provenance: {
             ...(t._ptc as unknown as JsonObject),
             ...(state.transport.endpoint?.(state.spec.config) ?? {}),
@@ -360,6 +363,7 @@ async function startUpstreams(options: EngineOptions): Promise<Runtime | undefin
         snapshot,
         failurePolicy: snapshot === "live" ? "mark_unavailable" : "fatal",
         readOnly: options.readOnly,
+        allowWrites: options.allowWrites,
         limits: {
           ...(options.maxToolCalls ? { maxToolCalls: options.maxToolCalls } : {}),
           ...(options.maxCatalogOps ? { maxCatalogOps: options.maxCatalogOps } : {}),

@@ -118,7 +118,10 @@ export interface CatalogTool {
   description: string;
   inputSchema: JsonObject;
   outputSchema?: JsonObject;
+  /** True when the tool's effect is read. */
   readOnly: boolean;
+  /** What the tool does: the operator's declaration, else its annotations (src/upstream/install.ts). */
+  effect: "read" | "write";
   provenance: JsonObject;
 }
 

@@ -81,7 +81,9 @@ export function createServerFactory(deps: ServerDeps) {
     slim: deps.profile === "slim",
     limits: limitsInView(deps.programTimeoutMs, hasTools ? deps.engine.runLimits() : undefined),
   });
-  const annotations = hasTools
+  // Destructive only when a write tool is installed: a read-only installation lets clients auto-approve.
+  const writes = deps.engine.catalog().some((s) => s.tools.some((t) => t.effect === "write"));
+  const annotations = writes
     ? { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true }
     : { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 

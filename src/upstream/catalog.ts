@@ -21,8 +21,11 @@ function header(s: UpstreamSnapshot): string {
   return `${s.name} (${s.tool_count} tools)${status}${desc}`;
 }
 
+const effectMark = (t: ToolEntry) => t.effect === "write" ? " [write]" : "";
+
 /**
- * Inline text: per server a header, then `  srv/tool {:arg type …} - description` lines, each followed by the
+ * Inline text: per server a header, then `  srv/tool {:arg type …} - description` lines (write tools marked
+ * `[write]`; tools the operator mapped `hidden` are left out but stay callable), each followed by the
  * operator notes (`    notes: …`) and whether it pages (`    pages: tool/pages`) when it has them.
  */
 export function renderInline(catalog: UpstreamSnapshot[]): string {
@@ -30,8 +33,9 @@ export function renderInline(catalog: UpstreamSnapshot[]): string {
   for (const s of catalog) {
     lines.push(header(s));
     for (const t of s.tools) {
+      if (t.hidden) continue;
       const desc = t.description ? ` - ${oneLine(t.description, DESCRIPTION_CHARS)}` : "";
-      lines.push(`  ${s.name}/${t.name} ${argSignature(t)}${desc}`);
+      lines.push(`  ${s.name}/${t.name}${effectMark(t)} ${argSignature(t)}${desc}`);
       const notes = t._ptc?.notes;
       if (typeof notes === "string" && notes.trim() !== "") lines.push(`    notes: ${oneLine(notes, NOTES_CHARS)}`);
       if (t.pagination) lines.push(`    pages: (tool/pages '${s.name}/${t.name} {…} {:max-pages n}) follows them`);
@@ -85,11 +89,25 @@ export function catalogText(runtime: Runtime): string {
   for (const s of runtime.catalog()) {
     lines.push(`${header(s)} [${s.transport}]`);
     for (const t of s.tools) {
-      lines.push(`  ${s.name}/${t.name} ${argSignature(t)} -> ${resultType(t)}`);
+      const hidden = t.hidden ? " (hidden from the prompt)" : "";
+      lines.push(`  ${s.name}/${t.name}${effectMark(t)} ${argSignature(t)} -> ${resultType(t)}${hidden}`);
       if (t.description) lines.push(`      ${oneLine(t.description, DESCRIPTION_CHARS)}`);
     }
+    const state = runtime.upstreams.get(s.name);
+    for (const [name, why] of state?.withheld ?? []) lines.push(`  ${s.name}/${name} — not installed: ${why}`);
+    const unmapped = diagnosticsList(state?.upstream, "unmapped_tools");
+    for (const name of unmapped) lines.push(`  ${name} — not installed: not in the config's tools mapping`);
   }
   return runtime.redactor.redact(lines.join("\n"));
+}
+
+function diagnosticsList(upstream: { diagnostics(): JsonObject } | undefined, key: string): string[] {
+  try {
+    const v = upstream?.diagnostics()[key];
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
+  } catch {
+    return [];
+  }
 }
 
 /** One difference between two catalogs. */
@@ -139,6 +157,7 @@ export function diffCatalogs(oldDoc: unknown, newDoc: unknown): CatalogChange[] 
     if (stable(o.inputSchema) !== stable(t.inputSchema)) parts.push("input schema");
     if (stable(o.outputSchema) !== stable(t.outputSchema)) parts.push("output schema");
     if (stable(o.annotations) !== stable(t.annotations)) parts.push("annotations");
+    if ((o.effect ?? null) !== (t.effect ?? null)) parts.push("effect");
     if (parts.length) changes.push({ kind: "changed", ref, parts });
   }
   for (const ref of before.keys()) if (!after.has(ref)) changes.push({ kind: "removed", ref });

@@ -46,6 +46,8 @@ export interface UpstreamSpec {
   name: string;
   transport: string;
   description: string;
+  /** `allow_writes` on this upstream: its config half of the write gate. */
+  allowWrites?: boolean;
   /** The transport's typed config (opaque here). */
   config: unknown;
 }
@@ -58,6 +60,8 @@ export interface PtcConfig {
   credentials: Map<string, CredentialSpec>;
   upstreams: UpstreamSpec[];
   readOnly: boolean;
+  /** Top-level `allow_writes`: the config half of the write gate, for every upstream. */
+  allowWrites?: boolean;
   limits: RunLimits;
   catalog: CatalogSettings;
   /** Non-fatal notes (e.g. literal secrets). */
@@ -95,6 +99,24 @@ export function resolveConfigPath(flag: string | undefined): string | undefined 
     env = undefined;
   }
   return env ? resolve(env) : undefined;
+}
+
+/** The environment fallback of `--allow-writes`, the process half of the write gate. */
+export const ALLOW_WRITES_ENV = "PTC_ALLOW_WRITES";
+
+/**
+ * The process half of the write gate: the `--allow-writes` flag, else `$PTC_ALLOW_WRITES` (1/true/yes/on). An
+ * unreadable environment counts as not set.
+ */
+export function processAllowsWrites(flag: boolean | undefined): boolean {
+  if (flag === true) return true;
+  let env: string | undefined;
+  try {
+    env = Deno.env.get(ALLOW_WRITES_ENV);
+  } catch {
+    env = undefined;
+  }
+  return env !== undefined && ["1", "true", "yes", "on"].includes(env.toLowerCase());
 }
 
 function lineCol(text: string, offset: number): { line: number; column: number } {
@@ -234,7 +256,9 @@ export function parseConfigText(
       };
       let parsed: unknown;
       try {
-        parsed = transport.parseConfig(e as JsonObject, ctx);
+        // Keys every upstream has whatever its transport are read here; the transport gets the rest.
+        const { allow_writes: _allowWrites, ...own } = e;
+        parsed = transport.parseConfig(own as JsonObject, ctx);
       } catch (err) {
         errors.push({ path, message: `transport ${transport.name} failed to read this entry (${String(err)})` });
         continue;
@@ -247,6 +271,7 @@ export function parseConfigText(
         name,
         transport: transport.name,
         description: typeof e.description === "string" ? e.description : "",
+        ...(e.allow_writes === true ? { allowWrites: true } : {}),
         config: parsed,
       });
     }
@@ -266,6 +291,7 @@ export function parseConfigText(
     credentials: creds?.specs ?? new Map(),
     upstreams,
     readOnly,
+    ...(doc.allow_writes === true ? { allowWrites: true } : {}),
     limits: resolveLimits((doc.limits ?? {}) as Record<string, unknown>),
     catalog: resolveCatalog((doc.catalog ?? {}) as Record<string, unknown>),
     warnings,

@@ -69,6 +69,10 @@ export const catalogSchema: JsonSchema = {
 export const upstreamCommonSchemaProperties: Record<string, JsonSchema> = {
   transport: { type: "string", description: "Which transport reaches this upstream." },
   description: { type: "string", maxLength: 2000, description: "What this upstream is for (shown to the model)." },
+  allow_writes: {
+    type: "boolean",
+    description: "Install this upstream's write tools (also needs the process flag --allow-writes).",
+  },
 };
 
 /** Upstream names become the `srv` of `srv/tool`. */
@@ -90,7 +94,11 @@ export function topLevelSchema(upstreamEntry: JsonSchema = { type: "object" }): 
         description: "The tool servers, by name (the name is the `srv` in (tool/call 'srv/tool …)).",
         additionalProperties: upstreamEntry,
       },
-      read_only: { type: "boolean", description: "Hide and refuse every tool not annotated read-only." },
+      read_only: { type: "boolean", description: "Hide and refuse every write tool, on every upstream." },
+      allow_writes: {
+        type: "boolean",
+        description: "Install write tools on every upstream (also needs the process flag --allow-writes).",
+      },
       limits: limitsSchema,
       catalog: catalogSchema,
     },

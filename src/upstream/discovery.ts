@@ -63,7 +63,8 @@ function findTool(catalog: UpstreamSnapshot[], ref: string, op: string): [Upstre
 }
 
 function line(server: string, tool: ToolEntry): string {
-  return `${server}/${tool.name} - ${oneLine(tool.description ?? "", 10_000)}`;
+  const effect = tool.effect === "write" ? " [write]" : "";
+  return `${server}/${tool.name}${effect} - ${oneLine(tool.description ?? "", 10_000)}`;
 }
 
 function compute(ctx: RunScope, op: DiscoveryOp, args: JsonObject): { result: JsonValue; keywordKeys?: boolean } {
@@ -100,6 +101,7 @@ function compute(ctx: RunScope, op: DiscoveryOp, args: JsonObject): { result: Js
           input_schema: tool.inputSchema as JsonValue,
           output_schema: (tool.outputSchema ?? null) as JsonValue,
           annotations: (tool.annotations ?? null) as JsonValue,
+          effect: tool.effect ?? "write",
           _ptc: tool._ptc as JsonValue,
         },
         keywordKeys: true,

@@ -1,28 +1,45 @@
 /**
  * Which tools of an upstream are installed — listed in the catalog and callable by programs. This is the one place
  * where the operator's policy meets what a transport reports about each tool: transports list every tool they serve,
- * with its annotations, and never filter by policy; the runtime installs them through `installTools` and refuses a
- * call to a withheld tool with the reason `installable` gave.
+ * with its annotations and the operator's declared effect, and never filter by policy; the runtime installs them
+ * through `installTools` and refuses a call to a withheld tool with the reason `installable` gave.
  *
- * Today the policy is read-only mode. Declared effects and a write gate extend `InstallPolicy` and `installable`.
+ * The policy is the write gate. A tool's effect is the operator's declaration (`ToolEntry.effect`) when there is one,
+ * otherwise its annotations: `readOnlyHint: true` → read, anything else → write. A write tool is installed only when
+ * read-only mode is off, the config allows writes (`allow_writes`, per upstream or global) and the process was
+ * started with `--allow-writes`. A refused tool is withheld, never a start failure.
  * @module
  */
-import { type ToolChooser, type ToolEntry, type Upstream, UpstreamStartError } from "./types.ts";
+import type { ToolEffect, ToolEntry, Upstream } from "./types.ts";
 
-/** The operator's switches that decide what is installed. */
+/** The operator's switches that decide what is installed for one upstream. */
 export interface InstallPolicy {
-  /** `read_only` / `--read-only`: only tools annotated read-only are installed. */
+  /** `read_only` / `--read-only`: every write tool is withheld. */
   readOnly: boolean;
+  /** `allow_writes: true` on the upstream or at the top of the config. */
+  configAllowsWrites?: boolean;
+  /** The process was started with `--allow-writes` (or `PTC_ALLOW_WRITES`). */
+  processAllowsWrites?: boolean;
 }
 
 /** The verdict on one tool. `why` completes the sentence "tool 'server/name' …". */
 export type InstallVerdict = { install: true } | { install: false; why: string };
 
+/** What a tool does: the operator's declared effect, else its annotations (only `readOnlyHint: true` reads). */
+export function effectOf(entry: ToolEntry): ToolEffect {
+  return entry.effect ?? (entry.annotations?.readOnlyHint === true ? "read" : "write");
+}
+
 /** The policy applied to one tool, as the transport reports it. */
 export function installable(entry: ToolEntry, policy: InstallPolicy): InstallVerdict {
-  if (policy.readOnly && entry.annotations?.readOnlyHint !== true) {
-    return { install: false, why: "is not annotated read-only and ptc runs in read-only mode" };
-  }
+  if (effectOf(entry) === "read") return { install: true };
+  const declared = entry.effect === "write" ? "is a write tool" : "is a write tool (it is not annotated read-only)";
+  if (policy.readOnly) return { install: false, why: `${declared} and ptc runs in read-only mode (--read-only)` };
+  const missing = [
+    ...(policy.configAllowsWrites ? [] : ["the config does not allow writes (set allow_writes: true)"]),
+    ...(policy.processAllowsWrites ? [] : ["ptc was started without --allow-writes (or PTC_ALLOW_WRITES=1)"]),
+  ];
+  if (missing.length > 0) return { install: false, why: `${declared} and ${missing.join(" and ")}` };
   return { install: true };
 }
 
@@ -31,54 +48,47 @@ export interface Installation {
   installed: ToolEntry[];
   /** Exposed name → why it is not installed (completes "tool 'server/name' …"). */
   withheld: Map<string, string>;
-  /**
-   * One line per tool the operator chose but the policy refuses (only when the operator chose the tools): the
-   * upstream must not start.
-   */
-  conflicts: string[];
 }
 
-/**
- * Apply the policy to every tool an upstream lists (in the upstream's order). A refused tool is withheld; when the
- * operator chose the tools (`chooser` `"operator"`) it is also a conflict, and the upstream must not start.
- */
-export function installTools(
-  entries: readonly ToolEntry[],
-  policy: InstallPolicy,
-  chooser: ToolChooser = "server",
-): Installation {
+/** Apply the policy to every tool an upstream lists (in the upstream's order). A refused tool is withheld. */
+export function installTools(entries: readonly ToolEntry[], policy: InstallPolicy): Installation {
   const installed: ToolEntry[] = [];
   const withheld = new Map<string, string>();
-  const conflicts: string[] = [];
   for (const entry of entries) {
     const verdict = installable(entry, policy);
-    if (verdict.install) {
-      installed.push(entry);
-      continue;
-    }
-    withheld.set(entry.name, verdict.why);
-    if (chooser === "operator") {
-      const spelled = entry._ptc?.upstreamName;
-      const native = spelled && spelled !== entry.name ? ` (${spelled})` : "";
-      conflicts.push(`tool '${entry.name}'${native} ${verdict.why}`);
-    }
+    if (verdict.install) installed.push({ ...entry, effect: effectOf(entry) });
+    else withheld.set(entry.name, verdict.why);
   }
-  return { installed, withheld, conflicts };
+  return { installed, withheld };
+}
+
+/** Install a started upstream's tools (`installTools` over its list). */
+export function installUpstream(upstream: Upstream, policy: InstallPolicy): Installation {
+  return installTools(upstream.listTools(), policy);
 }
 
 /**
- * Install a started upstream's tools (`installTools` over its list, with its `toolsChosenBy`). Throws
- * UpstreamStartError `tool_not_installable`, one line per tool, when the operator chose a tool the policy refuses;
- * the caller stops the upstream.
+ * Tools whose operator-declared effect contradicts what the server's annotations claim (`readOnlyHint: true` claims
+ * read; `readOnlyHint: false` or `destructiveHint: true` claims write), one line each for `ptc doctor`. The
+ * operator's declaration is the one in force; a tool without hints claims nothing.
  */
-export function installUpstream(name: string, upstream: Upstream, policy: InstallPolicy): Installation {
-  const installation = installTools(upstream.listTools(), policy, upstream.toolsChosenBy);
-  if (installation.conflicts.length > 0) {
-    throw new UpstreamStartError(
-      "tool_not_installable",
-      installation.conflicts.map((c) => `upstream ${name}: ${c}`).join("\n"),
-      "the config lists it: remove it there, or drop the switch that refuses it",
+export function effectDisagreements(entries: readonly ToolEntry[]): string[] {
+  const lines: string[] = [];
+  for (const entry of entries) {
+    if (entry.effect === undefined) continue;
+    const a = entry.annotations ?? {};
+    const claims: ToolEffect | undefined = a.readOnlyHint === true
+      ? "read"
+      : a.readOnlyHint === false || a.destructiveHint === true
+      ? "write"
+      : undefined;
+    if (claims === undefined || claims === entry.effect) continue;
+    const spelled = entry._ptc?.upstreamName ?? entry.name;
+    lines.push(
+      `tool '${entry.name}' (${spelled}): the config declares effect "${entry.effect}" but the server's annotations ` +
+        `claim "${claims}" (${claims === "read" ? "readOnlyHint: true" : "readOnlyHint: false / destructiveHint"}); ` +
+        `the config's "${entry.effect}" is in force`,
     );
   }
-  return installation;
+  return lines;
 }

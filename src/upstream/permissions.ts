@@ -1,11 +1,11 @@
 /**
  * Deno permissions as part of the product: the minimal flags a config needs (hosts with ports, schema and secret
- * files, the config file itself, env vars including PTC_UPSTREAMS, commands), merged from every transport's
+ * files, the config file itself, env vars including PTC_UPSTREAMS and PTC_ALLOW_WRITES, commands), merged from every transport's
  * `permissions(config)`, and a start-up check with `Deno.permissions.query` that names what is missing (never prompts).
  * @module
  */
 import type { PermissionNeeds } from "./types.ts";
-import { CONFIG_ENV, type PtcConfig } from "./config.ts";
+import { ALLOW_WRITES_ENV, CONFIG_ENV, type PtcConfig } from "./config.ts";
 import { defaultRegistry, type TransportRegistry } from "./registry.ts";
 
 const sortUnique = (xs: Iterable<string>) => [...new Set(xs)].sort();
@@ -14,7 +14,7 @@ const sortUnique = (xs: Iterable<string>) => [...new Set(xs)].sort();
 export function computePermissions(config: PtcConfig, registry: TransportRegistry = defaultRegistry): PermissionNeeds {
   const net: string[] = [];
   const read: string[] = [];
-  const env: string[] = [CONFIG_ENV];
+  const env: string[] = [CONFIG_ENV, ALLOW_WRITES_ENV];
   const run: string[] = [];
   let anyEnv = false;
   if (config.file) read.push(config.file);

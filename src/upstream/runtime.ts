@@ -25,6 +25,8 @@ export interface RuntimeOptions {
   limits?: Partial<RunLimits>;
   /** Force read-only mode. */
   readOnly?: boolean;
+  /** The process switch of the write gate (`--allow-writes` / `PTC_ALLOW_WRITES`); the config must allow too. */
+  allowWrites?: boolean;
   /** fetch handed to transports (tests substitute it). */
   fetch?: typeof fetch;
   /** Receives diagnostics lines, already redacted. Default: stderr. */
@@ -92,8 +94,8 @@ export class Runtime {
   readonly limits: RunLimits;
   readonly snapshotMode: CatalogSettings["snapshot"];
   readonly readOnly: boolean;
-  /** What decides which listed tools are installed (src/upstream/install.ts). */
-  readonly policy: InstallPolicy;
+  /** The process switch of the write gate (`--allow-writes`). */
+  readonly processAllowsWrites: boolean;
   readonly upstreams = new Map<string, UpstreamState>();
   #stopped = false;
   #log: (line: string) => void;
@@ -107,7 +109,7 @@ export class Runtime {
     this.limits = { ...config.limits, ...options.limits };
     this.snapshotMode = options.snapshot ?? config.catalog.snapshot;
     this.readOnly = options.readOnly === true || config.readOnly;
-    this.policy = { readOnly: this.readOnly };
+    this.processAllowsWrites = options.allowWrites === true;
     const sink = options.log ?? ((line: string) => console.error(line));
     this.#log = (line) => sink(this.redactor.redact(line));
     this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
@@ -162,13 +164,7 @@ export class Runtime {
         await upstream.stop().catch(() => {});
         return `upstream ${state.spec.name}: runtime stopped while starting`;
       }
-      let installation: Installation;
-      try {
-        installation = installUpstream(state.spec.name, upstream, this.policy);
-      } catch (e) {
-        await upstream.stop().catch(() => {});
-        throw e;
-      }
+      const installation: Installation = installUpstream(upstream, this.policy(state.spec));
       state.upstream = upstream;
       state.status = "ready";
       state.error = undefined;
@@ -183,7 +179,16 @@ export class Runtime {
 
   /** Re-install the upstream's current tool list through the policy. */
   #loadTools(state: UpstreamState): void {
-    this.#adopt(state, installTools(state.upstream ? state.upstream.listTools() : [], this.policy));
+    this.#adopt(state, installTools(state.upstream ? state.upstream.listTools() : [], this.policy(state.spec)));
+  }
+
+  /** What decides which of one upstream's listed tools are installed (src/upstream/install.ts). */
+  policy(spec: UpstreamSpec): InstallPolicy {
+    return {
+      readOnly: this.readOnly,
+      configAllowsWrites: spec.allowWrites === true || this.config.allowWrites === true,
+      processAllowsWrites: this.processAllowsWrites,
+    };
   }
 
   #adopt(state: UpstreamState, installation: Installation): void {
@@ -266,6 +271,8 @@ export class Runtime {
         status: s.status,
         tool_count: s.tools.length,
         hidden_tools: s.withheld.size,
+        write_tools: s.tools.filter((t) => t.effect === "write").length,
+        allow_writes: this.policy(s.spec).configAllowsWrites === true,
         ...(s.error ? { error: s.error } : {}),
         ...extra,
       };
@@ -276,6 +283,7 @@ export class Runtime {
       catalog_exposure_mode: this.config.catalog.exposure,
       catalog_snapshot_mode: this.snapshotMode,
       read_only: this.readOnly,
+      process_allows_writes: this.processAllowsWrites,
       limits: {
         max_tool_calls: l.maxToolCalls,
         max_catalog_ops: l.maxCatalogOps,

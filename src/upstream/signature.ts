@@ -202,6 +202,7 @@ export function renderDoc(server: string, entry: ToolEntry): string {
   }
   const notes = entry._ptc?.notes;
   if (typeof notes === "string" && notes.trim() !== "") lines.push(`Notes: ${oneLine(notes, 1000)}`);
-  if (entry.annotations?.readOnlyHint === true) lines.push("Read-only: yes");
+  if (entry.effect === "write") lines.push("Effect: write (changes the service; never retried automatically)");
+  else if (entry.effect === "read") lines.push("Effect: read");
   return lines.join("\n");
 }

@@ -31,6 +31,9 @@ export interface ToolProvenance {
   [extra: string]: unknown;
 }
 
+/** What a tool does to the world: `read` leaves it as it was, `write` may change it. */
+export type ToolEffect = "read" | "write";
+
 /** What every transport produces for each exposed tool. `name` is the Lisp-facing kebab-case name. */
 export interface ToolEntry {
   name: string;
@@ -38,6 +41,13 @@ export interface ToolEntry {
   inputSchema: JsonSchema;
   outputSchema?: JsonSchema;
   annotations: ToolAnnotations;
+  /**
+   * The operator's declared effect (MCP `tools` mapping, OpenAPI operation effect). Absent: the runtime derives it
+   * from the annotations (src/upstream/install.ts `effectOf`); installed entries always carry it.
+   */
+  effect?: ToolEffect;
+  /** Callable but left out of the prompt catalog (MCP `tools` mapping `hidden`). */
+  hidden?: boolean;
   _ptc: ToolProvenance;
   /** How the tool pages, when its transport or operator declared it; `(tool/pages …)` follows it. */
   pagination?: Pagination;
@@ -83,25 +93,14 @@ export interface CallContext {
   maxResponseBytes: number;
 }
 
-/**
- * Who chose the tools an upstream lists: `"server"` when the server lists them (MCP), `"operator"` when the config
- * names each one (OpenAPI `include_operations`).
- */
-export type ToolChooser = "operator" | "server";
-
 /** A started upstream. */
 export interface Upstream {
   /**
    * Every tool the upstream serves, normalized (kebab-case names, annotations saying what each tool is). Transports
-   * never filter by policy (read-only mode): the runtime decides what is installed (src/upstream/install.ts) and
+   * never filter by policy (the write gate): the runtime decides what is installed (src/upstream/install.ts) and
    * never calls a tool it did not install.
    */
   listTools(): ToolEntry[];
-  /**
-   * Who chose the listed tools (default `"server"`). The runtime withholds a server-chosen tool its policy refuses;
-   * an operator-chosen one fails the start instead, since the config contradicts itself.
-   */
-  readonly toolsChosenBy?: ToolChooser;
   /**
    * Call a tool by its exposed name. Arguments are JSON with the keys the program wrote after boundary conversion;
    * the transport maps them to native parameter names. World faults are returned, never thrown.

@@ -131,10 +131,10 @@ Deno.test("ptc permissions prints the minimal flags", async () => {
         r.out,
         `--allow-net=obs.example.com:8443 --allow-read=${
           [file, join(dir, "secret.txt")].sort().join(",")
-        } --allow-env=OBS_TOKEN,PTC_UPSTREAMS --allow-run=${Deno.execPath()}`,
+        } --allow-env=OBS_TOKEN,PTC_ALLOW_WRITES,PTC_UPSTREAMS --allow-run=${Deno.execPath()}`,
       );
       const j = await capture(() => permissions(["--upstreams-config", file, "--format", "json"]));
-      assert.deepEqual(JSON.parse(j.out).env, ["OBS_TOKEN", "PTC_UPSTREAMS"]);
+      assert.deepEqual(JSON.parse(j.out).env, ["OBS_TOKEN", "PTC_ALLOW_WRITES", "PTC_UPSTREAMS"]);
     },
   );
 });

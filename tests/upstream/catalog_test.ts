@@ -8,7 +8,7 @@ Deno.test("catalog: inline text has every tool with its argument signature; lazy
   const rt = await start(twoUpstreams());
   try {
     const inline = renderCatalog(rt, "inline");
-    assert.match(inline, /^files \(2 tools\)\n {2}files\/delete-file \{\} - Delete a file\n/);
+    assert.match(inline, /^files \(2 tools\)\n {2}files\/delete-file \[write\] \{\} - Delete a file\n/);
     assert.match(inline, /obs \(9 tools\) - Observatory traces/);
     assert.match(
       inline,

@@ -30,7 +30,10 @@ Deno.test("discovery: dir lists srv/tool - description sorted, with limit/offset
       await ctx.discovery("dir", { ref: "nope" }),
     ]);
     assert.deepEqual(value[0], { kind: "ok", result: ["obs/boom - ", "obs/empty - "] });
-    assert.deepEqual(value[1], { kind: "ok", result: ["files/delete-file - Delete a file", "files/read-file - "] });
+    assert.deepEqual(value[1], {
+      kind: "ok",
+      result: ["files/delete-file [write] - Delete a file", "files/read-file - "],
+    });
     assert.equal(value[2].kind, "programmer_fault");
     assert.match((value[2] as { message: string }).message, /dir :limit must be an integer 1\.\.200, got 0/);
     assert.match((value[3] as { message: string }).message, /no upstream 'nope' configured/);
@@ -57,7 +60,7 @@ Deno.test("discovery: doc shows typed args (required first, ?, enums, defaults) 
         "  :x-trace-filter string?",
         'Returns: Result<{traces [{id string, status "ok"|"error", cost_usd float}], next_cursor string?}>',
         `Call: (tool/call 'obs/list-traces {:org-id "…"})`,
-        "Read-only: yes",
+        "Effect: read",
       ].join("\n"),
     );
   } finally {

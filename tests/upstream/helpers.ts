@@ -55,7 +55,7 @@ export const TRACES_OUTPUT = {
   required: ["traces"],
 };
 
-/** A two-upstream document: `obs` (bearer env credential) and `files` (one write tool). */
+/** A two-upstream document: `obs` (bearer env credential) and `files` (one write tool, writes allowed). */
 export function twoUpstreams(extra: Record<string, unknown> = {}) {
   return {
     credentials: { tok: { source: "env", var: "OBS_TOKEN" } },
@@ -84,6 +84,7 @@ export function twoUpstreams(extra: Record<string, unknown> = {}) {
       files: {
         transport: "fake",
         base_url: "https://files.example.com",
+        allow_writes: true,
         tools: [{ name: "delete-file", description: "Delete a file", read_only: false }, { name: "read-file" }],
       },
     },
@@ -91,7 +92,16 @@ export function twoUpstreams(extra: Record<string, unknown> = {}) {
   };
 }
 
-/** Start a runtime over the fake registry with in-memory credentials. */
+/**
+ * Start a runtime over the fake registry with in-memory credentials; the process write switch is on unless
+ * `options` says otherwise.
+ */
 export function start(doc: unknown, options: RuntimeOptions = {}, env = { OBS_TOKEN: "tok-123" }): Promise<Runtime> {
-  return startRuntime(config(doc), { registry, credentialIo: memoryIo(env), log: () => {}, ...options });
+  return startRuntime(config(doc), {
+    registry,
+    credentialIo: memoryIo(env),
+    log: () => {},
+    allowWrites: true,
+    ...options,
+  });
 }

@@ -98,6 +98,7 @@ Deno.test("runtime: diagnostics are non-secret facts; stop is idempotent", async
     "catalog_exposure_mode",
     "catalog_snapshot_mode",
     "limits",
+    "process_allows_writes",
     "read_only",
     "upstreams",
   ]);
@@ -106,6 +107,8 @@ Deno.test("runtime: diagnostics are non-secret facts; stop is idempotent", async
     status: "ready",
     tool_count: 9,
     hidden_tools: 0,
+    write_tools: 0,
+    allow_writes: false,
     base_url: "https://obs.example.com/",
     tools: 9,
   });

@@ -4,6 +4,7 @@
  */
 import type { ConfigError, JsonSchema } from "../../src/upstream/types.ts";
 import { joinKey } from "../../src/upstream/messages.ts";
+import { parseToolMap, type ToolMap, toolMapSchema } from "./tool_map.ts";
 
 /** The per-upstream `protocol` setting. */
 export type ProtocolMode = "auto" | "2026-07-28" | "legacy";
@@ -21,6 +22,8 @@ export interface McpCommonConfig {
   maxTools: number;
   /** Most `tools/list` pages followed. */
   maxListPages: number;
+  /** The operator's `tools` mapping; absent: every server tool, effect from its annotations. */
+  tools?: ToolMap;
 }
 
 /** Keys every MCP upstream accepts besides its transport-specific ones. */
@@ -33,6 +36,7 @@ export const COMMON_KEYS = [
   "max_response_bytes",
   "max_tools",
   "max_list_pages",
+  "tools",
 ];
 
 const PROTOCOLS = ["auto", "2026-07-28", "legacy"];
@@ -75,7 +79,12 @@ export function parseMcpCommon(raw: Record<string, unknown>, path: string, error
     maxResponseBytes: posInt(raw, "max_response_bytes", path, 2 * 1024 * 1024, errors, 512 * 1024 * 1024),
     maxTools: posInt(raw, "max_tools", path, 1000, errors, 100_000),
     maxListPages: posInt(raw, "max_list_pages", path, 64, errors, 10_000),
+    ...optionalMap(parseToolMap(raw.tools, path, errors)),
   };
+}
+
+function optionalMap(tools: ToolMap | undefined): { tools?: ToolMap } {
+  return tools ? { tools } : {};
 }
 
 /** JSON-Schema properties of the shared keys. */
@@ -91,4 +100,5 @@ export const mcpCommonSchemaProperties: Record<string, JsonSchema> = {
   max_response_bytes: { type: "integer", minimum: 1, description: "Cap on one server message (default 2 MiB)." },
   max_tools: { type: "integer", minimum: 1, description: "Most tools accepted from the server (default 1000)." },
   max_list_pages: { type: "integer", minimum: 1, description: "Most tools/list pages followed (default 64)." },
+  tools: toolMapSchema,
 };

@@ -1,13 +1,14 @@
 /**
  * From an MCP server's `tools/list` to the tool entries ptc exposes: kebab-case names (the server's spelling stays in
- * `_ptc.upstreamName`), collisions reported, annotations carried. Every tool is listed: what is installed under the
- * operator's policy (read-only mode) is the runtime's decision.
+ * `_ptc.upstreamName`), collisions reported, annotations carried, the operator's `tools` mapping applied. Every
+ * (mapped) tool is listed: what is installed under the write gate is the runtime's decision.
  *
  * Shared by the `mcp_stdio` and `mcp_http` transports (this folder is a library, not a transport).
  * @module
  */
 import type { JsonSchema, ToolAnnotations, ToolEntry } from "../../src/upstream/types.ts";
 import { fnv1a, hasLetters, kebabCase, shortenName } from "../../src/upstream/tool_names.ts";
+import type { ToolMap } from "./tool_map.ts";
 
 export { MAX_TOOL_NAME } from "../../src/upstream/tool_names.ts";
 
@@ -36,6 +37,10 @@ export interface ExposedTools {
   collisions: NameCollision[];
   /** Server names that yield no usable exposed name (e.g. only punctuation). */
   unnamed: string[];
+  /** Tools the operator's mapping names that the server does not list. */
+  missing: string[];
+  /** Tools the server lists that the operator's mapping leaves out (not installed). */
+  unmapped: string[];
 }
 
 /**
@@ -66,16 +71,26 @@ function annotationsOf(tool: McpTool): ToolAnnotations {
 /**
  * Expose a server's tools. Names are kebab-cased; when two server names map to the same exposed name the first in
  * the server's order keeps it and the rest are hidden and reported (renaming them silently would make names depend
- * on list order in a way a program cannot see).
+ * on list order in a way a program cannot see). With the operator's `mapping`, only mapped tools are exposed, under
+ * their `as` name, with the operator's description, effect and `hidden`; mapped names the server does not list are
+ * returned in `missing`.
  */
-export function exposeTools(tools: readonly McpTool[], transport: string): ExposedTools {
+export function exposeTools(tools: readonly McpTool[], transport: string, mapping?: ToolMap): ExposedTools {
   const entries: ToolEntry[] = [];
   const byName = new Map<string, McpTool>();
   const collisions = new Map<string, NameCollision>();
   const unnamed: string[] = [];
+  const listed = new Set<string>();
+  const unmapped: string[] = [];
   for (const tool of tools) {
     if (typeof tool?.name !== "string") continue;
-    const name = kebabName(tool.name);
+    const mapped = mapping?.get(tool.name);
+    if (mapping && !mapped) {
+      unmapped.push(tool.name);
+      continue;
+    }
+    listed.add(tool.name);
+    const name = mapped?.as ?? kebabName(tool.name);
     if (name === "") {
       unnamed.push(tool.name);
       continue;
@@ -90,15 +105,18 @@ export function exposeTools(tools: readonly McpTool[], transport: string): Expos
     byName.set(name, tool);
     const entry: ToolEntry = {
       name,
-      description: tool.description ?? "",
+      description: mapped?.description ?? tool.description ?? "",
       inputSchema: (tool.inputSchema ?? { type: "object" }) as JsonSchema,
       annotations: annotationsOf(tool),
+      ...(mapped ? { effect: mapped.effect } : {}),
+      ...(mapped?.hidden ? { hidden: true } : {}),
       _ptc: { transport, upstreamName: tool.name },
     };
     if (tool.outputSchema) entry.outputSchema = tool.outputSchema as JsonSchema;
     entries.push(entry);
   }
-  return { entries, byName, collisions: [...collisions.values()], unnamed };
+  const missing = mapping ? [...mapping.keys()].filter((n) => !listed.has(n)) : [];
+  return { entries, byName, collisions: [...collisions.values()], unnamed, missing, unmapped };
 }
 
 /**

@@ -158,6 +158,7 @@ class McpUpstream implements Upstream {
           { timeout: timeoutMs, signal: ctx.signal },
         ));
       return normalizeCallResult(result as Record<string, unknown>, {
+        errorFeedback: this.#spec.config.tools?.get(tool.name)?.errorFeedback,
         hasOutputSchema: tool.outputSchema !== undefined,
         maxResponseBytes: ctx.maxResponseBytes,
         redactor,
@@ -181,6 +182,7 @@ class McpUpstream implements Upstream {
       reusedVerdict: conn.reusedVerdict,
       tools: this.#exposed.entries.length,
       restarts: this.#restarts,
+      ...(this.#exposed.unmapped.length > 0 ? { unmapped_tools: this.#exposed.unmapped } : {}),
       collisions: this.#exposed.collisions.map((c) => ({ name: c.name, exposed: c.exposed, hidden: c.hidden })),
     };
     if (this.#lastDisconnect) out.lastDisconnect = this.#lastDisconnect;
@@ -208,7 +210,8 @@ class McpUpstream implements Upstream {
   }
 
   #expose(tools: McpTool[]): ExposedTools {
-    const e = exposeTools(tools, this.#spec.transportName);
+    const e = exposeTools(tools, this.#spec.transportName, this.#spec.config.tools);
+    for (const m of e.missing) this.#log(`the config maps tool ${JSON.stringify(m)} but the server does not list it`);
     for (const c of e.collisions) {
       this.#log(
         `tools ${[c.exposed, ...c.hidden].map((x) => JSON.stringify(x)).join(", ")} all map to ` +

@@ -227,6 +227,8 @@ export function compileOperation(
     description: describe(override, op, config.maxDescriptionChars ?? MAX_DESCRIPTION),
     inputSchema,
     annotations: { readOnlyHint: readOnly, ...(readOnly ? { destructiveHint: false } : {}), openWorldHint: true },
+    // The operator chose the operation (include_operations); its effect is the config's declaration.
+    effect: readOnly ? "read" : "write",
     _ptc: {
       transport: "openapi",
       upstreamName: ref.id,

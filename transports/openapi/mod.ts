@@ -86,8 +86,6 @@ function createUpstream(
   const executor = new OperationExecutor(config, deps);
   let stopped = false;
   return {
-    // The config names every operation (include_operations): one the runtime's policy refuses fails the start.
-    toolsChosenBy: "operator",
     listTools: () => entries,
     call(toolName, args, ctx) {
       if (stopped) {
