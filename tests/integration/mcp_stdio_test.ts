@@ -59,7 +59,7 @@ Deno.test("mcp_stdio: tool list paging, kebab-case names, collisions, annotation
   try {
     const tools = u.listTools();
     const names = tools.map((t) => t.name);
-    assert.equal(names.length, 12 + 30 - 1, "every page followed, one collision hidden");
+    assert.equal(names.length, 14 + 30 - 1, "every page followed, one collision hidden");
     assert.ok(names.includes("get-user"));
     assert.ok(names.includes("plain-text"));
     assert.ok(names.includes("filler-030"));
@@ -197,7 +197,7 @@ Deno.test("mcp_stdio: crash → fail fast → restart with backoff; stop leaves 
   assert.ok(!pidAlive(pid), "child reaped on stop");
 });
 
-Deno.test("mcp_stdio: every tool is listed with its annotations; read-only mode withholds the unmarked ones", async () => {
+Deno.test("mcp_stdio: every tool is listed with its annotations; read-only mode withholds the write ones", async () => {
   const u = await startUpstream(stdio, stdioFixture());
   try {
     const { installed, withheld } = installTools(u.listTools(), { readOnly: true });
@@ -205,8 +205,9 @@ Deno.test("mcp_stdio: every tool is listed with its annotations; read-only mode 
     assert.ok(names.includes("echo"));
     assert.ok(!names.includes("delete-item"));
     assert.ok(!names.includes("crash"));
-    assert.match(withheld.get("delete-item") ?? "", /not annotated read-only and ptc runs in read-only mode/);
-    assert.deepEqual(installTools(u.listTools(), { readOnly: false }).installed, u.listTools());
+    assert.match(withheld.get("delete-item") ?? "", /is a write tool .*and ptc runs in read-only mode/);
+    const open = { readOnly: false, configAllowsWrites: true, processAllowsWrites: true };
+    assert.deepEqual(installTools(u.listTools(), open).installed.map((t) => t.name), u.listTools().map((t) => t.name));
   } finally {
     await u.stop();
   }

@@ -101,7 +101,7 @@ Deno.test("runbooks: reads inside the folder; other paths and write tools are re
     assert.equal(write.kind, "raise", JSON.stringify(write));
     assert.match(
       String(write.message),
-      /tool 'runbooks\/write-file' is not annotated read-only and ptc runs in read-only mode/,
+      /tool 'runbooks\/write-file' is a write tool \(it is not annotated read-only\) and ptc runs in read-only mode/,
     );
     assert.equal(await Deno.readTextFile(join(ROOT, "fixtures/observatory/runbooks/timeout.md")), expected);
   });
