@@ -10,13 +10,19 @@
 import type { JsonObject, JsonValue } from "./json.ts";
 
 /**
+ * What a call to a write tool did: `applied` (a complete success), `not_applied` (a complete refusal, or never sent),
+ * `indeterminate` (it may have been sent but no complete answer arrived). Only write calls carry it.
+ */
+export type MutationState = "applied" | "not_applied" | "indeterminate";
+
+/**
  * What a host tool call produced. `tool/call` (the aggregator) answers with `tagged` outcomes; a plain host tool may
  * answer with `value`. `raise` is a programmer fault that ends the program with `reason`.
  */
 export type ToolOutcome =
   | { kind: "value"; value: JsonValue }
-  | { kind: "tagged"; ok: true; value: JsonValue; valueKind: "json" | "text" | "none" }
-  | { kind: "tagged"; ok: false; reason: string; message: string }
+  | { kind: "tagged"; ok: true; value: JsonValue; valueKind: "json" | "text" | "none"; mutationState?: MutationState }
+  | { kind: "tagged"; ok: false; reason: string; message: string; mutationState?: MutationState }
   | { kind: "raise"; reason: string; message: string };
 
 /** One tool request as the language hands it to the host (arguments already converted to JSON at the boundary). */

@@ -36,15 +36,18 @@ const K_VALUE = kw("value");
 const K_VALUE_KIND = kw("value_kind");
 const K_REASON = kw("reason");
 const K_MESSAGE = kw("message");
+const K_MUTATION_STATE = kw("mutation_state");
 
 /** Convert a host outcome to the program's value (or a RaiseMarker for `raise`). */
 export function outcomeValue(o: ToolOutcome, name: string): Value | RaiseMarker {
   switch (o.kind) {
     case "value":
       return fromJson(o.value);
-    case "tagged":
-      if (o.ok) return mapFromKvs([K_OK, true, K_VALUE, fromJson(o.value), K_VALUE_KIND, kw(o.valueKind)]);
-      return mapFromKvs([K_OK, false, K_REASON, kw(o.reason), K_MESSAGE, o.message]);
+    case "tagged": {
+      const m = o.mutationState ? [K_MUTATION_STATE, kw(o.mutationState)] : [];
+      if (o.ok) return mapFromKvs([K_OK, true, K_VALUE, fromJson(o.value), K_VALUE_KIND, kw(o.valueKind), ...m]);
+      return mapFromKvs([K_OK, false, K_REASON, kw(o.reason), K_MESSAGE, o.message, ...m]);
+    }
     case "raise":
       return new RaiseMarker(
         new LispError(isLispErrorReason(o.reason) ? o.reason : "tool_error", o.message || `tool/${name} failed`),

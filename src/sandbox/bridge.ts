@@ -147,9 +147,12 @@ export class HostBridge {
     const order = parts.map((p, i) => [p.length, i]).sort((a, b) => b[0] - a[0]);
     for (const [, i] of order) {
       const size = encoder.encode(parts[i]).length;
+      const o = outcomes[i];
       parts[i] = JSON.stringify({
         kind: "tagged",
         ok: false,
+        // A write the upstream applied stays applied, however large its answer.
+        ...(o.kind === "tagged" && o.mutationState ? { mutationState: o.mutationState } : {}),
         reason: "response_too_large",
         message: `the tool answered ${size} bytes; the sandbox bridge carries at most ${this.maxAnswerBytes} ` +
           `bytes per call (ask the tool for less: filters, pagination, fields)`,

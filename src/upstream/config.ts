@@ -26,6 +26,8 @@ import { defaultRegistry, type TransportRegistry } from "./registry.ts";
 /** Per-run budgets (resolved defaults). */
 export interface RunLimits {
   maxToolCalls: number;
+  /** Calls to write tools per run (`max_write_calls`). */
+  maxWriteCalls: number;
   maxCatalogOps: number;
   callTimeoutMs: number;
   connectTimeoutMs: number;
@@ -136,6 +138,7 @@ function resolveLimits(raw: Record<string, unknown>): RunLimits {
     typeof raw[k] === "number" ? raw[k] as number : DEFAULT_RUN_LIMITS[k];
   return {
     maxToolCalls: n("max_tool_calls"),
+    maxWriteCalls: n("max_write_calls"),
     maxCatalogOps: n("max_catalog_ops"),
     callTimeoutMs: n("call_timeout_ms"),
     connectTimeoutMs: n("connect_timeout_ms"),

@@ -9,6 +9,7 @@ import { credentialSchema } from "./credentials.ts";
 /** Default per-run limits (docs/architecture.md, docs/language.md §8). */
 export const DEFAULT_RUN_LIMITS = {
   max_tool_calls: 50,
+  max_write_calls: 5,
   max_catalog_ops: 25,
   call_timeout_ms: 5000,
   connect_timeout_ms: 5000,
@@ -37,6 +38,7 @@ export const limitsSchema: JsonSchema = {
   description: "Per-run budgets (each program evaluation gets fresh counters).",
   properties: {
     max_tool_calls: int(0, 100000, "tool/call budget per run; the next call returns :cap_exhausted (default 50)."),
+    max_write_calls: int(0, 100000, "Calls to write tools per run; the next returns :cap_exhausted (default 5)."),
     max_catalog_ops: int(0, 100000, "Discovery operations per run (default 25)."),
     call_timeout_ms: int(1, 600000, "Timeout of one tool call in ms (default 5000)."),
     connect_timeout_ms: int(1, 600000, "Connect timeout for HTTP upstreams in ms (default 5000)."),

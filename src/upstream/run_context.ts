@@ -37,6 +37,8 @@ export class RunContext implements RunScope {
   callCount = 0;
   /** Discovery operations attempted. */
   catalogOpCount = 0;
+  /** Calls to write tools attempted (charged against `maxWriteCalls`). */
+  writeCount = 0;
 
   constructor(readonly runtime: Runtime, options: RunOptions = {}) {
     this.limits = { ...runtime.limits, ...options.limits };

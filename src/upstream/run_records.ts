@@ -5,6 +5,7 @@
  * @module
  */
 import type { JsonValue } from "../core/json.ts";
+import type { MutationState } from "../core/tool_seam.ts";
 import type { RunLimits } from "./config.ts";
 import type { Runtime } from "./runtime.ts";
 
@@ -24,6 +25,8 @@ export interface CallRecord {
   bytes: number;
   /** Successful calls: the first ~120 characters of the redacted value as JSON (untrusted upstream data). */
   preview?: string;
+  /** Calls to write tools: what the write did (`applied` / `not_applied` / `indeterminate`). */
+  mutation_state?: MutationState;
 }
 
 /** One discovery operation as recorded for the run report. */
@@ -53,6 +56,8 @@ export interface RunScope {
   callCount: number;
   /** Discovery operations attempted. */
   catalogOpCount: number;
+  /** Calls to write tools attempted (charged against `maxWriteCalls`). */
+  writeCount: number;
   record(r: CallRecord): void;
   recordOp(r: CatalogOpRecord): void;
 }

@@ -8,8 +8,8 @@
  */
 import { MAX_RESPONSE_DEPTH, nestsDeeperThan } from "./json_depth.ts";
 import type { JsonObject, JsonValue } from "../core/json.ts";
-import type { ToolResult } from "./types.ts";
-import type { ToolOutcome, ToolRequest } from "../core/tool_seam.ts";
+import type { ToolEffect, ToolResult } from "./types.ts";
+import type { MutationState, ToolOutcome, ToolRequest } from "../core/tool_seam.ts";
 import type { CallRecord, RunScope } from "./run_records.ts";
 import type { UpstreamState } from "./runtime.ts";
 import { previewJson } from "./preview.ts";
@@ -42,7 +42,13 @@ function clip(text: string): string {
   return text.length > MAX_MESSAGE_CHARS ? `${text.slice(0, MAX_MESSAGE_CHARS)}…` : text;
 }
 
-async function dispatch(ctx: RunScope, state: UpstreamState, tool: string, args: JsonObject): Promise<ToolResult> {
+async function dispatch(
+  ctx: RunScope,
+  state: UpstreamState,
+  tool: string,
+  args: JsonObject,
+  effect: ToolEffect,
+): Promise<ToolResult> {
   const upstream = state.upstream!;
   const timeoutMs = ctx.limits.callTimeoutMs;
   const controller = new AbortController();
@@ -61,6 +67,7 @@ async function dispatch(ctx: RunScope, state: UpstreamState, tool: string, args:
       signal: controller.signal,
       timeoutMs,
       maxResponseBytes: ctx.limits.maxResponseBytes,
+      effect,
     });
     call.catch(() => {}); // a late rejection after the timeout won must not go unhandled
     return await Promise.race([call, timeout]);
@@ -96,17 +103,18 @@ interface CallTarget {
   rawArgs: JsonObject;
 }
 
-/** How a call ended, before it is recorded: a value, or a world fault. */
+/** How a call ended, before it is recorded: a value, or a world fault; a write says what it did. */
 type Settled =
-  | { ok: true; value: JsonValue; valueKind: "json" | "text" | "none" }
-  | { ok: false; reason: string; message: string };
+  | { ok: true; value: JsonValue; valueKind: "json" | "text" | "none"; mutationState?: MutationState }
+  | { ok: false; reason: string; message: string; mutationState?: MutationState };
 
 /** Records a call that reached the budget and returns its outcome to the program. */
 type Recorder = (settled: Settled, bytes: number) => ToolOutcome;
 
-/** The arguments of a call that may be dispatched, mapped to the installed tool's names. */
+/** The arguments of a call that may be dispatched, mapped to the installed tool's names, and the tool's effect. */
 interface ResolvedArgs {
   args: JsonObject;
+  effect: ToolEffect;
 }
 
 const CLOSED: ToolOutcome = {
@@ -138,10 +146,15 @@ async function callToolUnredacted(ctx: RunScope, request: ToolRequest): Promise<
   if (isFault(state)) return record(state, 0);
   const resolved = resolveTool(ctx, state, target);
   if (isOutcome(resolved)) return resolved;
-  const result = await dispatch(ctx, state, target.tool, resolved.args);
+  const write = resolved.effect === "write";
+  if (write) {
+    const overWrites = chargeWrites(ctx);
+    if (overWrites) return record(overWrites, 0);
+  }
+  const result = await dispatch(ctx, state, target.tool, resolved.args, resolved.effect);
   if (ctx.closed) return CLOSED;
   const { settled, bytes } = settle(ctx, result);
-  return record(settled, bytes);
+  return record(write ? withMutationState(settled) : settled, bytes);
 }
 
 /** The request's shape: `{:server s :tool t :args {…}}` on `tool/call` of an open run. Raises on a bad shape. */
@@ -182,6 +195,44 @@ function chargeBudget(ctx: RunScope): Settled | undefined {
     ok: false,
     reason: "cap_exhausted",
     message: `tool call budget exhausted: at most ${ctx.limits.maxToolCalls} calls per run`,
+  };
+}
+
+/** Count a write against the run's write budget; the fault (never sent: `not_applied`) when it is spent. */
+function chargeWrites(ctx: RunScope): Settled | undefined {
+  ctx.writeCount++;
+  if (ctx.writeCount <= ctx.limits.maxWriteCalls) return undefined;
+  return {
+    ok: false,
+    reason: "cap_exhausted",
+    message: `write budget exhausted: at most ${ctx.limits.maxWriteCalls} write calls per run (max_write_calls); ` +
+      "this write was not sent",
+    mutationState: "not_applied",
+  };
+}
+
+/** Reasons that mean the request may have reached the service but no complete answer came back. */
+const INDETERMINATE = new Set([
+  "timeout",
+  "response_too_large",
+  "invalid_response",
+  "upstream_error",
+  "run_context_closed",
+]);
+
+/**
+ * What a write did, from how it settled: a success is `applied`; a complete refusal (4xx, `isError`, JSON-RPC error,
+ * an unavailable upstream that was never reached) is `not_applied`; a call that may have been sent without a complete
+ * answer is `indeterminate`, and its message says to check before repeating it.
+ */
+function withMutationState(settled: Settled): Settled {
+  if (settled.mutationState) return settled;
+  if (settled.ok) return { ...settled, mutationState: "applied" };
+  if (!INDETERMINATE.has(settled.reason)) return { ...settled, mutationState: "not_applied" };
+  return {
+    ...settled,
+    message: `${settled.message} — the write may or may not have been applied; check the service before repeating it`,
+    mutationState: "indeterminate",
   };
 }
 
@@ -229,7 +280,7 @@ function resolveTool(ctx: RunScope, state: UpstreamState, target: CallTarget): R
   if (problems.length > 0) {
     return raise(rt.redactor.redact(`tool '${server}/${tool}' rejected args: ${problems.join("; ")}`));
   }
-  return { args };
+  return { args, effect: entry.effect ?? "write" };
 }
 
 /** What the transport answered, bounded by the run's response cap and redacted; `bytes` as received. */
@@ -262,9 +313,10 @@ function recorder(ctx: RunScope, target: CallTarget): Recorder {
   const base = { server: target.server, tool: target.tool, args: ctx.runtime.redactor.redactJson(target.rawArgs) };
   return (settled, bytes) => {
     const duration_ms = Math.round((performance.now() - started) * 1000) / 1000;
+    const m = settled.mutationState ? { mutation_state: settled.mutationState } : {};
     const record: CallRecord = settled.ok
-      ? { ...base, status: "ok", duration_ms, bytes, preview: previewJson(settled.value) }
-      : { ...base, status: "error", reason: settled.reason, message: settled.message, duration_ms, bytes };
+      ? { ...base, status: "ok", duration_ms, bytes, preview: previewJson(settled.value), ...m }
+      : { ...base, status: "error", reason: settled.reason, message: settled.message, duration_ms, bytes, ...m };
     ctx.record(record);
     return { kind: "tagged", ...settled };
   };

@@ -91,6 +91,8 @@ export interface CallContext {
   timeoutMs: number;
   /** Response byte cap for this call (min of run and upstream settings). */
   maxResponseBytes: number;
+  /** The installed tool's effect. A transport never repeats a `write` request on its own (no retry of any kind). */
+  effect?: ToolEffect;
 }
 
 /** A started upstream. */

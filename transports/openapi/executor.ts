@@ -39,6 +39,12 @@ export class OperationExecutor {
     const auth = this.#config.http.auth;
     let response = await this.#send(built.url, ctx, op);
     if (!("status" in response) || response.status !== 401) return redact(this.#finish(response, where, op));
+    // A write is never sent twice: the 401 may have come after the service acted on the request.
+    if (ctx.effect === "write") {
+      return redact(
+        withHint(this.#finish(response, where, op), "writes are not retried; fix the credential and re-run"),
+      );
+    }
     if (auth.length === 0) {
       return redact(withHint(this.#finish(response, where, op), "this upstream sends no credentials (configure auth)"));
     }

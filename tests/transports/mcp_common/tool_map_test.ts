@@ -134,6 +134,65 @@ Deno.test("tool mapping: error_feedback closed returns only the reason; bounded 
   assert.ok(new TextEncoder().encode(quoted).length <= 1024 + 3, "at most 1,024 bytes of server text and the ellipsis");
 });
 
+Deno.test("write outcomes: applied, not_applied, indeterminate after the server received it; write budget", async () => {
+  const config = parseConfigText(
+    JSON.stringify({
+      allow_writes: true,
+      limits: { call_timeout_ms: 300, max_write_calls: 3 },
+      upstreams: {
+        fx: {
+          ...stdioFixture(),
+          tools: {
+            sleep: { effect: "write" },
+            delete_item: { effect: "write" },
+            fail: { effect: "write" },
+            calls_seen: { effect: "read" },
+          },
+        },
+      },
+    }),
+    Deno.cwd(),
+    { registry },
+  );
+  assert.ok(!Array.isArray(config), JSON.stringify(config));
+  const rt = await startRuntime(config as PtcConfig, { registry, log: () => {}, allowWrites: true });
+  try {
+    const applied = await call(rt, "delete-item", { id: "1" });
+    assert.equal(applied.ok, true);
+    assert.equal((applied as { mutationState?: string }).mutationState, "applied");
+    const refused = await call(rt, "fail", { reason: "no" });
+    assert.equal((refused as { mutationState?: string }).mutationState, "not_applied");
+    const { value, calls } = await withRunContext(
+      rt,
+      (ctx) => ctx.callTool({ name: "call", args: { server: "fx", tool: "sleep", args: { ms: 1500 } } as never }),
+    );
+    const late = value as { ok: boolean; reason: string; message: string; mutationState?: string };
+    assert.equal(late.reason, "timeout");
+    assert.equal(late.mutationState, "indeterminate");
+    assert.match(late.message, /may or may not have been applied; check the service before repeating it/);
+    assert.equal(calls[0].mutation_state, "indeterminate");
+    // The fixture received it, exactly once (no retry).
+    assert.equal((await seen(rt)).sleep, 1);
+    // max_write_calls: the fourth write of one run is never sent.
+    const { value: fourth } = await withRunContext(rt, async (ctx) => {
+      for (let i = 0; i < 3; i++) {
+        await ctx.callTool({ name: "call", args: { server: "fx", tool: "delete-item", args: { id: "x" } } as never });
+      }
+      return await ctx.callTool({
+        name: "call",
+        args: { server: "fx", tool: "delete-item", args: { id: "y" } } as never,
+      });
+    });
+    const capped = fourth as { reason: string; mutationState?: string; message: string };
+    assert.equal(capped.reason, "cap_exhausted");
+    assert.equal(capped.mutationState, "not_applied");
+    assert.match(capped.message, /max_write_calls/);
+    assert.equal((await seen(rt)).delete_item, 4, "1 + 3 sent; the capped one never reached the server");
+  } finally {
+    await rt.stop();
+  }
+});
+
 Deno.test("tool mapping: config errors name the key", () => {
   const errors: ConfigError[] = [];
   parseToolMap(

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { Hono } from "hono";
 import openapi from "../../../transports/openapi/mod.ts";
-import type { ToolResult, Upstream } from "../../../src/upstream/types.ts";
+import type { CallContext, ToolResult, Upstream } from "../../../src/upstream/types.ts";
 import { args, callCtx, configContext, makeDeps, serve, type TestServer } from "./helpers.ts";
 import { fixtureApp, fixtureDoc, fixtureOperationIds } from "./server_fixture.ts";
 
@@ -18,7 +18,7 @@ interface World {
   deps: ReturnType<typeof makeDeps>;
   tokenFile: string;
   dir: string;
-  call(tool: string, a?: Record<string, unknown>, ctx?: ReturnType<typeof callCtx>): Promise<ToolResult>;
+  call(tool: string, a?: Record<string, unknown>, ctx?: CallContext): Promise<ToolResult>;
 }
 
 async function withWorld(fn: (w: World) => Promise<void>, configExtra: Record<string, unknown> = {}) {
@@ -261,6 +261,17 @@ Deno.test("openapi integration: 401 re-reads a rotated file credential and retri
     assert.deepEqual((await w.call("secure")).ok, true);
     assert.equal(w.server.seen.length - n, 2);
     assert.ok(w.deps.logs.some((l) => /re-reading credentials and retrying once/.test(l)));
+  });
+});
+
+Deno.test("openapi integration: a write answered 401 is never re-sent (no credential re-read retry)", async () => {
+  await withWorld(async (w) => {
+    (w as unknown as { accept: string }).accept = "rotated-token-2";
+    const before = w.server.seen.length;
+    const f = fail(await w.call("secure", {}, { ...callCtx(), effect: "write" }));
+    assert.equal(f.reason, "auth_failed");
+    assert.match(f.message, /writes are not retried/);
+    assert.equal(w.server.seen.length - before, 1, "the server saw the write exactly once");
   });
 });
 
