@@ -134,6 +134,24 @@ export function renderEvalResult(result: EngineEvalResult, options: RenderOption
   return renderError(reason, message, result, prints, printsTruncated, options, limits);
 }
 
+/** The writes a run performed, as the client (and the person behind it) should see them. */
+function writesOf(calls: CallRecord[]): { server: string; tool: string; mutation_state: string }[] {
+  return calls.filter((c) => c.mutation_state !== undefined).map((c) => ({
+    server: c.server,
+    tool: c.tool,
+    mutation_state: c.mutation_state!,
+  }));
+}
+
+/** One line per write (`Writes: srv/tool applied, …`), or undefined when the run wrote nothing. */
+export function writesLine(calls: CallRecord[]): string | undefined {
+  const writes = writesOf(calls);
+  if (writes.length === 0) return undefined;
+  const shown = writes.slice(0, 20).map((w) => `${w.server}/${w.tool} ${w.mutation_state}`);
+  if (writes.length > 20) shown.push(`… ${writes.length - 20} more`);
+  return `Writes: ${shown.join(", ")}`;
+}
+
 function renderSuccess(
   result: EngineEvalResult & { ok: true },
   prints: string[],
@@ -151,6 +169,8 @@ function renderSuccess(
   const truncated = value.cut || printsTruncated;
   if (truncated) text += "\n\n[truncated]";
   if (result.sessionLost) text += `\n\n${SESSION_LOST}`;
+  const writes = writesLine(result.calls);
+  if (writes) text += `\n\n${writes}`;
   const response: ToolResponse = { content: [{ type: "text", text }] };
   if (options.profile === "slim") return response;
   const structured: JsonObject = {
@@ -158,6 +178,7 @@ function renderSuccess(
     result: value.text,
     truncated,
   };
+  if (writes) structured.writes = writesOf(result.calls);
   if (result.sessionLost) structured.session_lost = true;
   if (result.budgetRefusals) structured.budget_exhausted = result.budgetRefusals;
   if (!value.cut && jsonSize(result.json) <= limits.textBytes) structured.value = result.json;
@@ -191,6 +212,8 @@ function renderError(
   if (firstFailed) lines.push(`upstream ${firstFailed.server}/${firstFailed.tool} failed: ${firstFailed.reason}`);
   if (result.sessionLost) lines.push(SESSION_LOST);
   if (result.sessionEnded) lines.push(SESSION_ENDED);
+  const writes = writesLine(result.calls);
+  if (writes) lines.push(writes);
   const text = lines.join("\n");
   const response: ToolResponse = { content: [{ type: "text", text }], isError: true };
   if (options.profile === "slim") return response;
@@ -202,6 +225,7 @@ function renderError(
   };
   if (feedbackCut.text) structured.feedback = feedbackCut.text;
   if (result.budgetRefusals) structured.budget_exhausted = result.budgetRefusals;
+  if (writes) structured.writes = writesOf(result.calls);
   if (result.sessionLost) structured.session_lost = true;
   if (result.sessionEnded) structured.session_ended = true;
   if (options.profile === "structured") {
@@ -230,6 +254,7 @@ function decorateDebug(structured: JsonObject, calls: CallRecord[], returned: st
     };
     if (c.reason) rec.reason = c.reason;
     if (c.message) rec.message = c.message;
+    if (c.mutation_state) rec.mutation_state = c.mutation_state;
     return rec;
   });
   if (calls.length > 0) {

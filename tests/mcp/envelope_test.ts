@@ -120,3 +120,46 @@ Deno.test("a session that lost its worker says so, in text and structured conten
   assert.equal(cancelled.isError, true);
   assert.match(cancelled.content[0].text, /^cancelled: the evaluation was cancelled\n\[session reset: /);
 });
+
+Deno.test("an evaluation that wrote lists its writes in the text and in structured/debug content", () => {
+  const calls = [
+    { server: "s", tool: "read", args: {}, status: "ok" as const, duration_ms: 1, bytes: 2 },
+    {
+      server: "s",
+      tool: "annotate",
+      args: {},
+      status: "ok" as const,
+      duration_ms: 1,
+      bytes: 2,
+      mutation_state: "applied" as const,
+    },
+    {
+      server: "s",
+      tool: "delete",
+      args: {},
+      status: "error" as const,
+      reason: "timeout",
+      message: "late",
+      duration_ms: 1,
+      bytes: 0,
+      mutation_state: "indeterminate" as const,
+    },
+  ];
+  const slim = renderEvalResult(ok("done", { calls }), { profile: "slim" });
+  assert.equal(slim.content[0].text, "done\n\nWrites: s/annotate applied, s/delete indeterminate");
+  const structured = renderEvalResult(ok("done", { calls }), { profile: "structured" });
+  assert.deepEqual(structured.structuredContent?.writes, [
+    { server: "s", tool: "annotate", mutation_state: "applied" },
+    { server: "s", tool: "delete", mutation_state: "indeterminate" },
+  ]);
+  const debug = renderEvalResult(ok("done", { calls }), { profile: "debug" });
+  const recs = debug.structuredContent?.upstream_calls as { mutation_state?: string }[];
+  assert.deepEqual(recs.map((r) => r.mutation_state), [undefined, "applied", "indeterminate"]);
+  const failed = renderEvalResult(
+    { ok: false, reason: "runtime_error", message: "boom", prints: [], calls, elapsedMs: 1 } as EngineEvalResult,
+    { profile: "structured" },
+  );
+  assert.match(failed.content[0].text, /\nWrites: s\/annotate applied, s\/delete indeterminate$/);
+  assert.equal((failed.structuredContent?.writes as unknown[]).length, 2);
+  assert.equal(renderEvalResult(ok("1"), { profile: "slim" }).content[0].text, "1", "no writes, no line");
+});
