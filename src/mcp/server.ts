@@ -72,6 +72,17 @@ const SCHEMAS = {
   }, ["service", "operation"]),
 };
 
+/**
+ * `lisp_eval`'s annotations: destructive only when a write tool is installed, so clients can auto-approve an
+ * installation that can only read.
+ */
+export function lispEvalAnnotations(catalog: ReturnType<Engine["catalog"]>) {
+  const writes = catalog.some((s) => s.tools.some((t) => t.effect === "write"));
+  return writes
+    ? { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true }
+    : { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+}
+
 /** Build the factory. The description is rendered once from the frozen catalog. */
 export function createServerFactory(deps: ServerDeps) {
   const hasTools = deps.engine.catalog().length > 0;
@@ -81,11 +92,7 @@ export function createServerFactory(deps: ServerDeps) {
     slim: deps.profile === "slim",
     limits: limitsInView(deps.programTimeoutMs, hasTools ? deps.engine.runLimits() : undefined),
   });
-  // Destructive only when a write tool is installed: a read-only installation lets clients auto-approve.
-  const writes = deps.engine.catalog().some((s) => s.tools.some((t) => t.effect === "write"));
-  const annotations = writes
-    ? { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true }
-    : { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+  const annotations = lispEvalAnnotations(deps.engine.catalog());
 
   return (ctx: { authInfo?: { clientId: string } }) => {
     const owner = ctx.authInfo?.clientId ?? "local";
