@@ -90,3 +90,25 @@ Deno.test("doctor --connect --format json: ready with tool count and era, or a c
     await fx.close();
   }
 });
+
+Deno.test("doctor --connect: a declared effect the annotations contradict is reported; the gate counts writes", async () => {
+  const config = `{
+    "allow_writes": true,
+    "upstreams": {
+      "fx": {"transport": "mcp_stdio", "command": "${Deno.execPath()}", "args": ["run", "--allow-env", "${STDIO_FIXTURE}"],
+             "tools": {"purge_items": {"effect": "write"}, "echo": {"effect": "read"}, "delete_item": {"effect": "write"}}}
+    }
+  }`;
+  const text = await doctor(config, ["--connect", "--allow-writes"]);
+  assert.equal(text.code, 0, text.stdout + text.stderr);
+  assert.match(text.stdout, /fx \(mcp_stdio\): ready, 3 tool\(s\) \(2 write\)/);
+  assert.match(
+    text.stdout,
+    /! tool 'purge-items' \(purge_items\): the config declares effect "write" but the server's annotations claim "read"/,
+  );
+  assert.doesNotMatch(text.stdout, /delete-item/, "agreeing declarations are not reported");
+  const gated = JSON.parse((await doctor(config, ["--connect", "--format", "json"])).stdout);
+  const fx = gated.upstreams.find((u: { name: string }) => u.name === "fx");
+  assert.equal(fx.tools, 1, "without --allow-writes only the read tool counts");
+  assert.equal(fx.effect_disagreements.length, 1);
+});
