@@ -86,12 +86,14 @@ export function countArg(fn: string, a: Value[], i: number): number {
   );
 }
 
+/** Clojure's `take`: a count of zero or less takes nothing (never "from the end" — that is `take-last`). */
 function takeImpl(n: number, v: PVec): PVec {
-  return n >= 0 ? v.slice(0, n) : v.slice(v.n + n, v.n);
+  return v.slice(0, Math.max(0, n));
 }
 
+/** Clojure's `drop`: a count of zero or less drops nothing (never "from the end" — that is `drop-last`). */
 function dropImpl(n: number, v: PVec): PVec {
-  return n >= 0 ? v.slice(n, v.n) : v.slice(0, v.n + n);
+  return v.slice(Math.max(0, n), v.n);
 }
 
 define("sequences", {
@@ -194,7 +196,7 @@ define("sequences", {
   "take": {
     arity: [2, 2],
     args: ["[n coll]"],
-    doc: "First n items as a vector (negative n takes from the end; maps give entries; sets raise).",
+    doc: "First n items as a vector (n <= 0 gives []; use take-last for the end; maps give entries; sets raise).",
     fn: (a) => {
       noSet("take", a[1], 2);
       return takeImpl(countArg("take", a, 0), sliceable(a[1], "take", 2));
@@ -203,7 +205,7 @@ define("sequences", {
   "drop": {
     arity: [2, 2],
     args: ["[n coll]"],
-    doc: "All but the first n items (negative n drops from the end).",
+    doc: "All but the first n items (n <= 0 drops nothing; use drop-last for the end).",
     fn: (a) => dropImpl(countArg("drop", a, 0), sliceable(a[1], "drop", 2)),
   },
   "take-last": {

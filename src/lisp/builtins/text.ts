@@ -8,9 +8,19 @@ import type { Value } from "../values/types.ts";
 import { float, normBig } from "../values/numbers.ts";
 import { printLine, prStr, strOf } from "../printer.ts";
 import { define } from "./table.ts";
-import { stringBytes } from "./util.ts";
+import { argError, stringBytes } from "./util.ts";
 import { format } from "./format.ts";
 import { chargeExpansion } from "../values/expansion.ts";
+
+/**
+ * The text argument of `parse-long` & co: a string, or nil (a missing field parses to nil). Any other value is a
+ * `type_error` like Clojure's, so `(parse-long 5)` cannot pass for "not a number".
+ */
+function parseText(fn: string, v: Value): Value {
+  if (typeof v === "string" || v === null) return v;
+  const hint = typeof v === "number" || typeof v === "bigint" ? "; a number needs no parsing, use it as it is" : "";
+  return argError(fn, 1, "a string (or nil)", v, hint);
+}
 
 /** `parse-long`: the integer written by the whole string (64-bit range), else nil. */
 export function parseLong(v: Value): Value {
@@ -73,26 +83,29 @@ define("strings", {
   "parse-long": {
     arity: [1, 1],
     args: ["[s]"],
-    doc: "The integer written by the whole string (64-bit range), else nil.",
-    fn: (a) => parseLong(a[0]),
+    doc: "The integer written by the whole string (64-bit range), else nil; nil gives nil, other non-strings raise.",
+    fn: (a) => parseLong(parseText("parse-long", a[0])),
   },
   "parse-int": {
     arity: [1, 1],
     args: ["[s]"],
     doc: "Same as parse-long.",
-    fn: (a) => parseLong(a[0]),
+    fn: (a) => parseLong(parseText("parse-int", a[0])),
   },
   "parse-double": {
     arity: [1, 1],
     args: ["[s]"],
-    doc: 'The float written by the whole string (also "Infinity", "NaN"), else nil.',
-    fn: (a) => parseDouble(a[0]),
+    doc: 'The float written by the whole string (also "Infinity", "NaN"), else nil; non-strings other than nil raise.',
+    fn: (a) => parseDouble(parseText("parse-double", a[0])),
   },
   "parse-boolean": {
     arity: [1, 1],
     args: ["[s]"],
-    doc: 'true for "true", false for "false", else nil.',
-    fn: (a) => (a[0] === "true" ? true : a[0] === "false" ? false : null),
+    doc: 'true for "true", false for "false", else nil; non-strings other than nil raise.',
+    fn: (a) => {
+      const s = parseText("parse-boolean", a[0]);
+      return s === "true" ? true : s === "false" ? false : null;
+    },
   },
   "println": {
     arity: [0, Infinity],

@@ -96,7 +96,7 @@ Deno.test("parse-long / parse-int / parse-double / parse-boolean", () => {
     ['(parse-long "42x")', "nil"],
     ['(parse-long "9223372036854775807")', "9223372036854775807"],
     ['(parse-long "9223372036854775808")', "nil"],
-    ["(parse-long 42)", "nil"],
+    ["(parse-long 42)", "ERR type_error"],
     ["(parse-long nil)", "nil"],
     ['(parse-int "12")', "12"],
     ['(parse-double "1.5")', "1.5"],

@@ -407,4 +407,57 @@ export const DEVIATIONS: Record<string, Deviation> = {
     expect: { error: "type_error" },
     why: "issue 14: long of a string raises as in Clojure (cljs coerces)",
   },
+  // issue 14 item 5 audit: inputs JVM Clojure rejects with an exception that PTC accepts on purpose. Where nbb
+  // agrees with PTC, JVM Clojure is the reference (cljs is the more lenient dialect there).
+  "div-73": {
+    src: '(str/includes? nil "a")',
+    expect: "false",
+    why: "string predicates read nil as no text (JVM and cljs raise a null-pointer error); nil-punning missing fields",
+  },
+  "div-74": {
+    src: "(even? 1.5)",
+    expect: "false",
+    why: "numeric predicates answer false instead of raising (Clojure: Argument must be an integer)",
+  },
+  "div-75": {
+    src: '(max 1 "a")',
+    expect: '"a"',
+    why: "max/min use the total order across types (JVM Clojure raises ClassCastException; cljs agrees with PTC)",
+  },
+  "div-76": {
+    src: '(zero? "a")',
+    expect: "false",
+    why: "numeric predicates are false for non-numbers (JVM Clojure raises ClassCastException; cljs agrees)",
+  },
+  "div-77": {
+    src: '(subs "abc" 2 1)',
+    expect: '""',
+    why: "subs clamps its indexes; an end before the start is empty (JVM raises StringIndexOutOfBounds, cljs swaps)",
+  },
+  "div-78": {
+    src: '(subs "abc" 5)',
+    expect: '""',
+    why: "subs clamps its indexes (JVM Clojure raises StringIndexOutOfBounds; cljs agrees with PTC)",
+  },
+  "div-79": { src: '(nth "abc" 10)', expect: "nil", why: "out-of-range nth is nil (Clojure raises)" },
+  "div-80": {
+    src: "(subvec [1 2 3] 2 1)",
+    expect: "[]",
+    why: "subvec clamps its indexes; an end before the start is empty (Clojure raises)",
+  },
+  "div-81": {
+    src: '(sort-by :a > [{:a 1} {:a "x"}])',
+    expect: '[{:a "x"} {:a 1}]',
+    why: "comparators use the total cross-type order (JVM Clojure raises ClassCastException)",
+  },
+  "div-82": {
+    src: '(str/starts-with? nil "a")',
+    expect: "false",
+    why: "string predicates read nil as no text (JVM and cljs raise a null-pointer error)",
+  },
+  "ptc-78": {
+    src: "(json/generate-string {:f (fn [] 1)})",
+    expect: "nil",
+    why: "json/generate-string gives nil for a value JSON cannot hold (cheshire on the JVM raises)",
+  },
 };

@@ -253,6 +253,16 @@ export const ERROR_CASES: ErrorCase[] = [
     reasons: ["print_limit_exceeded"],
     limits: { maxPrintChars: 10_000 },
   },
+  // --- issue 14 item 5 audit: builtins refuse inputs Clojure rejects ------------------------------------------
+  {
+    name: "parse-long of a number",
+    src: "(parse-long 5)",
+    reasons: ["type_error"],
+    mentions: ["parse-long", "argument 1", "a string"],
+  },
+  { name: "parse-double of a keyword", src: "(parse-double :a)", reasons: ["type_error"], mentions: ["parse-double"] },
+  { name: "parse-int of a vector", src: "(parse-int [1])", reasons: ["type_error"], mentions: ["parse-int"] },
+  { name: "parse-boolean of true", src: "(parse-boolean true)", reasons: ["type_error"], mentions: ["parse-boolean"] },
 ];
 
 /** Hostile programs that must simply return data (no prototype pollution, no host objects leaking). */

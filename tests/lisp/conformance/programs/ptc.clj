@@ -76,3 +76,4 @@
 (:name (meta 'frequencies))
 (ns-name 'clojure.string)
 (some #(includes? % "union") (dir clojure.set))
+(json/generate-string {:f (fn [] 1)})

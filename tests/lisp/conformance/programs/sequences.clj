@@ -148,3 +148,6 @@
 (partition 4 [1 2 3])
 (partition-all 2 [])
 (last {:a 1})
+(take -1 [1 2])
+(drop -2 [1 2])
+(take 0 [1 2])
