@@ -92,6 +92,17 @@ export function pinStdioWorkingDirs(text: string, baseDir: string): string {
   return out;
 }
 
+/**
+ * Pin the `libraries` paths of a config text to absolute paths resolved against `baseDir`, so a copy placed
+ * elsewhere loads the same files; `drop` removes the key instead (a copy without the upstreams the libraries call).
+ */
+export function pinLibraries(text: string, baseDir: string, drop = false): string {
+  const doc = parseJsonc(text, [], { allowTrailingComma: true }) as { libraries?: unknown } | null;
+  if (!Array.isArray(doc?.libraries)) return text;
+  const value = drop ? undefined : doc.libraries.map((p) => (typeof p === "string" ? resolve(baseDir, p) : p));
+  return applyEdits(text, modify(text, ["libraries"], value, {}));
+}
+
 /** Which upstreams of the example a concrete copy keeps. */
 export interface ConcreteConfigOptions {
   /**
@@ -133,6 +144,8 @@ export async function writeConcreteConfig(
   let concrete = text.replaceAll(EXAMPLE_ORIGIN, url);
   if (keep !== "all") concrete = keepUpstreams(concrete, keep);
   const path = join(dir, "upstreams.jsonc");
+  // The example's libraries call both upstreams: a copy with fewer upstreams leaves them out.
+  concrete = pinLibraries(concrete, dirname(EXAMPLE_CONFIG), keep !== "all");
   await Deno.writeTextFile(path, pinStdioWorkingDirs(concrete, dirname(EXAMPLE_CONFIG)));
   return path;
 }

@@ -14,6 +14,9 @@ import { withRunContext } from "../upstream/run_context.ts";
 import { type Runtime, RuntimeStartError, startRuntime } from "../upstream/runtime.ts";
 import { checkPermissions } from "../upstream/permissions.ts";
 import { prepareConfig } from "../upstream/startup.ts";
+import type { PtcConfig } from "../upstream/config.ts";
+import { readLibraries } from "../upstream/libraries.ts";
+import { type LibraryNamespace, type LibrarySource, loadLibraries } from "../lisp/mod.ts";
 import type { TransportRegistry } from "../upstream/registry.ts";
 import type { JsonObject } from "../core/json.ts";
 import { recordingHost, replayHost } from "./replay.ts";
@@ -112,7 +115,9 @@ class Sandbox {
   #pool: SandboxPool | undefined;
   #closed = false;
 
-  constructor(readonly options: { size: number; limits?: Partial<SandboxLimits>; heapMb?: number }) {}
+  constructor(
+    readonly options: { size: number; limits?: Partial<SandboxLimits>; heapMb?: number; libraries?: LibrarySource[] },
+  ) {}
 
   /** The pool, made on first use. */
   get pool(): SandboxPool {
@@ -139,7 +144,15 @@ class Sandbox {
 class EngineImpl implements Engine {
   #sessions = new Set<EngineSession>();
 
-  constructor(readonly sandbox: Sandbox, readonly runtime: Runtime | undefined) {}
+  constructor(
+    readonly sandbox: Sandbox,
+    readonly runtime: Runtime | undefined,
+    readonly libs: LibraryNamespace[] = [],
+  ) {}
+
+  libraries(): LibraryNamespace[] {
+    return this.libs;
+  }
 
   /** Run one evaluation through `run` (see `runUnredacted`); what it returns is redacted at the edge. */
   async run(
@@ -311,7 +324,7 @@ class EngineImpl implements Engine {
   }
 }
 
-/** Start an engine. Throws EngineStartError with one line per problem (config, permissions, upstreams). */
+/** Start an engine. Throws EngineStartError with one line per problem (config, permissions, upstreams, libraries). */
 export async function createEngine(options: EngineOptions): Promise<Engine> {
   // Every face that runs programs needs to start sandbox processes, whatever the config says.
   const missing = options.lazySandbox
@@ -321,44 +334,83 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     ? `missing Deno permissions for the sandbox: ${missing.join(" ")} (ptc starts its sandbox processes as this ` +
       "executable; run with the flags `ptc permissions` prints)"
     : undefined;
-  // Sandbox processes start loading now, while the config is read and the upstreams start.
-  const sandbox = new Sandbox({ size: options.poolSize ?? 2, limits: options.limits, heapMb: options.sandboxHeapMb });
+  const prepared = await prepareConfig({
+    configFlag: options.upstreamsConfig,
+    readOnly: options.readOnly,
+    registry: options.registry,
+  });
+  if (!prepared.ok) {
+    throw new EngineStartError(sandboxProblem ? [...prepared.problems, sandboxProblem] : prepared.problems);
+  }
+  for (const w of prepared.warnings) options.onWarning?.(w);
+  // Libraries are read and checked before any sandbox starts: each process loads them once, before it is ready.
+  const libraries = prepared.config ? await checkedLibraries(prepared.config) : [];
+  // Sandbox processes start loading now, while the upstreams start.
+  const sandbox = new Sandbox({
+    size: options.poolSize ?? 2,
+    limits: options.limits,
+    heapMb: options.sandboxHeapMb,
+    libraries,
+  });
   const warming = options.lazySandbox || sandboxProblem ? Promise.resolve() : sandbox.warm();
   warming.catch(() => {}); // awaited below; a failure must not surface as unhandled meanwhile
   let runtime: Runtime | undefined;
+  let namespaces: LibraryNamespace[] = [];
   try {
     try {
-      runtime = await startUpstreams(options);
+      runtime = await startUpstreams(options, prepared.config);
     } catch (e) {
       // One message lists everything missing, the sandbox's needs included.
       if (e instanceof EngineStartError && sandboxProblem) throw new EngineStartError([...e.lines, sandboxProblem]);
       throw e;
     }
     if (sandboxProblem) throw new EngineStartError([sandboxProblem]);
+    if (libraries.length > 0) namespaces = checkLibraryTools(libraries, runtime);
     await warming;
   } catch (e) {
     await sandbox.close();
     await runtime?.stop();
     throw e;
   }
-  return new EngineImpl(sandbox, runtime);
+  return new EngineImpl(sandbox, runtime, namespaces);
+}
+
+/** Read the config's libraries and load them once here (parse, analysis, arity, cycles): a problem stops the start. */
+async function checkedLibraries(config: PtcConfig): Promise<LibrarySource[]> {
+  const read = await readLibraries(config);
+  if (!read.ok) throw new EngineStartError(read.problems);
+  if (read.sources.length === 0) return [];
+  try {
+    loadLibraries(read.sources);
+  } catch (e) {
+    throw new EngineStartError([e instanceof Error ? e.message : String(e)]);
+  }
+  return read.sources;
+}
+
+/** Check every `(tool/call 'server/tool …)` of the libraries against the started upstreams' tools. */
+function checkLibraryTools(sources: LibrarySource[], runtime: Runtime | undefined): LibraryNamespace[] {
+  const tools = new Set<string>();
+  const unchecked = new Set<string>();
+  for (const [name, state] of runtime?.upstreams ?? []) {
+    if (state.status !== "ready") unchecked.add(name);
+    for (const t of state.tools) tools.add(`${name}/${t.name}`);
+  }
+  try {
+    return loadLibraries(sources, { upstreamTools: tools, uncheckedServers: unchecked }).describe();
+  } catch (e) {
+    throw new EngineStartError([e instanceof Error ? e.message : String(e)]);
+  }
 }
 
 /** Config and upstream runtime of an engine (undefined when no config is named). */
-async function startUpstreams(options: EngineOptions): Promise<Runtime | undefined> {
+async function startUpstreams(options: EngineOptions, config: PtcConfig | undefined): Promise<Runtime | undefined> {
   const registry = options.registry;
-  const prepared = await prepareConfig({
-    configFlag: options.upstreamsConfig,
-    readOnly: options.readOnly,
-    registry,
-  });
-  if (!prepared.ok) throw new EngineStartError(prepared.problems);
-  for (const w of prepared.warnings) options.onWarning?.(w);
   let runtime: Runtime | undefined;
-  if (prepared.config) {
+  if (config) {
     const snapshot = options.snapshot ?? "frozen";
     try {
-      runtime = await startRuntime(prepared.config, {
+      runtime = await startRuntime(config, {
         registry,
         snapshot,
         failurePolicy: snapshot === "live" ? "mark_unavailable" : "fatal",

@@ -8,6 +8,7 @@
 import type { JsonObject, JsonValue } from "../core/json.ts";
 import type { CallRecord } from "../upstream/run_context.ts";
 import type { RunLimits } from "../upstream/config.ts";
+import type { LibraryNamespace } from "../lisp/mod.ts";
 
 /**
  * One upstream call made by a program (secrets already redacted): the record the run context keeps, handed to the
@@ -141,5 +142,7 @@ export interface Engine {
   diagnostics(): JsonObject;
   /** The per-evaluation budgets of the configured runtime (undefined without upstreams). */
   runLimits(): RunLimits | undefined;
+  /** The operator libraries loaded at start (namespaces with their public functions), in load order. */
+  libraries(): LibraryNamespace[];
   close(): Promise<void>;
 }

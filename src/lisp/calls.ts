@@ -28,11 +28,13 @@ export interface CallSite {
   at: number;
   /** The evaluation context the call runs in (its `source` is the program now running). */
   run: EvalContext;
+  /** The library file the call is written in (absent in programs). */
+  file?: string;
 }
 
 /** The call site of `form` in the program being analyzed. */
 export function callSite(form: Form, a: Ana): CallSite {
-  return { source: a.p.source, at: form.at, run: a.p.run };
+  return { source: a.p.source, at: form.at, run: a.p.run, file: a.p.file };
 }
 
 /**
@@ -43,11 +45,25 @@ export function callSite(form: Form, a: Ana): CallSite {
  * locates them.
  */
 export function located(e: unknown, site: CallSite): unknown {
+  if (site.file !== undefined) return inLibrary(e, site);
   if (e instanceof LispError && e.line === undefined && !e.uncatchable && site.source === site.run.source) {
     const { line, column } = lineCol(site.source, site.at);
     e.line = line;
     e.column = column;
     e.message = `${e.message} (line ${line}, column ${column})`;
+  }
+  return e;
+}
+
+/**
+ * An error raised inside a library function gets the library's position once (the innermost call in the library
+ * file), as `(in FILE line L, column C)`; the calling program's own call site is added later by `located`.
+ */
+function inLibrary(e: unknown, site: CallSite): unknown {
+  if (e instanceof LispError && !e.uncatchable && e.line === undefined && !e.libraryPlace) {
+    const { line, column } = lineCol(site.source, site.at);
+    e.libraryPlace = `${site.file}:${line}:${column}`;
+    e.message = `${e.message} (in ${site.file} line ${line}, column ${column})`;
   }
   return e;
 }

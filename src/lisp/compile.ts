@@ -29,6 +29,7 @@ import "./special_for.ts";
 import "./special_host.ts";
 import "./special_misc.ts";
 import "./discovery.ts";
+import "./library_refs.ts";
 
 const MAX_SYMBOLS = 10_000;
 
@@ -73,8 +74,14 @@ function firstUse(p: ProgramCtx, entries: Map<string, number>): { line: number; 
 }
 
 /** Compile `source` against the program context (session namespace, tools, globals). */
-export function compileProgram(source: string, p: ProgramCtx, maxBytes: number, maxDepth: number): CompiledProgram {
-  const forms = readProgram(source, maxBytes, maxDepth);
+export function compileProgram(
+  source: string,
+  p: ProgramCtx,
+  maxBytes: number,
+  maxDepth: number,
+  pre?: { forms: Form[] },
+): CompiledProgram {
+  const forms = pre?.forms ?? readProgram(source, maxBytes, maxDepth);
   const nsyms = countSymbols(forms);
   if (nsyms > MAX_SYMBOLS) {
     throw new LispError(

@@ -14,6 +14,7 @@ import { defSpecial, SPECIALS } from "./specials.ts";
 import { builtinDoc, knownNamespaces, namespaceMembers, searchBuiltins } from "./builtins/registry.ts";
 import type { EvalContext } from "./runtime.ts";
 import type { Form } from "./forms.ts";
+import type { LibraryFunction } from "./library_types.ts";
 import {
   fromJson,
   Keyword,
@@ -110,6 +111,21 @@ export function localDoc(name: string): BuiltinDoc | undefined {
   return undefined;
 }
 
+/** The library function `ref` (`ns/name`) names, if it is a public one of a loaded library. */
+function libraryFn(run: EvalContext, ref: string): LibraryFunction | undefined {
+  const i = ref.indexOf("/");
+  if (i <= 0) return undefined;
+  return run.libraries?.namespaces.get(ref.slice(0, i))?.publics.get(ref.slice(i + 1));
+}
+
+/** Text block printed by `(doc ns/name)` for a library function: arglists, signature, docstring. */
+export function libraryDocText(f: LibraryFunction): string {
+  const lines = [f.ref, ...f.arglists.map((a) => `  ${a}`)];
+  if (f.signature) lines.push(`  signature: ${f.signature}`);
+  lines.push(`  ${f.doc}`);
+  return lines.join("\n");
+}
+
 /** Text block printed by `(doc name)` for a local name. */
 export function docText(d: BuiltinDoc): string {
   return `${d.name}\n${d.arglists.map((a) => `  ${a}`).join("\n")}\n  ${d.doc}`;
@@ -177,6 +193,16 @@ discoveryForm(
       R.print(docText(d), true);
       return null;
     }
+    const lf = libraryFn(R, ref);
+    if (lf !== undefined) {
+      R.print(libraryDocText(lf), true);
+      return null;
+    }
+    const lns = R.libraries?.namespaces.get(ref);
+    if (lns !== undefined) {
+      R.print(`${ref} (library ${lns.info.file})\n  ${lns.info.doc}`, true);
+      return null;
+    }
     if (R.discovery === undefined) {
       R.print(`No documentation found for: ${ref}`);
       return null;
@@ -217,6 +243,12 @@ discoveryForm(
       if (isDiscoveryFault(r)) return r;
       if (r instanceof PVec) out.push(...r.view());
     }
+    const needle = q.toLowerCase();
+    for (const ns of R.libraries?.namespaces.values() ?? []) {
+      for (const f of ns.publics.values()) {
+        if (`${f.ref} ${f.doc}`.toLowerCase().includes(needle)) out.push(`library: ${f.ref} - ${firstLine(f.doc)}`);
+      }
+    }
     for (const h of searchBuiltins(q, limit)) out.push(`local: ${h.name} - ${firstLine(h.doc.doc)}`);
     return vecFrom(out.slice(0, limit));
   },
@@ -240,6 +272,16 @@ discoveryForm(
           const d = builtinDoc(`${ref}/${m}`) ?? builtinDoc(m);
           return `${m} - ${d ? firstLine(d.doc) : ""}`;
         }),
+      );
+    }
+    const lns = R.libraries?.namespaces.get(ref);
+    if (lns !== undefined) {
+      const limit = typeof opts.limit === "number" ? opts.limit : 50;
+      const offset = typeof opts.offset === "number" ? opts.offset : 0;
+      return vecFrom(
+        [...lns.publics.values()].slice(offset, offset + limit).map((f) =>
+          `${f.name} ${f.signature ?? f.arglists.join(" ")} - ${firstLine(f.doc)}`
+        ),
       );
     }
     return discoveryCall(R, "dir", { ref, ...opts });
@@ -276,6 +318,32 @@ discoveryForm(
         d.section,
       ]);
     }
+    const lf = libraryFn(R, ref);
+    if (lf !== undefined) {
+      const ns = ref.slice(0, ref.indexOf("/"));
+      return mapFromKvs([
+        kw("kind"),
+        kw("library-function"),
+        kw("source"),
+        kw("library"),
+        kw("namespace"),
+        ns,
+        kw("name"),
+        lf.name,
+        kw("ref"),
+        ref,
+        kw("description"),
+        lf.doc,
+        kw("signatures"),
+        vecFrom(lf.arglists.slice()),
+        kw("signature"),
+        lf.signature ?? null,
+        kw("file"),
+        R.libraries!.namespaces.get(ns)!.info.file,
+        kw("line"),
+        lf.line,
+      ]);
+    }
     return discoveryCall(R, "meta", { ref });
   },
 );
@@ -286,8 +354,28 @@ discoveryForm(
   "Map of a namespace's public names to their documentation.",
   1,
   1,
-  (args) => {
+  (args, R) => {
     const ref = refText(args[0], "ns-publics");
+    const lns = R.libraries?.namespaces.get(ref);
+    if (lns !== undefined) {
+      const b = new MapBuilder();
+      for (const f of lns.publics.values()) {
+        b.set(
+          f.name,
+          mapFromKvs([
+            kw("name"),
+            f.name,
+            kw("doc"),
+            f.doc,
+            kw("arglists"),
+            vecFrom(f.arglists.slice()),
+            kw("signature"),
+            f.signature ?? null,
+          ]),
+        );
+      }
+      return b.build();
+    }
     const members = namespaceMembers(ref === "clojure.core" ? "core" : ref);
     if (members === undefined) {
       throw new LispError(
@@ -317,7 +405,14 @@ discoveryForm(
   },
 );
 
-discoveryForm("all-ns", ["(all-ns)"], "Names of the namespaces.", 0, 0, () => vecFrom(ALL_NS.slice()));
+discoveryForm(
+  "all-ns",
+  ["(all-ns)"],
+  "Names of the namespaces (the language's and the loaded libraries').",
+  0,
+  0,
+  (_args, R) => vecFrom([...ALL_NS, ...(R.libraries?.namespaces.keys() ?? [])]),
+);
 
 discoveryForm("ns-name", ["(ns-name ns)"], "The name of a namespace.", 1, 1, (args) => {
   const ref = refText(args[0], "ns-name");

@@ -71,6 +71,8 @@ export class LispError extends Error {
   readonly reason: LispErrorReason;
   line?: number;
   column?: number;
+  /** `FILE:LINE:COLUMN` of the library code that raised it, once located there. */
+  libraryPlace?: string;
   /** True for budget/limit errors that a program-level handler must never intercept. */
   readonly uncatchable: boolean;
 

@@ -9,22 +9,26 @@
  */
 import type { BuiltinDoc, EvalOptions, EvalResult } from "./api.ts";
 import { Session } from "./session.ts";
+import type { Libraries } from "./library.ts";
 import { SPECIALS } from "./specials.ts";
 import "./compile.ts";
 
 export type * from "./api.ts";
 export { type LastError, Session } from "./session.ts";
 export { readerStatus } from "./reader.ts";
+export { Libraries, loadLibraries } from "./library.ts";
+export { isProtectedNamespace } from "./library_refs.ts";
+export type { LibraryFunction, LibraryNamespace, LibrarySource } from "./library_types.ts";
 export { builtinDoc, builtinNames, searchBuiltins } from "./builtins/registry.ts";
 
-/** A new session with an empty user namespace. */
-export function createSession(): Session {
-  return new Session();
+/** A new session with an empty user namespace (seeing `libraries`, when given). */
+export function createSession(libraries?: Libraries): Session {
+  return new Session(libraries);
 }
 
-/** Evaluate `source` once, statelessly. */
-export function evaluate(source: string, options: EvalOptions = {}): EvalResult {
-  return new Session().eval(source, options);
+/** Evaluate `source` once, statelessly (seeing `libraries`, when given). */
+export function evaluate(source: string, options: EvalOptions = {}, libraries?: Libraries): EvalResult {
+  return new Session(libraries).eval(source, options);
 }
 
 /** Names of the special forms and macros, sorted (internal helper forms excluded). */

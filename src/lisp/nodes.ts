@@ -10,6 +10,7 @@ import type { LexScope } from "./scope.ts";
 import type { Value } from "./vals.ts";
 import type { JsonObject } from "../core/json.ts";
 import type { EvalContext } from "./runtime.ts";
+import type { LibraryIndex } from "./library_types.ts";
 
 /** A frame: slot 0 holds the captured values of the running closure, other slots hold locals. */
 // deno-lint-ignore no-explicit-any
@@ -53,6 +54,10 @@ export interface ProgramCtx {
   context: JsonObject | undefined;
   /** The session's `*1 *2 *3` history, newest last. */
   history: () => Value[];
+  /** The operator libraries `ns/name` may refer to (absent: none). */
+  libraries?: LibraryIndex;
+  /** The library file being compiled (absent for programs). */
+  file?: string;
 }
 
 /** Where `recur` jumps to: the slots it rewrites (loop bindings or fn params). */

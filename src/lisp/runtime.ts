@@ -13,6 +13,7 @@ import { LispError, type LispErrorReason } from "./errors.ts";
 import { type Builtin, type BuiltinContext, BuiltinFn } from "./builtins/table.ts";
 import { callValue } from "./values/fn.ts";
 import type { Value } from "./values/types.ts";
+import type { LibraryIndex } from "./library_types.ts";
 
 /** Default budgets (api.ts `EvalLimits`). */
 export const DEFAULT_EVAL_LIMITS: Required<Omit<EvalLimits, "deadline" | "interrupt">> = {
@@ -78,6 +79,8 @@ export class EvalContext implements BuiltinContext {
   context: Value = null;
   /** The source of the program now running (positions in code an earlier evaluation defined would mislead). */
   source: string | undefined = undefined;
+  /** The operator libraries loaded into this process (kept across evaluations; discovery reads them). */
+  libraries: LibraryIndex | undefined = undefined;
   /** The function value of each builtin the programs of this context refer to (one per builtin: `(= inc inc)`). */
   private readonly fns = new Map<Builtin, BuiltinFn>();
 

@@ -11,6 +11,7 @@ import { DEFAULT_EVAL_LIMITS, EvalContext, hostFault } from "./runtime.ts";
 import { ReturnSignal, undoDefs } from "./pmap.ts";
 import { fromJson, prStr, toJson, type Value } from "./vals.ts";
 import { chargeExpansion } from "./values/expansion.ts";
+import type { Libraries } from "./library.ts";
 
 /** The last error of a session (what a REPL binds to `*e`). */
 export interface LastError {
@@ -44,8 +45,15 @@ export class Session implements LispSession {
   private cells = new Map<string, Cell>();
   private history: Value[] = [];
   private last: LastError | null = null;
-  /** The context every evaluation of this session runs in (closures defined earlier keep referring to it). */
-  private readonly run = new EvalContext();
+  /**
+   * The context every evaluation of this session runs in (closures defined earlier keep referring to it). With
+   * libraries it is theirs, so a library function charges the budgets of the program that calls it.
+   */
+  private readonly run: EvalContext;
+
+  constructor(private readonly libraries?: Libraries) {
+    this.run = libraries?.run ?? new EvalContext();
+  }
 
   /** Evaluate a program in this session. */
   eval(source: string, options: EvalOptions = {}): EvalResult {
@@ -70,6 +78,7 @@ export class Session implements LispSession {
         unknownTools: new Map(),
         context: options.context,
         history: () => history,
+        libraries: this.libraries,
       };
       const limits = { ...DEFAULT_EVAL_LIMITS, ...(options.limits ?? {}) };
       const program = compileProgram(source, p, limits.maxProgramBytes, limits.maxDepth);

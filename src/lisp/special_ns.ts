@@ -22,7 +22,17 @@ const HINTS: Record<string, string> = {
 };
 
 function refuse(name: string): (items: Form[], form: Form, a: Ana) => Node {
-  return (_items, form, a) => {
+  return (items, form, a) => {
+    const target = items[1]?.type === "symbol" ? items[1].name : "";
+    if (name === "ns" && a.p.libraries?.namespaces.has(target)) {
+      throw formError(
+        a,
+        "invalid_form",
+        `(ns ${target} …): namespace ${target} is an operator library and cannot be redefined by a program; ` +
+          `call its functions as (${target}/fn …)`,
+        form,
+      );
+    }
     throw formError(a, "invalid_form", `(${name} …): ${HINTS[name]}`, form);
   };
 }

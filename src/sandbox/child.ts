@@ -4,8 +4,8 @@
  * @module
  */
 import "./drop_permissions.ts";
-import { createSession, evaluate } from "../lisp/mod.ts";
+import { createSession, evaluate, loadLibraries } from "../lisp/mod.ts";
 import { serveChild } from "./child_core.ts";
 import { childOptionsFromArgs } from "./spawn.ts";
 
-await serveChild({ createSession, evaluate }, childOptionsFromArgs(Deno.args));
+await serveChild({ createSession, evaluate, loadLibraries }, childOptionsFromArgs(Deno.args));

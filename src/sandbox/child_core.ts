@@ -20,16 +20,21 @@ import {
   type EvalMessage,
   FrameDecoder,
   type HostMessage,
+  type InitMessage,
   MAX_REQUEST_BYTES,
   type OutputCheck,
   type SandboxResult,
 } from "./protocol.ts";
+import type { LibrarySource } from "../lisp/library_types.ts";
 
 /** What the child needs from the language (src/lisp/mod.ts provides both). */
-export interface LanguageModule {
-  createSession(): LispSession;
+export interface LanguageModule<L = unknown> {
+  /** A session; `libraries` is what `loadLibraries` returned, when the process has libraries. */
+  createSession(libraries?: L): LispSession;
   /** Stateless evaluation; when absent a fresh session is created per evaluation. */
-  evaluate?(source: string, options?: EvalOptions): EvalResult;
+  evaluate?(source: string, options?: EvalOptions, libraries?: L): EvalResult;
+  /** Load operator libraries once per process (throws with a message naming file, line and column). */
+  loadLibraries?(sources: LibrarySource[]): L;
 }
 
 /** Options of the serving loop (from the command line of the sandbox process). */
@@ -207,7 +212,7 @@ export function checkOutput(schema: JsonObject, value: JsonValue): OutputCheck {
 const MiB = 1024 * 1024;
 
 /** Serve evaluation requests on stdin/stdout using `language` until the host closes stdin. Call once. */
-export async function serveChild(language: LanguageModule, options: ChildOptions = {}): Promise<never> {
+export async function serveChild<L>(language: LanguageModule<L>, options: ChildOptions = {}): Promise<never> {
   const channel = new Channel();
   // stdout carries frames only: anything logged goes to stderr.
   const toStderr = (...args: unknown[]) => {
@@ -222,6 +227,7 @@ export async function serveChild(language: LanguageModule, options: ChildOptions
       toStderr;
   const parent = Deno.ppid;
   let session = null as LispSession | null;
+  let libraries: L | undefined = undefined;
   const cache: { context?: CachedPayload<JsonObject>; globals?: CachedPayload<Record<string, JsonValue>> } = {};
 
   const payload = <T>(kind: "context" | "globals", p: CachedPayload<T> | undefined): T | undefined => {
@@ -278,12 +284,12 @@ export async function serveChild(language: LanguageModule, options: ChildOptions
         onPrint: msg.streamPrints ? (line) => channel.send({ type: "print", id: msg.id, line }) : undefined,
       };
       if (msg.mode === "session") {
-        session ??= language.createSession();
+        session ??= language.createSession(libraries);
         result = session.eval(msg.source, evalOptions);
       } else {
         result = language.evaluate
-          ? language.evaluate(msg.source, evalOptions)
-          : language.createSession().eval(msg.source, evalOptions);
+          ? language.evaluate(msg.source, evalOptions, libraries)
+          : language.createSession(libraries).eval(msg.source, evalOptions);
       }
     } catch (e) {
       return { ok: false, ...classifyEscape(e), prints: [], elapsedMs: elapsed() };
@@ -308,9 +314,22 @@ export async function serveChild(language: LanguageModule, options: ChildOptions
     return out;
   };
 
-  // Per-process set-up belongs here, before `ready`: whatever every evaluation and session of this process shares
-  // (e.g. operator libraries, loaded once per process) is prepared once and handed to the language; the pool only
-  // hands out processes that said `ready`, and a replacement process goes through the same set-up.
+  // Per-process set-up, before `ready`: the operator libraries every evaluation and session of this process shares
+  // are analysed and run once here; the pool only hands out processes that said `ready`, and a replacement process
+  // goes through the same set-up.
+  const init = channel.receive();
+  if (init.type !== "init") throw new Error(`the first host frame must be init, got ${init.type}`);
+  const sources = (init as InitMessage).libraries;
+  if (sources.length > 0) {
+    if (!language.loadLibraries) throw new Error("this sandbox language cannot load libraries");
+    try {
+      libraries = language.loadLibraries(sources);
+    } catch (e) {
+      // The host checked the same sources before spawning: reaching this is a bug; `ready` rejects with this line.
+      console.error(`the sandbox could not load the libraries: ${e instanceof Error ? e.message : String(e)}`);
+      Deno.exit(1);
+    }
+  }
   channel.send({ type: "ready" });
   while (true) {
     const msg = channel.receive();

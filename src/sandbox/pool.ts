@@ -10,6 +10,7 @@ import { resolveLimits, type SandboxLimits } from "./limits.ts";
 import type { SandboxResult } from "./protocol.ts";
 import { type RunResult, SandboxProcess, SandboxStopped } from "./process_handle.ts";
 import { DEFAULT_ENTRY, DEFAULT_HEAP_MB, type SpawnSpec } from "./spawn.ts";
+import type { LibrarySource } from "../lisp/library_types.ts";
 
 /** Options of a pool. */
 export interface PoolOptions {
@@ -21,6 +22,8 @@ export interface PoolOptions {
   entry?: URL;
   /** V8 heap cap of each sandbox process in MiB (default 1024); a session's cumulative memory cap derives from it. */
   heapMb?: number;
+  /** Operator libraries each process loads once at start (checked by the host beforehand). */
+  libraries?: LibrarySource[];
 }
 
 /** Options of one evaluation. */
@@ -107,7 +110,11 @@ export class SandboxPool {
 
   constructor(options: PoolOptions = {}) {
     this.#limits = resolveLimits(options.limits);
-    this.#spec = { entry: options.entry ?? DEFAULT_ENTRY, heapMb: options.heapMb ?? DEFAULT_HEAP_MB };
+    this.#spec = {
+      entry: options.entry ?? DEFAULT_ENTRY,
+      heapMb: options.heapMb ?? DEFAULT_HEAP_MB,
+      libraries: options.libraries,
+    };
     this.#size = Math.max(1, Math.floor(options.size ?? 2));
     for (let i = 0; i < this.#size; i++) this.#idle.push(this.#spawn());
   }

@@ -156,6 +156,7 @@ export class SandboxProcess {
     }
     track(this);
     this.#writer = this.#child.stdin.getWriter();
+    this.#send({ type: "init", libraries: spec.libraries ?? [] });
     const frames = this.#readFrames(this.#child.stdout);
     const stderr = this.#readStderr(this.#child.stderr);
     this.exited = Promise.all([this.#child.status, frames, stderr]).then(([status]) => this.#onExit(status));

@@ -10,6 +10,7 @@
 import type { DiscoveryOp, DiscoveryOutcome, ToolOutcome, ToolRequest } from "../core/tool_seam.ts";
 import type { JsonObject, JsonValue } from "../core/json.ts";
 import type { EvalLimits, EvalStatus } from "../lisp/api.ts";
+import type { LibrarySource } from "../lisp/library_types.ts";
 
 /** Bytes of the length prefix. */
 export const HEADER_BYTES = 4;
@@ -72,8 +73,17 @@ export interface ControlMessage {
   id: number;
 }
 
+/**
+ * Host → child, always the first frame: what every evaluation and session of the process shares (the operator
+ * libraries, loaded once before the child says `ready`).
+ */
+export interface InitMessage {
+  type: "init";
+  libraries: LibrarySource[];
+}
+
 /** Everything the host sends. */
-export type HostMessage = EvalMessage | AnswerMessage | AbortMessage | ControlMessage;
+export type HostMessage = InitMessage | EvalMessage | AnswerMessage | AbortMessage | ControlMessage;
 
 /** How the returned value fared against an `outputSchema`. */
 export type OutputCheck = { valid: true } | { valid: false; message: string };

@@ -8,6 +8,7 @@
  */
 import { fileURLToPath } from "node:url";
 import type { ChildOptions } from "./child_core.ts";
+import type { LibrarySource } from "../lisp/library_types.ts";
 
 /** The argument that starts a compiled ptc as a sandbox process. */
 export const SANDBOX_MODE = "__sandbox";
@@ -27,6 +28,8 @@ export interface SpawnSpec {
   entry: URL;
   /** V8 heap cap (`--max-old-space-size`), MiB. */
   heapMb: number;
+  /** Operator libraries every process loads once, before it is ready. */
+  libraries?: LibrarySource[];
 }
 
 /** True when this ptc runs as a `deno compile`d binary. */

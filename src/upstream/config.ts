@@ -61,6 +61,8 @@ export interface PtcConfig {
   configDir: string;
   credentials: Map<string, CredentialSpec>;
   upstreams: UpstreamSpec[];
+  /** Operator library files: as the config wrote them and resolved against the config's folder. */
+  libraries: { file: string; path: string }[];
   readOnly: boolean;
   /** Top-level `allow_writes`: the config half of the write gate, for every upstream. */
   allowWrites?: boolean;
@@ -293,6 +295,7 @@ export function parseConfigText(
     configDir,
     credentials: creds?.specs ?? new Map(),
     upstreams,
+    libraries: ((doc.libraries ?? []) as string[]).map((file) => ({ file, path: resolve(configDir, file) })),
     readOnly,
     ...(doc.allow_writes === true ? { allowWrites: true } : {}),
     limits: resolveLimits((doc.limits ?? {}) as Record<string, unknown>),

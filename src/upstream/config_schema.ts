@@ -101,6 +101,12 @@ export function topLevelSchema(upstreamEntry: JsonSchema = { type: "object" }): 
         type: "boolean",
         description: "Install write tools on every upstream (also needs the process flag --allow-writes).",
       },
+      libraries: {
+        type: "array",
+        description: "PTC-Lisp library files (.clj, relative to this config) loaded into every sandbox at start.",
+        items: { type: "string", pattern: "\.clj$", minLength: 5 },
+        maxItems: 64,
+      },
       limits: limitsSchema,
       catalog: catalogSchema,
     },

@@ -18,6 +18,7 @@ export function computePermissions(config: PtcConfig, registry: TransportRegistr
   const run: string[] = [];
   let anyEnv = false;
   if (config.file) read.push(config.file);
+  for (const lib of config.libraries) read.push(lib.path);
   for (const spec of config.credentials.values()) {
     if (spec.source === "env") env.push(spec.var);
     if (spec.source === "file") read.push(spec.path);

@@ -30,6 +30,7 @@ Deno.test("hidden mode: `main.ts __sandbox` with -A revokes every permission, th
     }
   };
   try {
+    await writer.write(encodeFrame({ type: "init", libraries: [] }));
     assert.deepEqual(await next(), { type: "ready" });
     await writer.write(encodeFrame({ type: "probe", id: 1 }));
     const probe = await next() as unknown as {
