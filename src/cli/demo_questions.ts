@@ -128,6 +128,13 @@ export function demoQuestions(facts: DemoFacts): DemoQuestion[] {
         top))`,
     },
     {
+      id: "library-step-story",
+      question:
+        "acme's newest failing trace: its steps, where it broke, and what the runbook says (through the oncall library).",
+      // The operator's library (fixtures/observatory/lib/oncall.clj) does the paging, the steps and the runbook join.
+      program: `(oncall/step-story (:id (first (oncall/failing-traces "acme" nil))))`,
+    },
+    {
       id: "cost-per-model",
       question: "Cost per model for acme over the last 30 days.",
       program: `

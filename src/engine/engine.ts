@@ -295,7 +295,9 @@ class EngineImpl implements Engine {
   }
 
   renderCatalog(mode: "auto" | "inline" | "lazy"): string {
-    return this.runtime ? renderCatalog(this.runtime, mode) : "";
+    if (!this.runtime) return "";
+    const replaced = new Set(this.libs.filter((n) => n.visibility === "prompt").flatMap((n) => n.replaces));
+    return renderCatalog(this.runtime, mode, replaced);
   }
 
   catalogJson(): JsonObject {

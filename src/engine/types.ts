@@ -132,7 +132,10 @@ export interface Engine {
   openSession(): Promise<EngineSession>;
   /** The catalog (empty when no upstreams are configured). */
   catalog(): CatalogServer[];
-  /** Catalog text for prompts: inline (every tool with its signature), lazy (servers only), auto (by size). */
+  /**
+   * Catalog text for prompts: inline (every tool with its signature), lazy (servers only), auto (by size). Tools a
+   * prompt-visible library `:replaces` are left out (they stay callable).
+   */
   renderCatalog(mode: "auto" | "inline" | "lazy"): string;
   /** The full catalog as JSON (`ptc catalog --format json`, the input of `--diff`); no servers without upstreams. */
   catalogJson(): JsonObject;

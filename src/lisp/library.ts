@@ -46,12 +46,11 @@ export class Libraries implements LibraryIndex {
 }
 
 /** A load-time error: `file:line:column: message` (the reason stays the language's). */
-function loadError(file: string, source: string, e: unknown): LispError {
+function loadError(file: string, e: unknown): LispError {
   if (!(e instanceof LispError)) throw e;
   const where = e.line !== undefined ? `${file}:${e.line}:${e.column}` : file;
   const message = e.message.replace(/ \(line \d+, column \d+\)$/, "");
   return new LispError(e.reason, `library ${where}: ${message}`, { line: e.line, column: e.column });
-  void source;
 }
 
 function at(source: string, f: Form, reason: LispError["reason"], message: string): LispError {
@@ -376,7 +375,7 @@ export function loadLibraries(sources: LibrarySource[], options: LoadOptions = {
       firstFile.set(name, src.file);
       names.add(name);
     } catch (e) {
-      throw loadError(src.file, src.source, e);
+      throw loadError(src.file, e);
     }
   }
   for (const src of sources) {
@@ -385,7 +384,7 @@ export function loadLibraries(sources: LibrarySource[], options: LoadOptions = {
       if (options.upstreamTools) checkToolNames(p, options.upstreamTools, options.uncheckedServers ?? new Set());
       headers.push(p);
     } catch (e) {
-      throw loadError(src.file, src.source, e);
+      throw loadError(src.file, e);
     }
   }
   const libs = new Libraries();
@@ -393,7 +392,7 @@ export function loadLibraries(sources: LibrarySource[], options: LoadOptions = {
     try {
       install(libs, p);
     } catch (e) {
-      throw loadError(p.file, p.source, e);
+      throw loadError(p.file, e);
     }
   }
   return libs;

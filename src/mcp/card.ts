@@ -70,14 +70,47 @@ export function limitsCard(l: LimitsInView): string {
 export const SLIM_NOTE =
   "Success returns plain text (prints first, then the value); failures are errors `reason: message`.";
 
-/** Assemble the description from the cards, the limits and the rendered catalog. */
+/** Assemble the description from the cards, the limits, the operator libraries and the rendered catalog. */
 export function lispEvalDescription(
-  options: { hasTools: boolean; catalogText: string; slim: boolean; limits?: LimitsInView },
+  options: { hasTools: boolean; catalogText: string; slim: boolean; limits?: LimitsInView; librariesText?: string },
 ): string {
   const parts = [LANGUAGE_CARD];
   if (options.hasTools) parts.push(TOOLS_CARD);
   if (options.limits) parts.push(limitsCard(options.limits));
+  if (options.librariesText?.trim()) parts.push(options.librariesText.trim());
   if (options.catalogText.trim()) parts.push(options.catalogText.trim());
   if (options.slim) parts.push(SLIM_NOTE);
   return parts.join("\n\n");
+}
+
+/** What the libraries card needs of a namespace (the engine's `libraries()` entries). */
+export interface PromptNamespace {
+  name: string;
+  doc: string;
+  visibility: "prompt" | "hidden";
+  functions: { ref: string; doc: string; signature?: string; arglists: string[] }[];
+}
+
+const LIBRARY_DOC_CHARS = 140;
+
+function firstSentence(s: string): string {
+  const line = s.replace(/\s+/g, " ").trim();
+  return line.length > LIBRARY_DOC_CHARS ? `${line.slice(0, LIBRARY_DOC_CHARS - 1)}…` : line;
+}
+
+/**
+ * The operator libraries an agent should call: each prompt-visible namespace with its public functions, their
+ * signatures (or parameter vectors) and docstrings. Hidden namespaces stay out (they are still discoverable).
+ */
+export function librariesCard(namespaces: PromptNamespace[]): string {
+  const shown = namespaces.filter((n) => n.visibility === "prompt");
+  if (shown.length === 0) return "";
+  const lines = ["Libraries: call these functions directly, e.g. (ns/fn arg); (doc 'ns/fn) for details."];
+  for (const ns of shown) {
+    lines.push(`${ns.name} - ${firstSentence(ns.doc)}`);
+    for (const f of ns.functions) {
+      lines.push(`  ${f.ref} ${f.signature ?? f.arglists.join(" ")} - ${firstSentence(f.doc)}`);
+    }
+  }
+  return lines.join("\n");
 }

@@ -9,7 +9,7 @@ import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/server/valida
 import type { Engine, EngineEvalResult } from "../engine/types.ts";
 import type { JsonObject } from "../core/json.ts";
 import { VERSION } from "../version.ts";
-import { limitsInView, lispEvalDescription } from "./card.ts";
+import { librariesCard, limitsInView, lispEvalDescription } from "./card.ts";
 import { errorResponse, renderEvalResult, type ResponseProfile, type ToolResponse } from "./envelope.ts";
 import type { ConcurrencyGate } from "./gate.ts";
 import { getOperationSchema, IntrospectionError, listApiServices, listServiceOperations } from "./introspection.ts";
@@ -89,6 +89,7 @@ export function createServerFactory(deps: ServerDeps) {
   const description = lispEvalDescription({
     hasTools,
     catalogText: hasTools ? deps.engine.renderCatalog(deps.catalogMode) : "",
+    librariesText: librariesCard(deps.engine.libraries()),
     slim: deps.profile === "slim",
     limits: limitsInView(deps.programTimeoutMs, hasTools ? deps.engine.runLimits() : undefined),
   });

@@ -31,7 +31,7 @@ export interface SubmitResult {
 
 const HELP = `Commands:
   :help                 this help
-  :doc SYM              docs of a builtin or special form, else your def, a server or a tool
+  :doc SYM              docs of a builtin or special form, else your def, a library function, a server or a tool
   :find TEXT            search builtins and tools (alias :apropos)
   :tools [SERVER]       list the tools of every server, or of one
   :servers              list the configured servers and their status
@@ -214,7 +214,7 @@ export class ReplCore {
 
   /**
    * `:doc NAME`: builtins and special forms first (the language's `doc`), then the session's own definitions (their
-   * source); any other bare name falls back to upstream discovery: a server of that name, or the tool of that name
+   * source), then the operator libraries (a namespace or a public function of that name); any other bare name falls back to upstream discovery: a server of that name, or the tool of that name
    * on whichever server has it.
    */
   async #doc(arg: string, signal?: AbortSignal): Promise<SubmitResult> {
@@ -229,7 +229,9 @@ export class ReplCore {
     });
     // Offline, the language documents builtins and special forms and says "No documentation found" for the rest.
     const documented = builtin.ok && builtin.prints.length > 0 && !/^no documentation found/i.test(builtin.prints[0]);
-    if (documented) return this.#printDiscovery(builtin, false);
+    const libraries = this.engine.libraries();
+    const libraryNs = libraries.some((n) => n.name === arg);
+    if (documented && !libraryNs) return this.#printDiscovery(builtin, false);
     if (builtin.ok && builtin.status === "failed") return { ok: this.#show(builtin) };
     const mine = this.#defs.source(arg);
     if (mine !== undefined) {
@@ -237,6 +239,10 @@ export class ReplCore {
       return { ok: true };
     }
     if (!builtin.ok && builtin.reason === "cancelled") return { ok: this.#show(builtin) };
+    // Then the operator libraries: a namespace, or a public function named so (unqualified).
+    if (documented && libraryNs) return this.#printDiscovery(builtin, false);
+    const libraryFns = libraries.flatMap((n) => n.functions.filter((f) => f.name === arg).map((f) => f.ref));
+    if (libraryFns.length > 0) return await this.#discovery(`(doc '${libraryFns[0]})`, signal, false);
     const catalog = this.engine.catalog();
     const server = catalog.find((s) => s.name === arg);
     if (server) {

@@ -61,8 +61,16 @@ export function chooseExposure(catalog: UpstreamSnapshot[], maxTools: number, ma
 }
 
 /** The catalog text for prompts (the MCP face's `lisp_eval` description uses it). Empty when no upstreams. */
-export function renderCatalog(runtime: Runtime, mode: ExposureMode = runtime.catalogSettings.exposure): string {
-  const catalog = runtime.catalog();
+export function renderCatalog(
+  runtime: Runtime,
+  mode: ExposureMode = runtime.catalogSettings.exposure,
+  replaced: ReadonlySet<string> = new Set(),
+): string {
+  // Tools a prompt-visible library stands in for are left out of the text (they stay installed and callable).
+  const catalog = replaced.size === 0 ? runtime.catalog() : runtime.catalog().map((s) => {
+    const tools = s.tools.filter((t) => !replaced.has(`${s.name}/${t.name}`));
+    return { ...s, tools, tool_count: tools.length };
+  });
   if (catalog.length === 0) return "";
   const settings = runtime.catalogSettings;
   const chosen = mode === "auto" ? chooseExposure(catalog, settings.inlineMaxTools, settings.inlineMaxChars) : mode;

@@ -9,8 +9,31 @@ import { startDemoSession } from "../../src/cli/demo_session.ts";
 import { createEngine, EngineStartError } from "../../src/engine/engine.ts";
 import { DATASET_END } from "../../fixtures/observatory/mod.ts";
 import { registerBuiltins } from "../../transports/mod.ts";
+import type { Engine } from "../../src/engine/types.ts";
+import { librariesCard, lispEvalDescription } from "../../src/mcp/card.ts";
 
 const DAY = 86_400_000;
+
+/** Characters of the lisp_eval description per exposure mode, with the library card and without any library. */
+function descriptionSizes(engine: Engine) {
+  const size = (mode: "inline" | "lazy", withLib: boolean) =>
+    lispEvalDescription({
+      hasTools: true,
+      catalogText: withLib ? engine.renderCatalog(mode) : renderWithout(engine, mode),
+      librariesText: withLib ? librariesCard(engine.libraries()) : "",
+      slim: true,
+    }).length;
+  return {
+    inline: { with: size("inline", true), without: size("inline", false) },
+    lazy: { with: size("lazy", true), without: size("lazy", false) },
+  };
+}
+
+/** The catalog text as an engine without libraries renders it. */
+function renderWithout(engine: Engine, mode: "inline" | "lazy"): string {
+  const plain = Object.create(engine, { libs: { value: [] } }) as Engine;
+  return plain.renderCatalog(mode);
+}
 const iso = (ms: number) => new Date(ms).toISOString().replace(".000Z", "Z");
 
 Deno.test({
@@ -24,6 +47,20 @@ Deno.test({
       const [ns] = engine.libraries();
       assert.equal(ns.name, "oncall");
       assert.ok(ns.functions.some((f) => f.name === "step-story"));
+
+      // the lisp_eval description lists the library in place of the tools it replaces (which stay callable)
+      const card = librariesCard(engine.libraries());
+      assert.match(card, /oncall\/failing-traces \(org :string, since :string\?\) -> \[/);
+      const inline = engine.renderCatalog("inline");
+      assert.ok(!inline.includes("observatory/list-traces "), inline);
+      assert.ok(inline.includes("observatory/get-cost-analytics "));
+      const sizes = descriptionSizes(engine);
+      assert.ok(sizes.inline.with < sizes.inline.without + card.length, JSON.stringify(sizes));
+      if (Deno.env.get("PTC_PRINT_SIZES")) console.log(JSON.stringify(sizes));
+      const direct = await engine.evaluate({
+        program: `(count (:traces (:value (tool/call 'observatory/list-traces {:org_id "acme" :limit 3}))))`,
+      });
+      assert.ok(direct.ok && direct.json === 3, "a replaced tool stays callable");
 
       // failing traces: an OpenAPI call (paged) inside the library, checked against its signature on return
       const failing = await engine.evaluate({
@@ -114,7 +151,7 @@ async function startWith(library: string, extra: Record<string, unknown> = {}): 
 Deno.test("a broken library stops the start with its file, line and column", async () => {
   const e = await startWith('(ns b "B.")\n(defn f "F." [x]\n  (nonesuch x))');
   assert.ok(e instanceof EngineStartError, String(e));
-  assert.deepEqual(e.lines, ["library lib/bad.clj:3:3: Undefined variable: nonesuch"]);
+  assert.deepEqual(e.lines, ["library lib/bad.clj:3:4: Undefined variable: nonesuch"]);
   const tool = await startWith('(ns b "B.")\n(defn f "F." [] (tool/call \'observatory/list-traces {}))');
   assert.ok(tool instanceof EngineStartError);
   assert.match(tool.lines[0], /^library lib\/bad\.clj:2:28: unknown upstream tool observatory\/list-traces/);

@@ -56,6 +56,16 @@ Deno.test("e2e observatory demo: every question is answered, correctly and compa
       .slice(0, 5);
     assert.deepEqual(expensive.map((e) => e.trace), expected.map((t) => t.id));
 
+    // Through the operator library: one line of program, both upstreams behind it.
+    const story = answer("library-step-story") as { trace_id: string; runbook: { mitigation: string[] } };
+    const newest = data.tracesOfOrg("acme").filter((t) => t.status === "error")
+      .sort((a, b) => b.started_at.localeCompare(a.started_at))[0];
+    assert.equal(story.trace_id, newest.id);
+    assert.deepEqual(
+      [...new Set(runs.get("library-step-story")!.calls.map((c) => c.server))].sort(),
+      ["observatory", "runbooks"],
+    );
+
     const perModel = answer("cost-per-model") as Record<string, number>;
     const acme = data.tracesOfOrg("acme");
     for (const [model, cost] of Object.entries(perModel)) {
