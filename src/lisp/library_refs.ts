@@ -5,7 +5,7 @@
  * @module
  */
 import type { Form, SymbolForm } from "./forms.ts";
-import { type Ana, formError, type Node } from "./nodes.ts";
+import { type Ana, type Cell, formError, type Node } from "./nodes.ts";
 import { analyzeArgs } from "./analyze.ts";
 import { qualifiedHooks } from "./symbols.ts";
 import { cellNode } from "./symbols.ts";
@@ -63,7 +63,7 @@ function resolveExport(a: Ana, s: SymbolForm): { ns: NamespaceRuntime; fn: Libra
 }
 
 function exportNode(ns: NamespaceRuntime, fn: LibraryFunction): Node {
-  return cellNode(ns.cells.get(fn.name)!);
+  return cellNode(ns.cells.get(fn.name)! as Cell);
 }
 
 function arityText([min, max]: [number, number]): string {

@@ -4,7 +4,6 @@
  * a reference without importing the loader).
  * @module
  */
-import type { Cell } from "./nodes.ts";
 import type { Signature } from "./library_sig.ts";
 
 /** One library file as the host hands it in: a display name (the path as the config wrote it) and its text. */
@@ -44,8 +43,8 @@ export interface LibraryNamespace {
 /** A namespace as the analyzer resolves `ns/name`. */
 export interface NamespaceRuntime {
   info: LibraryNamespace;
-  /** Every definition of the namespace (private ones included). */
-  cells: Map<string, Cell>;
+  /** Every definition of the namespace (private ones included): the analyzer's namespace cells. */
+  cells: Map<string, { name: string; value: unknown; doc?: string }>;
   publics: Map<string, LibraryFunction>;
   privates: Set<string>;
   signatures: Map<string, Signature>;
