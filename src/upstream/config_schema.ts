@@ -104,7 +104,7 @@ export function topLevelSchema(upstreamEntry: JsonSchema = { type: "object" }): 
       libraries: {
         type: "array",
         description: "PTC-Lisp library files (.clj, relative to this config) loaded into every sandbox at start.",
-        items: { type: "string", pattern: "\.clj$", minLength: 5 },
+        items: { type: "string", pattern: "\\.clj$", minLength: 5 },
         maxItems: 64,
       },
       limits: limitsSchema,
