@@ -25,7 +25,8 @@ async function inspector(
   expectCode = 0,
 ): Promise<Record<string, unknown>> {
   const out = await new Deno.Command("node", {
-    args: [INSPECTOR, "--protocol-era", era, "--format", "json", "-q", ...target, ...method],
+    // the real path: the CLI runs only when argv[1] is its own file (tests/peers/node_modules may be a symlink)
+    args: [Deno.realPathSync(INSPECTOR), "--protocol-era", era, "--format", "json", "-q", ...target, ...method],
     cwd: ROOT,
     stdin: "null",
     stdout: "piped",
