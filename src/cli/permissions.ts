@@ -43,7 +43,9 @@ function parse(args: string[]): PermissionsArgs {
       ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)]
       : [a, undefined];
     if (flag === "--") {
+      // everything after is a ptc command line (bin/ptc); an empty one is `ptc` alone, which needs nothing
       i++;
+      if (i >= args.length) out.command = "";
       break;
     }
     if (flag === "-h" || flag === "--help") out.help = true;
@@ -58,11 +60,16 @@ function parse(args: string[]): PermissionsArgs {
       const t = value("target", inline);
       if (t !== "source" && t !== "compiled") throw new UsageError(`--target must be source or compiled, got '${t}'`);
       out.target = t;
-    } else if (a.startsWith("-")) {
-      // `ptc permissions --upstreams-config F`: the arguments of `ptc eval`.
-      out.rest = args.slice(i);
-      return out;
+    } else if (flag === "--upstreams-config") {
+      // `ptc permissions --upstreams-config F [--read-only]`: those of `ptc eval`
+      out.rest.push("--upstreams-config", value("upstreams-config", inline));
+    } else if (flag === "--read-only") out.rest.push("--read-only");
+    else if (a.startsWith("-")) {
+      throw new UsageError(`unknown option '${a}' (options of a command go after it: ptc permissions COMMAND ${a} …)`);
     } else break;
+  }
+  if (i < args.length && out.rest.length > 0) {
+    throw new UsageError(`--upstreams-config goes after the command: ptc permissions ${args[i]} --upstreams-config F`);
   }
   if (i < args.length) {
     out.command = args[i];
@@ -84,7 +91,8 @@ export async function run(args: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  const known = (CONFINED_COMMANDS as readonly string[]).includes(p.command) || p.command === "permissions";
+  const known = (CONFINED_COMMANDS as readonly string[]).includes(p.command) || p.command === "permissions" ||
+    p.command === "";
   if (!known && !p.launch) {
     return usageError(`unknown command '${p.command}' (one of ${CONFINED_COMMANDS.join(", ")})`, USAGE, "permissions");
   }
