@@ -207,6 +207,8 @@ async function demoNeeds(args: string[], o: FaceNeedsOptions & { target: Target 
     ...config,
     needs: mergeNeeds(upstream, {
       net,
+      // where Deno.makeTempDir puts the folder (read here to name it; the start-up check reads it too)
+      env: ["TMPDIR"],
       read: tmp ? [tmp] : [],
       write: tmp ? [tmp] : [],
     }, sandboxNeeds(o.target, o.executable)),

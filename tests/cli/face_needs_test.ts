@@ -99,6 +99,7 @@ Deno.test("demo: loopback on any port, the temporary folder, the example config;
   const demo = await needs("demo", [], { TMPDIR: "/var/tmp/" });
   assert.deepEqual(demo.net, ["127.0.0.1"]);
   assert.deepEqual(demo.write, ["/var/tmp"]);
+  assert.deepEqual(demo.env, ["PATH", "TMPDIR"]);
   assert.deepEqual(demo.read, [EXAMPLE, ...SANDBOX.read, "/var/tmp"].sort());
   assert.deepEqual((await needs("demo", ["--port", "9999"])).net, ["127.0.0.1:9999"]);
   const fixture = await needs("fixture", ["observatory", "--port", "8765", "--token-dir", "/t/obs"]);

@@ -23,6 +23,7 @@ import {
   LAUNCHER,
   printedFlags,
 } from "./launcher_helpers.ts";
+import { tmuxAvailable, TmuxRepl } from "./repl_tmux.ts";
 
 /** Uses both upstreams: the Observatory's most frequent acme error class, and whether its runbook exists. */
 const PROGRAM = `(let [top (->> (tool/call 'observatory/list-traces {:org_id "acme" :status "error" :limit 100})
@@ -110,6 +111,33 @@ Deno.test("confined matrix: every face through bin/ptc under its printed flags, 
       const r = await face(["repl", ...config], `(:ok (tool/call 'observatory/get-trace {:trace-id "nope"}))\n`);
       assert.equal(r.code, 0, r.stderr);
       assert.equal(r.stdout.trim(), "false");
+    });
+
+    await t.step({
+      name: "repl (interactive, through tmux): history written where the flags allow",
+      ignore: !(await tmuxAvailable()),
+      fn: async () => {
+        const history = join(cwd, "state", "history");
+        const args = ["repl", ...config];
+        const flags = await printedFlags(args, cwd, { PTC_HISTORY_FILE: history });
+        assert.ok(flags.includes(`--allow-write=${join(cwd, "state")}`), `${flags}`);
+        const repl = await TmuxRepl.start({
+          launcher: LAUNCHER,
+          args: config,
+          cwd,
+          env: { PTC_HISTORY_FILE: history },
+        });
+        try {
+          await repl.waitFor(/Ctrl-D to exit\.\n.*ptc>$/s);
+          await repl.line(`(:ok (tool/call 'runbooks/read-text-file {:path "timeout.md"}))`);
+          await repl.waitFor(/\ntrue\nptc>$/);
+          await repl.send("C-d");
+          await repl.waitFor(/\[exit 0\]/);
+        } finally {
+          await repl.close();
+        }
+        assert.match(await Deno.readTextFile(history), /runbooks\/read-text-file/);
+      },
     });
 
     await t.step("catalog", async () => {
