@@ -8,7 +8,8 @@
  *   deno task compile --output dist/ptc-mcp -- mcp --http 127.0.0.1:7332 --upstreams-config /etc/ptc/upstreams.jsonc
  *
  * builds a binary that runs `ptc-mcp mcp --http 127.0.0.1:7332 --upstreams-config /etc/ptc/upstreams.jsonc` and
- * nothing broader: any other command or config names its missing permission in one line at start. `--unconfined`
+ * nothing broader: any other command or config names its missing permission in one line at start. `deno task` runs
+ * in the checkout's root, so give paths absolute (or relative to that root). `--unconfined`
  * (no command) bakes the broad flags of `deno task ptc` instead. `--dry-run` prints the `deno compile` command line
  * as JSON and builds nothing.
  *
