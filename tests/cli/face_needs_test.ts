@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { faceNeeds, sandboxNeeds } from "../../src/cli/face_needs.ts";
 import { faceFlags, mergeNeeds } from "../../src/cli/needs.ts";
-import { MCP_FLAGS } from "../../src/mcp/flags.ts";
+import { MCP_FLAGS } from "../../src/cli/mcp_flags.ts";
 import { run as permissions } from "../../src/cli/permissions.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname.replace(/\/$/, "");
