@@ -218,17 +218,9 @@ async function demoNeeds(args: string[], o: FaceNeedsOptions & { target: Target 
 /** `ptc fixture observatory`: its listen address and its token and audit files. */
 async function fixtureNeeds(args: string[]): Promise<FaceNeedsResult> {
   const [, ...rest] = args;
-  const p = parse(rest, {
-    port: { type: "string" },
-    host: { type: "string" },
-    seed: { type: "string" },
-    traces: { type: "string" },
-    "tokens-file": { type: "string" },
-    "token-dir": { type: "string" },
-    "audit-log": { type: "string" },
-    help: { type: "boolean", short: "h" },
-  }, false);
-  if (!p) return await Promise.resolve(unparsed("fixture"));
+  const { FIXTURE_OPTIONS } = await import("./fixture.ts");
+  const p = parse(rest, FIXTURE_OPTIONS, false);
+  if (!p) return unparsed("fixture");
   const v = p.values as Record<string, string | undefined>;
   const host = v.host ?? "127.0.0.1";
   const files: string[] = [];

@@ -6,22 +6,13 @@
  * command lines are turned into the same entry the Inspector reads.
  */
 import assert from "node:assert/strict";
+import { hasInspector, runInspector } from "./inspector_cli.ts";
 import { join } from "node:path";
 import { createTokenDir, startObservatory } from "../../fixtures/observatory/mod.ts";
 import { writeConcreteConfig } from "../../src/cli/demo_session.ts";
 import { cleanEnv, elsewhere, freePort, LAUNCHER, ROOT } from "./launcher_helpers.ts";
 
-const INSPECTOR = join(ROOT, "tests/peers/node_modules/@modelcontextprotocol/inspector/clients/cli/build/index.js");
 const DOC = join(ROOT, "docs/mcp-server.md");
-
-function hasInspector(): boolean {
-  try {
-    Deno.statSync(INSPECTOR);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The fenced block after each `<!-- client-config: NAME -->` marker of the doc. */
 export function documentedConfigs(markdown: string): Map<string, { lang: string; body: string }> {
@@ -71,21 +62,8 @@ function inspectorConfig(name: string, block: { lang: string; body: string }): {
   return doc;
 }
 
-async function inspector(config: string, cwd: string, method: string[]): Promise<Record<string, unknown>> {
-  const out = await new Deno.Command("node", {
-    // the real path: the CLI runs only when argv[1] is its own file (tests/peers/node_modules may be a symlink)
-    args: [Deno.realPathSync(INSPECTOR), "--config", config, "--server", "ptc", "--format", "json", "-q", ...method],
-    cwd,
-    clearEnv: true,
-    env: cleanEnv({ NO_COLOR: "1" }),
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const stdout = new TextDecoder().decode(out.stdout);
-  const stderr = new TextDecoder().decode(out.stderr);
-  assert.equal(out.code, 0, `inspector exited ${out.code}:\n${stdout}\n${stderr}`);
-  return JSON.parse(stdout.split("\n")[0]);
+function inspector(config: string, cwd: string, method: string[]): Promise<Record<string, unknown>> {
+  return runInspector(["--config", config, "--server", "ptc", ...method], { cwd, env: cleanEnv({ NO_COLOR: "1" }) });
 }
 
 const LIST = ["--method", "tools/list"];

@@ -23,9 +23,9 @@ async function deno(args: string[], env: Record<string, string> = {}) {
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
 }
 
-/** The `deno compile` arguments `scripts/compile.ts --dry-run` would run. */
-async function planned(args: string[]): Promise<string[]> {
-  const r = await deno([
+/** `deno task compile --dry-run ARGS…` (the task's own permissions). */
+const dryRun = (args: string[]) =>
+  deno([
     "run",
     "--allow-read",
     "--allow-env",
@@ -33,6 +33,12 @@ async function planned(args: string[]): Promise<string[]> {
     "--allow-write",
     "scripts/compile.ts",
     "--dry-run",
+    ...args,
+  ]);
+
+/** The `deno compile` arguments `scripts/compile.ts --dry-run` would run. */
+async function planned(args: string[]): Promise<string[]> {
+  const r = await dryRun([
     ...args,
   ]);
   assert.equal(r.code, 0, r.stderr);
@@ -77,15 +83,7 @@ for (const face of FACES) {
 }
 
 Deno.test("compile without a face refuses in one line; --unconfined bakes the broad flags", async () => {
-  const r = await deno([
-    "run",
-    "--allow-read",
-    "--allow-env",
-    "--allow-run",
-    "--allow-write",
-    "scripts/compile.ts",
-    "--dry-run",
-  ]);
+  const r = await dryRun([]);
   assert.equal(r.code, 2);
   assert.match(r.stderr.trim(), /^compile: name the face to build: -- eval\|repl\|mcp/);
   const broad = await planned(["--unconfined"]);
