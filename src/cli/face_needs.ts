@@ -185,6 +185,12 @@ async function doctorNeeds(args: string[], o: FaceNeedsOptions & { target: Targe
   });
 }
 
+/** A folder from `Deno.makeTempDir()`: reading and writing under $TMPDIR (read here to name it, as the check does). */
+function tempDirNeeds(env: (name: string) => string | undefined): FaceNeeds {
+  const tmp = (env("TMPDIR") || "/tmp").replace(/\/+$/, "") || "/";
+  return mergeNeeds({ env: ["TMPDIR"], read: [tmp], write: [tmp] });
+}
+
 /** `ptc demo`: the fixture on loopback, its temporary folder, the example config and what that config needs. */
 async function demoNeeds(args: string[], o: FaceNeedsOptions & { target: Target }): Promise<FaceNeedsResult> {
   const { DEMO_OPTIONS } = await import("./demo.ts");
@@ -192,7 +198,6 @@ async function demoNeeds(args: string[], o: FaceNeedsOptions & { target: Target 
   const p = parse(args, DEMO_OPTIONS, false);
   if (!p) return unparsed("demo");
   const port = p.values.port;
-  const tmp = Deno.build.os === "windows" ? undefined : (o.env("TMPDIR") || "/tmp").replace(/\/+$/, "") || "/";
   const config = await configNeeds(EXAMPLE_CONFIG, () => undefined, false);
   // The copy of the example config points at the fixture's real port (any port on loopback unless --port says).
   const net = [typeof port === "string" && /^\d+$/.test(port) && Number(port) > 0 ? `127.0.0.1:${port}` : "127.0.0.1"];
@@ -205,18 +210,12 @@ async function demoNeeds(args: string[], o: FaceNeedsOptions & { target: Target 
   };
   return {
     ...config,
-    needs: mergeNeeds(upstream, {
-      net,
-      // where Deno.makeTempDir puts the folder (read here to name it; the start-up check reads it too)
-      env: ["TMPDIR"],
-      read: tmp ? [tmp] : [],
-      write: tmp ? [tmp] : [],
-    }, sandboxNeeds(o.target, o.executable)),
+    needs: mergeNeeds(upstream, { net }, tempDirNeeds(o.env), sandboxNeeds(o.target, o.executable)),
   };
 }
 
-/** `ptc fixture observatory`: its listen address and its token and audit files. */
-async function fixtureNeeds(args: string[]): Promise<FaceNeedsResult> {
+/** `ptc fixture observatory`: its listen address, its token files (a fresh temporary folder by default), its audit file. */
+async function fixtureNeeds(args: string[], o: FaceNeedsOptions & { target: Target }): Promise<FaceNeedsResult> {
   const [, ...rest] = args;
   const { FIXTURE_OPTIONS } = await import("./fixture.ts");
   const p = parse(rest, FIXTURE_OPTIONS, false);
@@ -233,7 +232,7 @@ async function fixtureNeeds(args: string[]): Promise<FaceNeedsResult> {
       net: [`${host.includes(":") ? `[${host}]` : host}:${v.port ?? 0}`],
       read: files,
       write: [...(v["token-dir"] ? files : []), ...auditFile],
-    }),
+    }, files.length === 0 ? tempDirNeeds(o.env) : {}),
     problems: [],
   };
 }
@@ -259,7 +258,7 @@ export async function faceNeeds(command: string, args: string[], options: FaceNe
     case "demo":
       return await demoNeeds(args, o);
     case "fixture":
-      return await fixtureNeeds(args);
+      return await fixtureNeeds(args, o);
     case "permissions":
       return { needs: { ...noNeeds(), anyRead: true, anyEnv: true }, problems: [] };
     default:

@@ -104,6 +104,13 @@ Deno.test("demo: loopback on any port, the temporary folder, the example config;
   assert.deepEqual((await needs("demo", ["--port", "9999"])).net, ["127.0.0.1:9999"]);
   const fixture = await needs("fixture", ["observatory", "--port", "8765", "--token-dir", "/t/obs"]);
   assert.deepEqual(faceFlags(fixture), ["--allow-net=127.0.0.1:8765", "--allow-read=/t/obs", "--allow-write=/t/obs"]);
+  const fresh = await needs("fixture", ["observatory", "--audit-log", "/l/audit.log"], { TMPDIR: "/tt" });
+  assert.deepEqual(faceFlags(fresh), [
+    "--allow-net=127.0.0.1:0",
+    "--allow-read=/tt",
+    "--allow-write=/l/audit.log,/tt",
+    "--allow-env=TMPDIR",
+  ]);
 });
 
 Deno.test("compiled target: the sandbox's source modules are not read", async () => {

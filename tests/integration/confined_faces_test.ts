@@ -1,7 +1,8 @@
 /**
  * The confinement matrix: every face runs through `bin/ptc` from a working directory outside the checkout, under
  * exactly the flags `ptc permissions` prints for it (never `--allow-all`), with a config holding an OpenAPI upstream
- * (the Observatory fixture) and a stdio MCP upstream (the runbooks server, started with node): eval and repl against
+ * (the Observatory fixture) and a stdio MCP upstream (the runbooks server, started with node): eval, repl (batch and
+ * interactive) and demo against
  * the fixture, `ptc mcp` over stdio and over HTTP with a bearer token through the official SDK client,
  * `doctor --connect` (no false negatives) and `catalog`. A permission the sandbox or an upstream needs but the
  * computation forgets makes one of these fail.
@@ -223,6 +224,50 @@ Deno.test("confined matrix: every face through bin/ptc under its printed flags, 
       } finally {
         child.kill("SIGTERM");
         assert.equal((await child.status).code, 0);
+      }
+    });
+
+    await t.step("demo: every question answered", async () => {
+      const r = await face(["demo", "--json"]);
+      assert.equal(r.code, 0, r.stderr);
+      const report = JSON.parse(r.stdout);
+      assert.ok(report.questions.every((q: { ok: boolean }) => q.ok), r.stdout);
+      assert.ok(report.questions.some((q: { upstreams: string[] }) => q.upstreams.includes("runbooks")));
+    });
+
+    await t.step("fixture observatory (what getting-started runs first)", async () => {
+      const port = freePort();
+      const args = ["fixture", "observatory", "--port", String(port), "--token-dir", "fixture-tokens"];
+      const printed = await printedFlags(args, cwd);
+      assertConfined(printed);
+      const child = new Deno.Command(LAUNCHER, {
+        args,
+        cwd,
+        clearEnv: true,
+        env: cleanEnv({ NO_COLOR: "1", PTC_LAUNCHER_DEBUG: "1" }),
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+      }).spawn();
+      try {
+        const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+        let text = "";
+        while (!text.includes("Press Ctrl-C")) {
+          const { value, done } = await reader.read();
+          assert.ok(!done, `the fixture did not start: ${text}`);
+          text += value;
+        }
+        reader.releaseLock();
+        const doc = await fetch(`http://127.0.0.1:${port}/api/openapi.json`);
+        assert.equal(doc.status, 200);
+        await doc.body?.cancel();
+        assert.ok((await Deno.stat(join(cwd, "fixture-tokens", "observatory.token"))).isFile);
+      } finally {
+        child.kill("SIGTERM");
+        const [status] = await Promise.all([child.status, child.stdout.cancel().catch(() => {})]);
+        const stderr = new TextDecoder().decode(await new Response(child.stderr).arrayBuffer());
+        assert.deepEqual(launchedFlags(stderr), printed);
+        assert.equal(status.code, 0, stderr);
       }
     });
 
