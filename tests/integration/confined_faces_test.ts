@@ -2,10 +2,9 @@
  * The confinement matrix: every face runs through `bin/ptc` from a working directory outside the checkout, under
  * exactly the flags `ptc permissions` prints for it (never `--allow-all`), with a config holding an OpenAPI upstream
  * (the Observatory fixture) and a stdio MCP upstream (the runbooks server, started with node): eval, repl (batch and
- * interactive) and demo against
- * the fixture, `ptc mcp` over stdio and over HTTP with a bearer token through the official SDK client,
- * `doctor --connect` (no false negatives) and `catalog`. A permission the sandbox or an upstream needs but the
- * computation forgets makes one of these fail.
+ * interactive through tmux) against the fixture, `ptc mcp` over stdio and over HTTP with a bearer token through the
+ * official SDK client, `doctor --connect` (no false negatives), `catalog`, `demo` and `fixture`. A permission the
+ * sandbox or an upstream needs but the computation forgets makes one of these fail.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
