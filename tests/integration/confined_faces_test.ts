@@ -22,6 +22,7 @@ import {
   launchedFlags,
   LAUNCHER,
   printedFlags,
+  spawnLaunched,
 } from "./launcher_helpers.ts";
 import { tmuxAvailable, TmuxRepl } from "./repl_tmux.ts";
 
@@ -190,15 +191,7 @@ Deno.test("confined matrix: every face through bin/ptc under its printed flags, 
       const printed = await printedFlags(args, cwd);
       assert.ok(printed.some((f) => f.startsWith("--allow-net=") && f.includes(`127.0.0.1:${port}`)), `${printed}`);
       assert.ok(printed.some((f) => f.startsWith("--allow-read=") && f.includes(tokenFile)), `${printed}`);
-      const child = new Deno.Command(LAUNCHER, {
-        args,
-        cwd,
-        clearEnv: true,
-        env: cleanEnv({ NO_COLOR: "1", PTC_LAUNCHER_DEBUG: "1" }),
-        stdin: "null",
-        stdout: "null",
-        stderr: "piped",
-      }).spawn();
+      const child = spawnLaunched(args, cwd);
       try {
         const { url, stderr } = await waitForListening(child);
         assert.deepEqual(launchedFlags(stderr()), printed);
@@ -239,15 +232,7 @@ Deno.test("confined matrix: every face through bin/ptc under its printed flags, 
       const args = ["fixture", "observatory", "--port", String(port), "--token-dir", "fixture-tokens"];
       const printed = await printedFlags(args, cwd);
       assertConfined(printed);
-      const child = new Deno.Command(LAUNCHER, {
-        args,
-        cwd,
-        clearEnv: true,
-        env: cleanEnv({ NO_COLOR: "1", PTC_LAUNCHER_DEBUG: "1" }),
-        stdin: "null",
-        stdout: "piped",
-        stderr: "piped",
-      }).spawn();
+      const child = spawnLaunched(args, cwd, "piped");
       try {
         const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
         let text = "";

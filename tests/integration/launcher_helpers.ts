@@ -52,6 +52,19 @@ export async function launch(
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
 }
 
+/** Start a long-running `bin/ptc ARGS…` (a server) in `cwd` with a clean environment; the caller stops it. */
+export function spawnLaunched(args: string[], cwd: string, stdout: "piped" | "null" = "null"): Deno.ChildProcess {
+  return new Deno.Command(LAUNCHER, {
+    args,
+    cwd,
+    clearEnv: true,
+    env: cleanEnv({ NO_COLOR: "1", PTC_LAUNCHER_DEBUG: "1" }),
+    stdin: "null",
+    stdout,
+    stderr: "piped",
+  }).spawn();
+}
+
 /** `ptc permissions --format lines COMMAND ARGS…` in `cwd`, as the launcher computes it. */
 export async function printedFlags(args: string[], cwd: string, env: Record<string, string> = {}): Promise<string[]> {
   const out = await new Deno.Command(Deno.execPath(), {
