@@ -10,7 +10,7 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 import { sandboxPermissions } from "../sandbox/permissions.ts";
 import { CONFIG_ENV, loadConfigFile } from "../upstream/config.ts";
 import { computePermissions } from "../upstream/permissions.ts";
-import { formatConfigError } from "../upstream/suggest.ts";
+import { formatConfigError } from "../upstream/messages.ts";
 import { type FaceNeeds, mergeNeeds, noNeeds, readGranted } from "./needs.ts";
 
 /** Where the computed flags will be used: `deno run` from this checkout, or a `deno compile`d binary. */

@@ -31,7 +31,7 @@ Deno.test("eval: the config's hosts, secrets and command, the files on its comma
     [EXAMPLE, TOKEN, join(Deno.cwd(), "d.json"), join(Deno.cwd(), "prog.clj"), ...SANDBOX.read].sort(),
   );
   assert.deepEqual(n.env, ["PATH"], "PTC_UPSTREAMS is not read when the flag is given");
-  assert.deepEqual(n.run, ["node"]);
+  assert.deepEqual(n.run, [...SANDBOX.run, "node"].sort());
   assert.deepEqual(n.write, []);
 });
 
@@ -89,7 +89,7 @@ Deno.test("catalog starts no sandbox; doctor reads the stdio command where PATH 
     const doctor = await needs("doctor", ["--upstreams-config", EXAMPLE, "--connect"], { PATH: `/nonexistent:${bin}` });
     assert.ok(doctor.read.includes(join(bin, "node")), doctor.read.join());
     assert.deepEqual(doctor.env, ["PATH"]);
-    assert.deepEqual(doctor.run, ["node"]);
+    assert.deepEqual(doctor.run, ["node"], "doctor starts no sandbox");
   } finally {
     await Deno.remove(bin, { recursive: true });
   }
@@ -113,9 +113,10 @@ Deno.test("demo: loopback on any port, the temporary folder, the example config;
   ]);
 });
 
-Deno.test("compiled target: the sandbox's source modules are not read", async () => {
-  const r = await faceNeeds("eval", ["1"], { env: envOf(), target: "compiled" });
+Deno.test("compiled target: the sandbox is the binary itself, at its installed path", async () => {
+  const r = await faceNeeds("eval", ["1"], { env: envOf(), target: "compiled", executable: "/opt/ptc-eval" });
   assert.deepEqual(r.needs.read, []);
+  assert.deepEqual(r.needs.run, ["/opt/ptc-eval"], "a compiled binary starts its sandboxes as itself");
 });
 
 Deno.test("args a face rejects: no needs but the face's own error; config problems are reported", async () => {

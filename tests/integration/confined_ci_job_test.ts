@@ -20,7 +20,6 @@ async function ciJob(flags: string[], config: string, cwd: string) {
       "run",
       "--quiet",
       "--no-prompt",
-      "--unstable-worker-options",
       ...flags,
       MAIN,
       "eval",
