@@ -1,10 +1,17 @@
 /**
- * `deno task compile [--upstreams-config F] [--output PATH] [--target TRIPLE] [--allow-net-extra HOST:PORT,…]`
+ * `deno task compile [--output PATH] [--target TRIPLE] [--dry-run] [--unconfined] -- COMMAND [ARGS…]`
  *
- * Builds the single `ptc` binary with `deno compile`, with the permission flags baked in:
- * - with `--upstreams-config F`: exactly the minimal flags that config needs (the same as `ptc permissions`), plus
- *   any `--allow-net-extra` (e.g. the address `ptc mcp --http` listens on);
- * - without: the general flags of `deno task ptc`.
+ * Builds one `ptc` binary per face with `deno compile`, with exactly the permission flags `bin/ptc` would run that
+ * face under baked in: `ptc permissions --target compiled COMMAND ARGS…` (the same computation, minus the reads of
+ * the sandbox's source modules, which the binary embeds). For example
+ *
+ *   deno task compile --output dist/ptc-mcp -- mcp --http 127.0.0.1:7332 --upstreams-config /etc/ptc/upstreams.jsonc
+ *
+ * builds a binary that runs `ptc-mcp mcp --http 127.0.0.1:7332 --upstreams-config /etc/ptc/upstreams.jsonc` and
+ * nothing broader: any other command or config names its missing permission in one line at start. `deno task` runs
+ * in the checkout's root, so give paths absolute (or relative to that root). `--unconfined`
+ * (no command) bakes the broad flags of `deno task ptc` instead. `--dry-run` prints the `deno compile` command line
+ * as JSON and builds nothing.
  *
  * `deno compile` needs the `denort` runtime. Deno downloads it unless the `DENORT_BIN` environment variable names a
  * local copy; this script passes `DENORT_BIN` through and, when neither works, says so in one line.
@@ -12,55 +19,100 @@
  */
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { registerBuiltins } from "../transports/mod.ts";
-import { computePermissions, permissionFlags } from "../src/upstream/permissions.ts";
-import { prepareConfig } from "../src/upstream/startup.ts";
+import { CONFINED_COMMANDS, faceNeeds } from "../src/cli/face_needs.ts";
+import { faceFlags } from "../src/cli/needs.ts";
 
 const GENERAL = ["--allow-read", "--allow-write", "--allow-net", "--allow-env", "--allow-run", "--allow-sys"];
 
-/**
- * The compiled binary starts its sandbox processes as itself (`ptc __sandbox`), so it needs `--allow-run` for its
- * own path: the absolute output path (a binary moved elsewhere must be rebuilt, or run with a wider flag).
- */
-async function flagsFor(config: string | undefined, extraNet: string[], output: string): Promise<string[]> {
-  if (!config) return GENERAL;
-  const registry = registerBuiltins();
-  const prepared = await prepareConfig({ configFlag: config, registry, skipPermissionCheck: true });
-  if (!prepared.ok) {
-    for (const p of prepared.problems) console.error(`compile: ${p}`);
-    Deno.exit(2);
-  }
-  if (!prepared.config) throw new Error("unreachable: a config flag always names a file");
-  const needs = computePermissions(prepared.config, registry);
-  needs.net = [...new Set([...needs.net, ...extraNet])].sort();
-  needs.run = [...new Set([...needs.run, resolve(output)])].sort();
-  return permissionFlags(needs);
+/** Files `deno compile` cannot see statically: the example config `ptc demo` reads. */
+export const INCLUDED = ["upstreams.example.jsonc"];
+
+/** What to build. */
+export interface CompilePlan {
+  /** The face and its arguments (`["mcp", "--http", …]`); empty with `unconfined`. */
+  face: string[];
+  unconfined?: boolean;
+  output?: string;
+  target?: string;
 }
 
-async function main() {
-  const { values } = parseArgs({
-    args: Deno.args,
-    options: {
-      "upstreams-config": { type: "string" },
-      output: { type: "string" },
-      target: { type: "string" },
-      "allow-net-extra": { type: "string" },
-    },
-    strict: true,
+/** Where the binary of `plan` is written. */
+export function outputOf(plan: CompilePlan): string {
+  return plan.output ?? (plan.unconfined ? "dist/ptc" : `dist/ptc-${plan.face[0]}`);
+}
+
+/**
+ * The permission flags baked into the binary of `plan`, or the problems that stop the build. The binary starts its
+ * sandbox processes as itself, so its `--allow-run` names the absolute output path: a binary moved elsewhere must be
+ * rebuilt there.
+ */
+export async function bakedFlags(plan: CompilePlan): Promise<{ flags: string[]; problems: string[] }> {
+  if (plan.unconfined) return { flags: GENERAL, problems: [] };
+  const [command, ...args] = plan.face;
+  if (!(CONFINED_COMMANDS as readonly string[]).includes(command)) {
+    return { flags: [], problems: [`name the face to build: -- ${CONFINED_COMMANDS.join("|")} [ARGS…]`] };
+  }
+  const result = await faceNeeds(command, args, {
+    env: (name) => Deno.env.get(name),
+    target: "compiled",
+    executable: resolve(outputOf(plan)),
   });
-  const extraNet = (values["allow-net-extra"] ?? "").split(",").map((s) => s.trim()).filter(Boolean);
-  const output = values.output ?? "dist/ptc";
-  const perms = await flagsFor(values["upstreams-config"], extraNet, output);
-  const args = [
+  return { flags: faceFlags(result.needs), problems: result.problems };
+}
+
+/** The `deno compile` arguments for `plan` with `flags` baked in. */
+export function compileArgs(plan: CompilePlan, flags: string[]): string[] {
+  return [
     "compile",
-    ...perms,
-    "--include",
-    "upstreams.example.jsonc",
+    "--no-prompt",
+    ...flags,
+    ...INCLUDED.flatMap((m) => ["--include", m]),
     "--output",
-    output,
-    ...(values.target ? ["--target", values.target] : []),
+    outputOf(plan),
+    ...(plan.target ? ["--target", plan.target] : []),
     "main.ts",
   ];
+}
+
+async function main(): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: Deno.args,
+      options: {
+        output: { type: "string" },
+        target: { type: "string" },
+        "dry-run": { type: "boolean" },
+        unconfined: { type: "boolean" },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (e) {
+    console.error(`compile: ${(e as Error).message.split("\n")[0]}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const plan: CompilePlan = {
+    face: positionals,
+    unconfined: values.unconfined === true,
+    output: values.output,
+    target: values.target,
+  };
+  if (plan.unconfined && positionals.length > 0) {
+    console.error("compile: --unconfined builds a binary for every command; drop the command or --unconfined");
+    return 2;
+  }
+  const { flags, problems } = await bakedFlags(plan);
+  if (problems.length > 0) {
+    for (const p of problems) console.error(`compile: ${p}`);
+    return 2;
+  }
+  const args = compileArgs(plan, flags);
+  if (values["dry-run"]) {
+    console.log(JSON.stringify({ deno: args }));
+    return 0;
+  }
   console.error(`compile: deno ${args.join(" ")}`);
   const denort = Deno.env.get("DENORT_BIN");
   if (denort) console.error(`compile: using DENORT_BIN=${denort}`);
@@ -75,9 +127,10 @@ async function main() {
           "(the denort binary of the same Deno version) and run again",
       );
     }
-    Deno.exit(code);
+    return code;
   }
-  console.error(`compile: wrote ${output} (permissions: ${perms.join(" ")})`);
+  console.error(`compile: wrote ${args[args.indexOf("--output") + 1]} (permissions: ${flags.join(" ")})`);
+  return 0;
 }
 
-if (import.meta.main) await main();
+if (import.meta.main) Deno.exit(await main());

@@ -33,19 +33,22 @@ function fail(lines: string[]): number {
   return 2;
 }
 
+/** The flags of `ptc catalog` (also read by `ptc permissions catalog`). */
+export const CATALOG_OPTIONS = {
+  "upstreams-config": { type: "string" },
+  format: { type: "string" },
+  diff: { type: "string" },
+  "read-only": { type: "boolean" },
+  operations: { type: "string" },
+  "allow-writes": { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
 /** Entry point of `ptc catalog`. */
 export async function run(args: string[]): Promise<number> {
   let values;
   try {
-    const parsed = parseFlags(args, {
-      "upstreams-config": { type: "string" },
-      format: { type: "string" },
-      diff: { type: "string" },
-      operations: { type: "string" },
-      "read-only": { type: "boolean" },
-      "allow-writes": { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    }, false);
+    const parsed = parseFlags(args, CATALOG_OPTIONS, false);
     values = parsed.values;
     choiceFlag("format", values.format, ["text", "json"]);
   } catch (e) {

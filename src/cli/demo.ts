@@ -78,20 +78,23 @@ export function overall(runs: ProgramRun[]): { upstreamBytes: number; answerByte
   return { upstreamBytes, answerBytes, ratio: answerBytes > 0 ? upstreamBytes / answerBytes : null };
 }
 
+/** The flags of `ptc demo` (also read by `ptc permissions demo`). */
+export const DEMO_OPTIONS = {
+  keep: { type: "boolean" },
+  seed: { type: "string" },
+  traces: { type: "string" },
+  port: { type: "string" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
 /** Entry point of `ptc demo`. */
 export async function run(args: string[]): Promise<number> {
   let flags;
   let port: number | undefined;
   let traces: number | undefined;
   try {
-    flags = parseFlags(args, {
-      keep: { type: "boolean" },
-      seed: { type: "string" },
-      traces: { type: "string" },
-      port: { type: "string" },
-      json: { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    }, false);
+    flags = parseFlags(args, DEMO_OPTIONS, false);
     port = intFlag("port", flags.values.port, 0, 65535);
     traces = intFlag("traces", flags.values.traces, 100, 200_000);
   } catch (e) {

@@ -63,18 +63,21 @@ interface DoctorReport {
   upstreams: UpstreamReport[];
 }
 
+/** The flags of `ptc doctor` (also read by `ptc permissions doctor`). */
+export const DOCTOR_OPTIONS = {
+  "upstreams-config": { type: "string" },
+  connect: { type: "boolean" },
+  format: { type: "string" },
+  "read-only": { type: "boolean" },
+  "allow-writes": { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
 /** Entry point of `ptc doctor`. */
 export async function run(args: string[]): Promise<number> {
   let flags;
   try {
-    flags = parseFlags(args, {
-      "upstreams-config": { type: "string" },
-      connect: { type: "boolean" },
-      format: { type: "string" },
-      "read-only": { type: "boolean" },
-      "allow-writes": { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    }, false);
+    flags = parseFlags(args, DOCTOR_OPTIONS, false);
   } catch (e) {
     return usageError(e instanceof UsageError ? e.message : String(e), USAGE, "doctor");
   }
@@ -100,7 +103,15 @@ export async function run(args: string[]): Promise<number> {
     }
     return 2;
   }
-  const report = await diagnose(loaded, file, registry, v.connect === true, processAllowsWrites(v["allow-writes"]));
+  const configFromEnv = v["upstreams-config"] === undefined || v["upstreams-config"] === "";
+  const report = await diagnose(
+    loaded,
+    file,
+    registry,
+    v.connect === true,
+    configFromEnv,
+    processAllowsWrites(v["allow-writes"]),
+  );
   console.log(format === "json" ? JSON.stringify(report, null, 2) : renderText(report, v.connect === true));
   return report.ok ? 0 : 1;
 }
@@ -142,6 +153,7 @@ async function diagnose(
   file: string,
   registry: TransportRegistry,
   connect: boolean,
+  configFromEnv: boolean,
   allowWrites = false,
 ): Promise<DoctorReport> {
   const redactor = createRedactor();
@@ -197,7 +209,7 @@ async function diagnose(
     }
     upstreams.push(report);
   }
-  const missingAll = checkPermissions(computePermissions(config, registry));
+  const missingAll = checkPermissions(computePermissions(config, registry, { configFromEnv }));
   const permissions: Check = missingAll.length === 0
     ? { check: "permissions", ok: true, detail: "every permission the config needs is granted" }
     : {

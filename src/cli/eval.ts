@@ -21,7 +21,8 @@ import type { TransportRegistry } from "../upstream/registry.ts";
 import { registerBuiltins } from "../../transports/mod.ts";
 import { intFlag, parseFlags, UsageError, usageError } from "./usage.ts";
 
-const OPTIONS = {
+/** The flags of `ptc eval` (also read by `ptc permissions eval`). */
+export const EVAL_OPTIONS = {
   format: { type: "string" },
   jsonl: { type: "boolean" },
   data: { type: "string" },
@@ -132,7 +133,7 @@ export async function runEval(args: string[], registry: TransportRegistry): Prom
 class InputError extends Error {}
 
 async function planFromArgs(args: string[]): Promise<EvalPlan | "help"> {
-  const { values, positionals } = parseFlags(args, OPTIONS);
+  const { values, positionals } = parseFlags(args, EVAL_OPTIONS);
   if (values.help) return "help";
   const format = values.format ?? "text";
   if (format !== "text" && format !== "json") {

@@ -22,6 +22,18 @@ Options:
   --audit-log F      append audit lines to F ("stderr" for stderr; default: stderr)
   -h, --help         show this help`;
 
+/** The flags of `ptc fixture observatory` (also read by `ptc permissions fixture`). */
+export const FIXTURE_OPTIONS = {
+  port: { type: "string" },
+  host: { type: "string" },
+  seed: { type: "string" },
+  traces: { type: "string" },
+  "tokens-file": { type: "string" },
+  "token-dir": { type: "string" },
+  "audit-log": { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
 /** Entry point of `ptc fixture`. */
 export async function run(args: string[]): Promise<number> {
   const [kind, ...rest] = args;
@@ -36,16 +48,7 @@ export async function run(args: string[]): Promise<number> {
   let port: number | undefined;
   let traces: number | undefined;
   try {
-    flags = parseFlags(rest, {
-      port: { type: "string" },
-      host: { type: "string" },
-      seed: { type: "string" },
-      traces: { type: "string" },
-      "tokens-file": { type: "string" },
-      "token-dir": { type: "string" },
-      "audit-log": { type: "string" },
-      help: { type: "boolean", short: "h" },
-    }, false);
+    flags = parseFlags(rest, FIXTURE_OPTIONS, false);
     port = intFlag("port", flags.values.port, 0, 65535);
     traces = intFlag("traces", flags.values.traces, 1, 200_000);
   } catch (e) {

@@ -71,6 +71,12 @@ export async function main(argv: string[]): Promise<number> {
   if (!spec) {
     return usageError(`unknown command '${first}'`, usage());
   }
+  // Before the face loads: a permission it lacks is one line here, not an uncaught NotCapable later.
+  const missing = await (await import("./start_check.ts")).missingAtStart(first, rest);
+  if (missing) {
+    console.error(`ptc ${first}: ${missing}`);
+    return 2;
+  }
   const run = await spec.load();
   return await run(rest);
 }

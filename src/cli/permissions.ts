@@ -1,58 +1,109 @@
 /**
- * `ptc permissions`: print the minimal Deno permission flags a config needs (hosts with ports, schema and secret
- * files, the config file, env vars, commands) for `deno run` / `deno compile`.
+ * `ptc permissions [--format flags|lines|json] [--target source|compiled] [--launch] [COMMAND ARGS…]`: print the
+ * minimal Deno permission flags of one ptc invocation — the face and the options actually used (see
+ * `face_needs.ts`) — for `deno run`, `bin/ptc` and `deno compile`.
  * @module
  */
-import { registerBuiltins } from "../../transports/mod.ts";
-import { computePermissions, permissionFlags } from "../upstream/permissions.ts";
-import { prepareConfig } from "../upstream/startup.ts";
-import { sandboxPermissions } from "../sandbox/mod.ts";
-import { choiceFlag, parseFlags, UsageError, usageError } from "./usage.ts";
+import { CONFINED_COMMANDS, faceNeeds, type Target } from "./face_needs.ts";
+import { faceFlags } from "./needs.ts";
+import { UsageError, usageError } from "./usage.ts";
 
-const USAGE = `Usage: ptc permissions [--upstreams-config F] [--format flags|json]
+const USAGE = `Usage: ptc permissions [--format flags|lines|json] [--target source|compiled] [COMMAND [ARGS…]]
 
-Prints the Deno permission flags the config (F, else $PTC_UPSTREAMS) needs, e.g.
-  deno run $(ptc permissions --upstreams-config F) main.ts mcp --upstreams-config F
-  --format flags|json   flags (default): one line of flags; json: {net, read, env, run, anyEnv}`;
+Prints the Deno permission flags \`ptc COMMAND ARGS…\` needs: the hosts, secret files, commands and environment of
+its config, the variables the command reads, the address \`mcp --http\` listens on, the files named on the command
+line and the sandbox processes it starts. COMMAND is one of ${CONFINED_COMMANDS.join(", ")}; without one, e.g.
+\`ptc permissions --upstreams-config F\`, the arguments are those of \`ptc eval\`.
+  deno run --no-prompt $(ptc permissions mcp --http 127.0.0.1:7332 --upstreams-config F) main.ts \\
+    mcp --http 127.0.0.1:7332 --upstreams-config F
+  --format F    flags (default): one line; lines: one flag per line (paths may hold spaces); json: the needs
+  --target T    source (default from source): \`deno run\` of this checkout; compiled: a \`deno compile\`d binary
+  --launch      for bin/ptc: never fail; a config problem is left for the command itself to report`;
+
+interface PermissionsArgs {
+  format: "flags" | "lines" | "json";
+  target?: Target;
+  launch: boolean;
+  command: string;
+  rest: string[];
+  help: boolean;
+}
+
+function parse(args: string[]): PermissionsArgs {
+  const out: PermissionsArgs = { format: "flags", launch: false, command: "eval", rest: [], help: false };
+  let i = 0;
+  const value = (name: string, inline: string | undefined) => {
+    if (inline !== undefined) return inline;
+    if (i + 1 >= args.length) throw new UsageError(`--${name} needs a value`);
+    return args[++i];
+  };
+  for (; i < args.length; i++) {
+    const a = args[i];
+    const [flag, inline] = a.startsWith("--") && a.includes("=")
+      ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)]
+      : [a, undefined];
+    if (flag === "--") {
+      // everything after is a ptc command line (bin/ptc); an empty one is `ptc` alone, which needs nothing
+      i++;
+      if (i >= args.length) out.command = "";
+      break;
+    }
+    if (flag === "-h" || flag === "--help") out.help = true;
+    else if (flag === "--launch") out.launch = true;
+    else if (flag === "--format") {
+      const f = value("format", inline);
+      if (f !== "flags" && f !== "lines" && f !== "json") {
+        throw new UsageError(`--format must be flags, lines or json, got '${f}'`);
+      }
+      out.format = f;
+    } else if (flag === "--target") {
+      const t = value("target", inline);
+      if (t !== "source" && t !== "compiled") throw new UsageError(`--target must be source or compiled, got '${t}'`);
+      out.target = t;
+    } else if (flag === "--upstreams-config") {
+      // `ptc permissions --upstreams-config F [--read-only]`: those of `ptc eval`
+      out.rest.push("--upstreams-config", value("upstreams-config", inline));
+    } else if (flag === "--read-only") out.rest.push("--read-only");
+    else if (a.startsWith("-")) {
+      throw new UsageError(`unknown option '${a}' (options of a command go after it: ptc permissions COMMAND ${a} …)`);
+    } else break;
+  }
+  if (i < args.length && out.rest.length > 0) {
+    throw new UsageError(`--upstreams-config goes after the command: ptc permissions ${args[i]} --upstreams-config F`);
+  }
+  if (i < args.length) {
+    out.command = args[i];
+    out.rest = args.slice(i + 1);
+  }
+  return out;
+}
 
 /** Entry point of `ptc permissions`. */
 export async function run(args: string[]): Promise<number> {
-  let values;
+  let p: PermissionsArgs;
   try {
-    values = parseFlags(args, {
-      "upstreams-config": { type: "string" },
-      format: { type: "string" },
-      help: { type: "boolean", short: "h" },
-    }, false).values;
-    choiceFlag("format", values.format, ["flags", "json"]);
+    p = parse(args);
   } catch (e) {
     if (e instanceof UsageError) return usageError(e.message, USAGE, "permissions");
     throw e;
   }
-  if (values.help) {
+  if (p.help) {
     console.log(USAGE);
     return 0;
   }
-  const registry = registerBuiltins();
-  const prepared = await prepareConfig({
-    configFlag: values["upstreams-config"] as string | undefined,
-    registry,
-    skipPermissionCheck: true,
-  });
-  if (!prepared.ok) {
-    for (const p of prepared.problems) console.error(`ptc permissions: ${p}`);
+  const known = (CONFINED_COMMANDS as readonly string[]).includes(p.command) || p.command === "permissions" ||
+    p.command === "";
+  if (!known && !p.launch) {
+    return usageError(`unknown command '${p.command}' (one of ${CONFINED_COMMANDS.join(", ")})`, USAGE, "permissions");
+  }
+  const result = await faceNeeds(p.command, p.rest, { env: (name) => Deno.env.get(name), target: p.target });
+  if (result.problems.length > 0 && !p.launch) {
+    for (const line of result.problems) console.error(`ptc permissions: ${line}`);
     return 2;
   }
-  if (!prepared.config) {
-    console.error("ptc permissions: no config: pass --upstreams-config FILE or set PTC_UPSTREAMS");
-    return 2;
-  }
-  const needs = computePermissions(prepared.config, registry);
-  // ptc's own needs: starting sandbox processes (this executable, no reads).
-  const sandbox = sandboxPermissions();
-  needs.run = [...new Set([...needs.run, ...sandbox.run])].sort();
-  needs.read = [...new Set([...needs.read, ...sandbox.read])].sort();
-  if (values.format === "json") console.log(JSON.stringify(needs, null, 2));
-  else console.log(permissionFlags(needs).join(" "));
+  const flags = faceFlags(result.needs);
+  if (p.format === "json") console.log(JSON.stringify(result.needs, null, 2));
+  else if (p.format === "lines") console.log(flags.join("\n"));
+  else console.log(flags.join(" "));
   return 0;
 }

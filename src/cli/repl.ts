@@ -35,20 +35,23 @@ Interactive when stdin is a terminal and no --eval/FILE is given (history: $PTC_
 $XDG_STATE_HOME/ptc/history or ~/.local/state/ptc/history). Non-interactive runs print values and stop with exit
 code 1 at the first failed form; a line starting with ':' is a REPL command (:doc map).`;
 
+/** The flags of `ptc repl` (also read by `ptc permissions repl`). */
+export const REPL_OPTIONS = {
+  "upstreams-config": { type: "string" },
+  eval: { type: "string", short: "e", multiple: true },
+  "catalog-snapshot-mode": { type: "string" },
+  ...LIMIT_FLAG_OPTIONS,
+  "read-only": { type: "boolean" },
+  "allow-writes": { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
 /** Entry point of `ptc repl`. */
 export async function run(args: string[]): Promise<number> {
   let flags;
   let limits;
   try {
-    flags = parseFlags(args, {
-      "upstreams-config": { type: "string" },
-      eval: { type: "string", short: "e", multiple: true },
-      "catalog-snapshot-mode": { type: "string" },
-      ...LIMIT_FLAG_OPTIONS,
-      "read-only": { type: "boolean" },
-      "allow-writes": { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    });
+    flags = parseFlags(args, REPL_OPTIONS);
     if (flags.positionals.length > 1) {
       throw new UsageError(`expected at most one FILE, got ${flags.positionals.length}`);
     }

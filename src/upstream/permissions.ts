@@ -10,11 +10,21 @@ import { defaultRegistry, type TransportRegistry } from "./registry.ts";
 
 const sortUnique = (xs: Iterable<string>) => [...new Set(xs)].sort();
 
+/** Options of `computePermissions`. */
+export interface ComputeOptions {
+  /** The config file was found through $PTC_UPSTREAMS, which must then be readable (default true). */
+  configFromEnv?: boolean;
+}
+
 /** Everything `config` needs, merged and sorted. */
-export function computePermissions(config: PtcConfig, registry: TransportRegistry = defaultRegistry): PermissionNeeds {
+export function computePermissions(
+  config: PtcConfig,
+  registry: TransportRegistry = defaultRegistry,
+  options: ComputeOptions = {},
+): PermissionNeeds {
   const net: string[] = [];
   const read: string[] = [];
-  const env: string[] = [CONFIG_ENV, ALLOW_WRITES_ENV];
+  const env: string[] = options.configFromEnv === false ? [ALLOW_WRITES_ENV] : [CONFIG_ENV, ALLOW_WRITES_ENV];
   const run: string[] = [];
   let anyEnv = false;
   if (config.file) read.push(config.file);

@@ -35,7 +35,8 @@ export async function prepareConfig(options: PrepareOptions = {}): Promise<Prepa
   const loaded = await loadConfigFile(file, { registry: options.registry, readOnly: options.readOnly });
   if (Array.isArray(loaded)) return { ok: false, problems: loaded.map(formatConfigError) };
   if (!options.skipPermissionCheck) {
-    const missing = checkPermissions(computePermissions(loaded, options.registry));
+    const configFromEnv = options.configFlag === undefined || options.configFlag === "";
+    const missing = checkPermissions(computePermissions(loaded, options.registry, { configFromEnv }));
     if (missing.length > 0) {
       return {
         ok: false,

@@ -206,7 +206,7 @@ Deno.test("eval: the sandbox needs run permission for exactly this executable, n
   const dec = new TextDecoder();
   const without = await run(["--allow-read", "--allow-env"]);
   assert.equal(without.code, 2);
-  assert.match(dec.decode(without.stderr), /missing Deno permissions for the sandbox: --allow-run=\S+deno/);
+  assert.match(dec.decode(without.stderr), /^ptc eval: missing Deno permissions: --allow-run=\S+deno /);
   const withRun = await run(["--allow-read", "--allow-env", `--allow-run=${Deno.execPath()}`]);
   assert.equal(withRun.code, 0, dec.decode(withRun.stderr));
   assert.equal(dec.decode(withRun.stdout).trim(), "3");

@@ -85,7 +85,7 @@ Deno.test("ptc eval --upstreams-config: a program calls the Observatory through 
     await t.step("missing Deno permissions: exit 2 naming the flags, no prompt", async () => {
       const r = await ptc(["eval", "--upstreams-config", config, "1"], [`--allow-read=${dir},${MAIN}`, "--allow-env"]);
       assert.equal(r.code, 2, r.stderr);
-      assert.match(r.stderr, /missing Deno permissions .*--allow-net=127\.0\.0\.1:\d+/);
+      assert.match(r.stderr, /^ptc eval: missing Deno permissions: --allow-net=127\.0\.0\.1:\d+ /);
     });
   } finally {
     await server.stop();

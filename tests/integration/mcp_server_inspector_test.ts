@@ -3,38 +3,17 @@
  * under tests/peers) lists tools and calls `lisp_eval` over stdio and over HTTP, in the modern, auto and legacy eras.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { hasInspector, runInspector } from "./inspector_cli.ts";
 import { ptcMcpArgs, ROOT, spawnHttpServer, startWorld } from "./mcp_server_helpers.ts";
 
-const INSPECTOR = join(ROOT, "tests/peers/node_modules/@modelcontextprotocol/inspector/clients/cli/build/index.js");
-
-function hasInspector(): boolean {
-  try {
-    Deno.statSync(INSPECTOR);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Run the inspector; `expectCode` 5 is its exit code for a tool result with isError. */
-async function inspector(
+function inspector(
   era: string,
   target: string[],
   method: string[],
   expectCode = 0,
 ): Promise<Record<string, unknown>> {
-  const out = await new Deno.Command("node", {
-    args: [INSPECTOR, "--protocol-era", era, "--format", "json", "-q", ...target, ...method],
-    cwd: ROOT,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const stdout = new TextDecoder().decode(out.stdout);
-  const stderr = new TextDecoder().decode(out.stderr);
-  assert.equal(out.code, expectCode, `inspector exited ${out.code}:\n${stdout}\n${stderr}`);
-  return JSON.parse(stdout.split("\n")[0]);
+  return runInspector(["--protocol-era", era, ...target, ...method], { cwd: ROOT, expectCode });
 }
 
 const LIST = ["--method", "tools/list"];

@@ -33,6 +33,8 @@ export interface TmuxReplOptions {
   args?: string[];
   env?: Record<string, string>;
   cwd?: string;
+  /** Start ptc with this executable (e.g. bin/ptc) instead of `deno run -A main.ts`. */
+  launcher?: string;
 }
 
 /** One interactive REPL in a private tmux server. */
@@ -49,11 +51,13 @@ export class TmuxRepl {
     const command = [
       "env",
       ...env,
-      shellQuote(Deno.execPath()),
-      "run",
-      "--unstable-worker-options",
-      "-A",
-      shellQuote(join(ROOT, "main.ts")),
+      ...(options.launcher ? [shellQuote(options.launcher)] : [
+        shellQuote(Deno.execPath()),
+        "run",
+        "--unstable-worker-options",
+        "-A",
+        shellQuote(join(ROOT, "main.ts")),
+      ]),
       "repl",
       ...(options.args ?? []).map(shellQuote),
     ].join(" ");

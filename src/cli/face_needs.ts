@@ -1,0 +1,267 @@
+/**
+ * What one face of ptc needs from Deno for the options it was actually given: the config's upstreams (hosts, secret
+ * files, commands, env), the environment variables the face itself reads, the address `ptc mcp --http` listens on,
+ * the files named on its command line, the sandbox processes it starts and the reads `ptc doctor` needs to resolve a
+ * command on PATH. `ptc permissions COMMAND …` prints it; `src/cli/mod.ts` checks it before a face starts.
+ * @module
+ */
+import { isAbsolute, resolve } from "node:path";
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { sandboxPermissions } from "../sandbox/permissions.ts";
+import { CONFIG_ENV, loadConfigFile } from "../upstream/config.ts";
+import { computePermissions } from "../upstream/permissions.ts";
+import { formatConfigError } from "../upstream/messages.ts";
+import { type FaceNeeds, mergeNeeds, noNeeds, readGranted } from "./needs.ts";
+
+/** Where the computed flags will be used: `deno run` from this checkout, or a `deno compile`d binary. */
+export type Target = "source" | "compiled";
+
+/** Options of `faceNeeds`. */
+export interface FaceNeedsOptions {
+  /** Reads an environment variable of the face's process (e.g. `recordingEnv`). */
+  env: (name: string) => string | undefined;
+  /** Default: where this process runs. */
+  target?: Target;
+  /** The compiled binary's path once installed (`target: "compiled"`; default: the running executable). */
+  executable?: string;
+}
+
+/** The needs of one face invocation, and what could not be taken into account (one line each). */
+export interface FaceNeedsResult {
+  needs: FaceNeeds;
+  /** Why the result may be incomplete: the args do not parse (the face will say so) or the config has problems. */
+  problems: string[];
+  /** The config file the face would load, if any. */
+  configFile?: string;
+}
+
+/** The faces `faceNeeds` knows (every command that does more than print text). */
+export const CONFINED_COMMANDS = ["eval", "repl", "mcp", "catalog", "doctor", "demo", "fixture"] as const;
+
+/** True when this code runs inside a `deno compile`d binary (its modules live in a virtual directory). */
+export function isCompiled(): boolean {
+  return /\/deno-compile-[^/]+\//.test(new URL(import.meta.url).pathname);
+}
+
+/**
+ * What the host needs to start sandbox processes: the one place that asks src/sandbox/permissions.ts. A compiled
+ * binary starts itself, and where it will be installed is not known when it is built: `compiledPath` names it
+ * (`deno task compile` passes the output path); without one the running executable is taken.
+ */
+export function sandboxNeeds(target: Target, compiledPath?: string): FaceNeeds {
+  const spawn = sandboxPermissions();
+  const run = target === "compiled" && compiledPath ? [abs(compiledPath)] : spawn.run;
+  return mergeNeeds({ run, read: spawn.read });
+}
+
+const abs = (p: string) => (isAbsolute(p) ? p : resolve(p));
+const dirOf = (p: string) => abs(p).replace(/\/[^/]*$/, "") || "/";
+
+/** The config-driven part: the file (flag, else $PTC_UPSTREAMS) and everything its upstreams and credentials need. */
+async function configNeeds(
+  flag: string | undefined,
+  env: (name: string) => string | undefined,
+  readOnly: boolean,
+  extra?: (config: Awaited<ReturnType<typeof loadConfigFile>>) => FaceNeeds,
+): Promise<FaceNeedsResult> {
+  const fromEnv = flag === undefined || flag === "" ? env(CONFIG_ENV) : undefined;
+  const named = flag !== undefined && flag !== "" ? flag : fromEnv;
+  const base = mergeNeeds({ env: flag ? [] : [CONFIG_ENV] });
+  if (!named) return { needs: base, problems: [] };
+  const file = abs(named);
+  const withFile = mergeNeeds(base, { read: [file] });
+  // Loading needs the read; without it the face can only be told to add it.
+  if (!readGranted(file)) return { needs: withFile, problems: [], configFile: file };
+  const registry = (await import("../../transports/mod.ts")).registerBuiltins();
+  const loaded = await loadConfigFile(file, { registry, readOnly });
+  if (Array.isArray(loaded)) {
+    return { needs: withFile, problems: loaded.map(formatConfigError), configFile: file };
+  }
+  const upstreams = computePermissions(loaded, registry, { configFromEnv: !flag });
+  const needs = mergeNeeds(withFile, upstreams, extra?.(loaded) ?? {});
+  return { needs, problems: [], configFile: file };
+}
+
+type Options = NonNullable<ParseArgsConfig["options"]>;
+
+/** Parse like the face does (strictly); undefined when the face will reject the arguments itself. */
+function parse(args: string[], options: Options, positionals = true) {
+  try {
+    return parseArgs({ args, options, allowPositionals: positionals, strict: true });
+  } catch {
+    return undefined;
+  }
+}
+
+const unparsed = (command: string): FaceNeedsResult => ({
+  needs: noNeeds(),
+  problems: [`the arguments of \`ptc ${command}\` do not parse; it reports why itself`],
+});
+
+async function evalNeeds(args: string[], o: FaceNeedsOptions & { target: Target }): Promise<FaceNeedsResult> {
+  const { EVAL_OPTIONS } = await import("./eval.ts");
+  const p = parse(args, EVAL_OPTIONS);
+  if (!p) return unparsed("eval");
+  const v = p.values as Record<string, string | boolean | undefined>;
+  const files = [v.file, v.data, v.context].filter((f): f is string => typeof f === "string").map(abs);
+  const config = await configNeeds(v["upstreams-config"] as string | undefined, o.env, v["read-only"] === true);
+  return { ...config, needs: mergeNeeds(config.needs, { read: files }, sandboxNeeds(o.target, o.executable)) };
+}
+
+async function replNeeds(args: string[], o: FaceNeedsOptions & { target: Target }): Promise<FaceNeedsResult> {
+  const { REPL_OPTIONS } = await import("./repl.ts");
+  const { historyPath } = await import("../repl/history.ts");
+  const p = parse(args, REPL_OPTIONS);
+  if (!p) return unparsed("repl");
+  const v = p.values as Record<string, string | string[] | boolean | undefined>;
+  const file = p.positionals[0];
+  const own = mergeNeeds({ env: ["NO_COLOR"], read: file !== undefined && file !== "-" ? [abs(file)] : [] });
+  // No --eval and no FILE: interactive on a terminal, with a history file (read, appended, its folder created).
+  let history = noNeeds();
+  if (v.eval === undefined && file === undefined) {
+    const asked = new Set<string>();
+    const path = historyPath((name) => (asked.add(name), o.env(name)));
+    const dir = path ? dirOf(path) : undefined;
+    history = mergeNeeds({ env: [...asked], read: dir ? [dir] : [], write: dir ? [dir] : [] });
+  }
+  const config = await configNeeds(v["upstreams-config"] as string | undefined, o.env, v["read-only"] === true);
+  return { ...config, needs: mergeNeeds(config.needs, own, history, sandboxNeeds(o.target, o.executable)) };
+}
+
+async function mcpNeeds(args: string[], o: FaceNeedsOptions & { target: Target }): Promise<FaceNeedsResult> {
+  const { parseMcpFlags } = await import("./mcp_flags.ts");
+  const asked = new Set<string>();
+  let options;
+  try {
+    options = parseMcpFlags(args, (name) => (asked.add(name), o.env(name)));
+  } catch {
+    return { ...unparsed("mcp"), needs: mergeNeeds({ env: [...asked] }) };
+  }
+  const { hostname, port } = options.http ?? {};
+  const own = mergeNeeds({
+    // every PTC_<FLAG> fallback of a flag not given on the command line is read at start
+    env: [...asked],
+    net: hostname !== undefined ? [`${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`] : [],
+    read: options.httpAuthTokenFile ? [abs(options.httpAuthTokenFile)] : [],
+  });
+  // the config flag's own fallback (PTC_UPSTREAMS) was read above already
+  const config = await configNeeds(options.upstreamsConfig ?? "", () => undefined, options.readOnly);
+  return { ...config, needs: mergeNeeds(config.needs, own, sandboxNeeds(o.target, o.executable)) };
+}
+
+async function catalogNeeds(args: string[], o: FaceNeedsOptions & { target: Target }): Promise<FaceNeedsResult> {
+  const { CATALOG_OPTIONS } = await import("./catalog.ts");
+  const p = parse(args, CATALOG_OPTIONS, false);
+  if (!p) return unparsed("catalog");
+  const v = p.values as Record<string, string | boolean | undefined>;
+  const config = await configNeeds(v["upstreams-config"] as string | undefined, o.env, v["read-only"] === true);
+  const diff = typeof v.diff === "string" ? [abs(v.diff)] : [];
+  return { ...config, needs: mergeNeeds(config.needs, { read: diff }) };
+}
+
+/**
+ * `ptc doctor` checks that everything the config needs is granted, so it needs all of it (with or without
+ * `--connect`), plus PATH and a read of each stdio command as found on PATH (the check stats the file).
+ */
+async function doctorNeeds(args: string[], o: FaceNeedsOptions & { target: Target }): Promise<FaceNeedsResult> {
+  const { DOCTOR_OPTIONS } = await import("./doctor.ts");
+  const p = parse(args, DOCTOR_OPTIONS, false);
+  if (!p) return unparsed("doctor");
+  const v = p.values as Record<string, string | boolean | undefined>;
+  const { resolveCommand } = await import("../../transports/mcp_stdio/command.ts");
+  return await configNeeds(v["upstreams-config"] as string | undefined, o.env, v["read-only"] === true, (config) => {
+    if (Array.isArray(config)) return noNeeds();
+    const read: string[] = [];
+    let stdio = false;
+    for (const u of config.upstreams) {
+      if (u.transport !== "mcp_stdio") continue;
+      stdio = true;
+      const c = u.config as { command?: unknown; cwd?: unknown; env?: Record<string, { literal?: string }> };
+      if (typeof c.command !== "string" || typeof c.cwd !== "string") continue;
+      const found = resolveCommand(c.command, c.cwd, c.env?.PATH?.literal ?? o.env("PATH"));
+      if (found) read.push(found);
+    }
+    return mergeNeeds({ read, env: stdio ? ["PATH"] : [] });
+  });
+}
+
+/** A folder from `Deno.makeTempDir()`: reading and writing under $TMPDIR (read here to name it, as the check does). */
+function tempDirNeeds(env: (name: string) => string | undefined): FaceNeeds {
+  const tmp = (env("TMPDIR") || "/tmp").replace(/\/+$/, "") || "/";
+  return mergeNeeds({ env: ["TMPDIR"], read: [tmp], write: [tmp] });
+}
+
+/** `ptc demo`: the fixture on loopback, its temporary folder, the example config and what that config needs. */
+async function demoNeeds(args: string[], o: FaceNeedsOptions & { target: Target }): Promise<FaceNeedsResult> {
+  const { DEMO_OPTIONS } = await import("./demo.ts");
+  const { EXAMPLE_CONFIG } = await import("./demo_session.ts");
+  const p = parse(args, DEMO_OPTIONS, false);
+  if (!p) return unparsed("demo");
+  const port = p.values.port;
+  const config = await configNeeds(EXAMPLE_CONFIG, () => undefined, false);
+  // The copy of the example config points at the fixture's real port (any port on loopback unless --port says).
+  const net = [typeof port === "string" && /^\d+$/.test(port) && Number(port) > 0 ? `127.0.0.1:${port}` : "127.0.0.1"];
+  // Its credential files live in that temporary folder too, and the config file is never taken from PTC_UPSTREAMS.
+  const upstream = {
+    ...config.needs,
+    net: config.needs.net.filter((h) => !h.startsWith("127.0.0.1:")),
+    read: [EXAMPLE_CONFIG],
+    env: config.needs.env.filter((name) => name !== CONFIG_ENV),
+  };
+  return {
+    ...config,
+    needs: mergeNeeds(upstream, { net }, tempDirNeeds(o.env), sandboxNeeds(o.target, o.executable)),
+  };
+}
+
+/** `ptc fixture observatory`: its listen address, its token files (a fresh temporary folder by default), its audit file. */
+async function fixtureNeeds(args: string[], o: FaceNeedsOptions & { target: Target }): Promise<FaceNeedsResult> {
+  const [, ...rest] = args;
+  const { FIXTURE_OPTIONS } = await import("./fixture.ts");
+  const p = parse(rest, FIXTURE_OPTIONS, false);
+  if (!p) return unparsed("fixture");
+  const v = p.values as Record<string, string | undefined>;
+  const host = v.host ?? "127.0.0.1";
+  const files: string[] = [];
+  if (v["tokens-file"]) files.push(abs(v["tokens-file"]));
+  else if (v["token-dir"]) files.push(abs(v["token-dir"]));
+  const audit = v["audit-log"];
+  const auditFile = audit && audit !== "stderr" && audit !== "none" ? [abs(audit)] : [];
+  return {
+    needs: mergeNeeds({
+      net: [`${host.includes(":") ? `[${host}]` : host}:${v.port ?? 0}`],
+      read: files,
+      write: [...(v["token-dir"] ? files : []), ...auditFile],
+    }, files.length === 0 ? tempDirNeeds(o.env) : {}),
+    problems: [],
+  };
+}
+
+/**
+ * The needs of `ptc COMMAND ARGS…`. Commands outside `CONFINED_COMMANDS` (help, version, docs) need nothing;
+ * `permissions` itself reads any config and environment.
+ */
+export async function faceNeeds(command: string, args: string[], options: FaceNeedsOptions): Promise<FaceNeedsResult> {
+  const o: FaceNeedsOptions & { target: Target } = { target: isCompiled() ? "compiled" : "source", ...options };
+  if (args.includes("-h") || args.includes("--help")) return { needs: noNeeds(), problems: [] };
+  switch (command) {
+    case "eval":
+      return await evalNeeds(args, o);
+    case "repl":
+      return await replNeeds(args, o);
+    case "mcp":
+      return await mcpNeeds(args, o);
+    case "catalog":
+      return await catalogNeeds(args, o);
+    case "doctor":
+      return await doctorNeeds(args, o);
+    case "demo":
+      return await demoNeeds(args, o);
+    case "fixture":
+      return await fixtureNeeds(args, o);
+    case "permissions":
+      return { needs: { ...noNeeds(), anyRead: true, anyEnv: true }, problems: [] };
+    default:
+      return { needs: noNeeds(), problems: [] };
+  }
+}

@@ -1,0 +1,162 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { faceNeeds, sandboxNeeds } from "../../src/cli/face_needs.ts";
+import { faceFlags, mergeNeeds } from "../../src/cli/needs.ts";
+import { MCP_FLAGS } from "../../src/cli/mcp_flags.ts";
+import { run as permissions } from "../../src/cli/permissions.ts";
+
+const ROOT = new URL("../../", import.meta.url).pathname.replace(/\/$/, "");
+const EXAMPLE = join(ROOT, "upstreams.example.jsonc");
+const TOKEN = join(ROOT, ".observatory/observatory.token");
+
+/** An environment of exactly `vars`. */
+const envOf = (vars: Record<string, string> = {}) => (name: string) => vars[name];
+
+const needs = async (command: string, args: string[], vars: Record<string, string> = {}) => {
+  const r = await faceNeeds(command, args, { env: envOf(vars), target: "source" });
+  assert.deepEqual(r.problems, []);
+  return r.needs;
+};
+
+const SANDBOX = sandboxNeeds("source");
+const MCP_ENV = Object.entries(MCP_FLAGS).map(([name, spec]) =>
+  "env" in spec ? spec.env : `PTC_${name.toUpperCase().replaceAll("-", "_")}`
+);
+
+Deno.test("eval: the config's hosts, secrets and command, the files on its command line, the sandbox", async () => {
+  const n = await needs("eval", ["--upstreams-config", EXAMPLE, "-f", "prog.clj", "--data", "d.json", "1"]);
+  assert.deepEqual(n.net, ["127.0.0.1:8765"]);
+  assert.deepEqual(
+    n.read,
+    [EXAMPLE, TOKEN, join(Deno.cwd(), "d.json"), join(Deno.cwd(), "prog.clj"), ...SANDBOX.read].sort(),
+  );
+  assert.deepEqual(n.env, ["PATH"], "PTC_UPSTREAMS is not read when the flag is given");
+  assert.deepEqual(n.run, [...SANDBOX.run, "node"].sort());
+  assert.deepEqual(n.write, []);
+});
+
+Deno.test("eval without the flag reads $PTC_UPSTREAMS, and the config it names", async () => {
+  assert.deepEqual((await needs("eval", ["1"])).env, ["PTC_UPSTREAMS"]);
+  const n = await needs("eval", ["1"], { PTC_UPSTREAMS: EXAMPLE });
+  assert.deepEqual(n.env, ["PATH", "PTC_UPSTREAMS"]);
+  assert.ok(n.read.includes(EXAMPLE));
+});
+
+Deno.test("mcp over stdio reads every PTC_<FLAG> fallback; over HTTP it listens and reads its token file", async () => {
+  const stdio = await needs("mcp", ["--upstreams-config", EXAMPLE]);
+  const fallbacks = MCP_ENV.filter((e) => e !== "PTC_UPSTREAMS");
+  assert.deepEqual(stdio.env, ["PATH", ...fallbacks].sort());
+  assert.deepEqual(stdio.net, ["127.0.0.1:8765"]);
+  assert.ok(SANDBOX.read.every((p) => stdio.read.includes(p)));
+
+  const http = await needs("mcp", [
+    "--http",
+    "127.0.0.1:7332",
+    "--http-auth-token-file",
+    "/run/t",
+    "--upstreams-config",
+    EXAMPLE,
+  ]);
+  assert.deepEqual(http.net, ["127.0.0.1:7332", "127.0.0.1:8765"]);
+  assert.ok(http.read.includes("/run/t"));
+  assert.ok(!http.env.includes("PTC_HTTP") && !http.env.includes("PTC_HTTP_AUTH_TOKEN_FILE"));
+
+  const fromEnv = await needs("mcp", [], { PTC_HTTP: "[::1]:9000", PTC_UPSTREAMS: EXAMPLE });
+  assert.deepEqual(fromEnv.net, ["127.0.0.1:8765", "[::1]:9000"]);
+  assert.ok(fromEnv.env.includes("PTC_HTTP") && fromEnv.env.includes("PTC_UPSTREAMS"));
+});
+
+Deno.test("repl: NO_COLOR always; interactive adds the history folder (read and write) and the variables naming it", async () => {
+  const batch = await needs("repl", ["-e", "1"]);
+  assert.deepEqual(batch.env, ["NO_COLOR", "PTC_UPSTREAMS"]);
+  assert.deepEqual(batch.write, []);
+  const interactive = await needs("repl", [], { HOME: "/home/u" });
+  assert.deepEqual(interactive.env, ["HOME", "NO_COLOR", "PTC_HISTORY_FILE", "PTC_UPSTREAMS", "XDG_STATE_HOME"]);
+  assert.deepEqual(interactive.write, ["/home/u/.local/state/ptc"]);
+  const explicit = await needs("repl", [], { PTC_HISTORY_FILE: "/h/hist" });
+  assert.deepEqual(explicit.write, ["/h"]);
+  assert.ok(!explicit.env.includes("HOME"), "historyPath stops at PTC_HISTORY_FILE");
+  assert.ok((await needs("repl", ["script.clj"])).read.includes(join(Deno.cwd(), "script.clj")));
+});
+
+Deno.test("catalog starts no sandbox; doctor reads the stdio command where PATH finds it", async () => {
+  const catalog = await needs("catalog", ["--upstreams-config", EXAMPLE, "--diff", "old.json"]);
+  assert.ok(!SANDBOX.read.some((p) => catalog.read.includes(p)));
+  assert.ok(catalog.read.includes(join(Deno.cwd(), "old.json")));
+  const bin = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(join(bin, "node"), "#!/bin/sh\n", { mode: 0o755 });
+    const doctor = await needs("doctor", ["--upstreams-config", EXAMPLE, "--connect"], { PATH: `/nonexistent:${bin}` });
+    assert.ok(doctor.read.includes(join(bin, "node")), doctor.read.join());
+    assert.deepEqual(doctor.env, ["PATH"]);
+    assert.deepEqual(doctor.run, ["node"], "doctor starts no sandbox");
+  } finally {
+    await Deno.remove(bin, { recursive: true });
+  }
+});
+
+Deno.test("demo: loopback on any port, the temporary folder, the example config; fixture: its address and files", async () => {
+  const demo = await needs("demo", [], { TMPDIR: "/var/tmp/" });
+  assert.deepEqual(demo.net, ["127.0.0.1"]);
+  assert.deepEqual(demo.write, ["/var/tmp"]);
+  assert.deepEqual(demo.env, ["PATH", "TMPDIR"]);
+  assert.deepEqual(demo.read, [EXAMPLE, ...SANDBOX.read, "/var/tmp"].sort());
+  assert.deepEqual((await needs("demo", ["--port", "9999"])).net, ["127.0.0.1:9999"]);
+  const fixture = await needs("fixture", ["observatory", "--port", "8765", "--token-dir", "/t/obs"]);
+  assert.deepEqual(faceFlags(fixture), ["--allow-net=127.0.0.1:8765", "--allow-read=/t/obs", "--allow-write=/t/obs"]);
+  const fresh = await needs("fixture", ["observatory", "--audit-log", "/l/audit.log"], { TMPDIR: "/tt" });
+  assert.deepEqual(faceFlags(fresh), [
+    "--allow-net=127.0.0.1:0",
+    "--allow-read=/tt",
+    "--allow-write=/l/audit.log,/tt",
+    "--allow-env=TMPDIR",
+  ]);
+});
+
+Deno.test("compiled target: the sandbox is the binary itself, at its installed path", async () => {
+  const r = await faceNeeds("eval", ["1"], { env: envOf(), target: "compiled", executable: "/opt/ptc-eval" });
+  assert.deepEqual(r.needs.read, []);
+  assert.deepEqual(r.needs.run, ["/opt/ptc-eval"], "a compiled binary starts its sandboxes as itself");
+});
+
+Deno.test("args a face rejects: no needs but the face's own error; config problems are reported", async () => {
+  const r = await faceNeeds("eval", ["--no-such-flag"], { env: envOf() });
+  assert.equal(r.problems.length, 1);
+  const dir = await Deno.makeTempDir();
+  try {
+    const bad = join(dir, "bad.jsonc");
+    await Deno.writeTextFile(bad, `{"upstreams": {"x": {"transport": "nope"}}}`);
+    const p = await faceNeeds("eval", ["--upstreams-config", bad, "1"], { env: envOf() });
+    assert.match(p.problems.join("\n"), /nope/);
+    assert.deepEqual(p.needs.read, [bad, ...SANDBOX.read].sort(), "the config's read is still named");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("faceFlags: write sits between read and env; merge sorts and dedupes", () => {
+  const n = mergeNeeds({ read: ["/b", "/a"], env: ["X"] }, { read: ["/a"], write: ["/w"], run: ["node"] });
+  assert.deepEqual(faceFlags(n), ["--allow-read=/a,/b", "--allow-write=/w", "--allow-env=X", "--allow-run=node"]);
+});
+
+Deno.test("ptc permissions: usage errors name the fix", async () => {
+  const capture = async (args: string[]) => {
+    const errors: string[] = [];
+    const orig = console.error;
+    console.error = (...a: unknown[]) => void errors.push(a.join(" "));
+    try {
+      return { code: await permissions(args), err: errors.join("\n") };
+    } finally {
+      console.error = orig;
+    }
+  };
+  const wrongOrder = await capture(["mcp", "--http", "x"]);
+  assert.equal(wrongOrder.code, 2);
+  assert.match(wrongOrder.err, /arguments of `ptc mcp` do not parse/);
+  const unknown = await capture(["--http", "127.0.0.1:1"]);
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.err, /options of a command go after it/);
+  const bogus = await capture(["bogus"]);
+  assert.equal(bogus.code, 2);
+  assert.match(bogus.err, /unknown command 'bogus'/);
+});
