@@ -205,7 +205,8 @@ async function demoNeeds(args: string[], o: FaceNeedsOptions & { target: Target 
   const upstream = {
     ...config.needs,
     net: config.needs.net.filter((h) => !h.startsWith("127.0.0.1:")),
-    read: [EXAMPLE_CONFIG],
+    // the copy keeps its library files where they are (absolute paths into the checkout)
+    read: [EXAMPLE_CONFIG, ...config.needs.read.filter((path) => path.endsWith(".clj"))],
     env: config.needs.env.filter((name) => name !== CONFIG_ENV),
   };
   return {

@@ -5,7 +5,7 @@
  * @module
  */
 import type { PermissionNeeds } from "./types.ts";
-import { ALLOW_WRITES_ENV, CONFIG_ENV, type PtcConfig } from "./config.ts";
+import { CONFIG_ENV, type PtcConfig } from "./config.ts";
 import { defaultRegistry, type TransportRegistry } from "./registry.ts";
 
 const sortUnique = (xs: Iterable<string>) => [...new Set(xs)].sort();
@@ -24,7 +24,9 @@ export function computePermissions(
 ): PermissionNeeds {
   const net: string[] = [];
   const read: string[] = [];
-  const env: string[] = options.configFromEnv === false ? [ALLOW_WRITES_ENV] : [CONFIG_ENV, ALLOW_WRITES_ENV];
+  // PTC_ALLOW_WRITES is not listed: without its permission the fallback reads as unset and writes stay off (fail
+  // closed); `ptc mcp` lists it with its other PTC_* flag fallbacks.
+  const env: string[] = options.configFromEnv === false ? [] : [CONFIG_ENV];
   const run: string[] = [];
   let anyEnv = false;
   if (config.file) read.push(config.file);

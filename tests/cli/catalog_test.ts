@@ -131,15 +131,15 @@ Deno.test("ptc permissions prints the minimal flags", async () => {
         r.out,
         `--allow-net=obs.example.com:8443 --allow-read=${
           [file, join(dir, "secret.txt")].sort().join(",")
-        } --allow-env=OBS_TOKEN,PTC_ALLOW_WRITES --allow-run=${Deno.execPath()}`,
+        } --allow-env=OBS_TOKEN --allow-run=${Deno.execPath()}`,
         "given --upstreams-config, $PTC_UPSTREAMS is never read",
       );
       const j = await capture(() => permissions(["--upstreams-config", file, "--format", "json"]));
-      assert.deepEqual(JSON.parse(j.out).env, ["OBS_TOKEN", "PTC_ALLOW_WRITES"]);
+      assert.deepEqual(JSON.parse(j.out).env, ["OBS_TOKEN"]);
       Deno.env.set("PTC_UPSTREAMS", file);
       try {
         const fromEnv = await capture(() => permissions(["--format", "json", "eval", "1"]));
-        assert.deepEqual(JSON.parse(fromEnv.out).env, ["OBS_TOKEN", "PTC_ALLOW_WRITES", "PTC_UPSTREAMS"]);
+        assert.deepEqual(JSON.parse(fromEnv.out).env, ["OBS_TOKEN", "PTC_UPSTREAMS"]);
       } finally {
         Deno.env.delete("PTC_UPSTREAMS");
       }

@@ -8,6 +8,7 @@ import { run as permissions } from "../../src/cli/permissions.ts";
 const ROOT = new URL("../../", import.meta.url).pathname.replace(/\/$/, "");
 const EXAMPLE = join(ROOT, "upstreams.example.jsonc");
 const TOKEN = join(ROOT, ".observatory/observatory.token");
+const LIBRARY = join(ROOT, "fixtures/observatory/lib/oncall.clj");
 
 /** An environment of exactly `vars`. */
 const envOf = (vars: Record<string, string> = {}) => (name: string) => vars[name];
@@ -28,7 +29,7 @@ Deno.test("eval: the config's hosts, secrets and command, the files on its comma
   assert.deepEqual(n.net, ["127.0.0.1:8765"]);
   assert.deepEqual(
     n.read,
-    [EXAMPLE, TOKEN, join(Deno.cwd(), "d.json"), join(Deno.cwd(), "prog.clj"), ...SANDBOX.read].sort(),
+    [EXAMPLE, TOKEN, LIBRARY, join(Deno.cwd(), "d.json"), join(Deno.cwd(), "prog.clj"), ...SANDBOX.read].sort(),
   );
   assert.deepEqual(n.env, ["PATH"], "PTC_UPSTREAMS is not read when the flag is given");
   assert.deepEqual(n.run, [...SANDBOX.run, "node"].sort());
@@ -100,7 +101,7 @@ Deno.test("demo: loopback on any port, the temporary folder, the example config;
   assert.deepEqual(demo.net, ["127.0.0.1"]);
   assert.deepEqual(demo.write, ["/var/tmp"]);
   assert.deepEqual(demo.env, ["PATH", "TMPDIR"]);
-  assert.deepEqual(demo.read, [EXAMPLE, ...SANDBOX.read, "/var/tmp"].sort());
+  assert.deepEqual(demo.read, [EXAMPLE, LIBRARY, ...SANDBOX.read, "/var/tmp"].sort());
   assert.deepEqual((await needs("demo", ["--port", "9999"])).net, ["127.0.0.1:9999"]);
   const fixture = await needs("fixture", ["observatory", "--port", "8765", "--token-dir", "/t/obs"]);
   assert.deepEqual(faceFlags(fixture), ["--allow-net=127.0.0.1:8765", "--allow-read=/t/obs", "--allow-write=/t/obs"]);
