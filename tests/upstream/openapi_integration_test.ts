@@ -54,7 +54,7 @@ Deno.test("openapi integration: catalog, calls, doc, rotation, 401 and redaction
     assert.deepEqual(flags, [
       `--allow-net=${new URL(obs.url).host}`,
       `--allow-read=${td.tokenFile},${file}`,
-      "--allow-env=PTC_ALLOW_WRITES,PTC_UPSTREAMS",
+      "--allow-env=PTC_UPSTREAMS",
     ]);
     rt = await startRuntime(config as PtcConfig, { registry, log: (l) => logs.push(l) });
     assert.match(renderCatalog(rt, "inline"), /observatory\/list-traces \{:org-id string /);

@@ -22,7 +22,7 @@ Deno.test("permissions: flags merge credentials, transports and the config; chec
   });
   const needs = computePermissions(c, registry);
   assert.deepEqual(needs.net, ["a.example.com:8080", "b.example.com:443"]);
-  assert.deepEqual(needs.env, ["OBS_TOKEN", "PTC_ALLOW_WRITES", "PTC_UPSTREAMS"]);
+  assert.deepEqual(needs.env, ["OBS_TOKEN", "PTC_UPSTREAMS"]);
   assert.deepEqual(needs.read, ["/run/secrets/obs"]);
   assert.deepEqual(permissionFlags({ net: ["a:1"], read: [], env: ["X"], run: ["node"], anyEnv: true }), [
     "--allow-net=a:1",
