@@ -143,6 +143,8 @@ async function mcpNeeds(args: string[], o: FaceNeedsOptions & { target: Target }
     env: [...asked],
     net: hostname !== undefined ? [`${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`] : [],
     read: options.httpAuthTokenFile ? [abs(options.httpAuthTokenFile)] : [],
+    // --audit-log: opened for appending (created if absent, reopened on SIGHUP): a write of that path only
+    write: options.auditLog ? [abs(options.auditLog)] : [],
   });
   // the config flag's own fallback (PTC_UPSTREAMS) was read above already
   const config = await configNeeds(options.upstreamsConfig ?? "", () => undefined, options.readOnly);

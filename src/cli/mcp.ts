@@ -13,6 +13,7 @@ import { SessionManager } from "../mcp/sessions.ts";
 import { protectStdout, serveMcpStdio } from "../mcp/stdio.ts";
 import { registerBuiltins } from "../../transports/mod.ts";
 import { usageError } from "./usage.ts";
+import { openAuditLog } from "./mcp_audit.ts";
 
 /** Entry point of `ptc mcp`. */
 export async function run(args: string[]): Promise<number> {
@@ -44,6 +45,12 @@ export async function run(args: string[]): Promise<number> {
     console.error(`ptc mcp: ${(e as Error).message}`);
     return 2;
   }
+  // --audit-log: opened before any upstream starts, so an unwritable FILE stops ptc at once.
+  const audit = options.auditLog ? await openAuditLog(options.auditLog) : undefined;
+  if (audit && "error" in audit) {
+    console.error(`ptc mcp: ${audit.error}`);
+    return 2;
+  }
   // This face stops upstreams itself after in-flight calls finish; a transport's process reaper must not exit first.
   const registry = registerBuiltins();
   for (const t of registry.list()) t.delegateProcessReaping?.();
@@ -65,6 +72,7 @@ export async function run(args: string[]): Promise<number> {
   } catch (e) {
     if (e instanceof EngineStartError) {
       for (const line of e.lines) console.error(`ptc mcp: ${line}`);
+      await audit?.close();
       return 2;
     }
     throw e;
@@ -92,6 +100,7 @@ export async function run(args: string[]): Promise<number> {
     maxContextBytes: options.maxContextBytes,
     programTimeoutMs: options.programTimeoutMs,
     isShuttingDown: () => shuttingDown,
+    audit: audit?.trail(options.http ? "http" : "stdio", engine.catalog()),
   });
   const onError = (e: Error) => console.error(`ptc mcp: ${e.message}`);
 
@@ -125,11 +134,13 @@ export async function run(args: string[]): Promise<number> {
         maxLargeBodyReads: options.maxConcurrentCalls,
         trustedProxies: options.trustedProxies,
         saturated: () => gate.inFlight >= gate.limit,
+        onDenied: audit?.denied,
         onError,
       });
     } catch (e) {
       console.error(`ptc mcp: ${(e as Error).message}`);
       await engine.close();
+      await audit?.close();
       return 2;
     }
     console.error(`ptc mcp: listening on ${face.url}`);
@@ -151,6 +162,7 @@ export async function run(args: string[]): Promise<number> {
   await closeFace();
   await sessions?.closeAll();
   await engine.close();
+  await audit?.close();
   for (const [s, fn] of listeners) Deno.removeSignalListener(s, fn);
   return 0;
 }

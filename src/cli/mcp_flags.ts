@@ -21,6 +21,14 @@ interface FlagSpec {
   max?: number;
 }
 
+/** The audit-trail flag of `ptc mcp` (kept in its own block: other flag families are added beside it). */
+const AUDIT_FLAGS = {
+  "audit-log": {
+    kind: "string",
+    help: "append one JSON line per evaluation and per upstream call to FILE (reopened on SIGHUP)",
+  },
+} as const satisfies Record<string, FlagSpec>;
+
 /** Every flag of `ptc mcp`. */
 export const MCP_FLAGS = {
   "upstreams-config": { kind: "string", help: "upstream config file (JSONC)", env: "PTC_UPSTREAMS" },
@@ -79,6 +87,7 @@ export const MCP_FLAGS = {
   },
   "body-timeout-ms": { kind: "int", help: "longest an HTTP request body may take to arrive", default: 10_000, min: 1 },
   "max-open-requests": { kind: "int", help: "HTTP requests open at once; more get 503", default: 256, min: 1 },
+  ...AUDIT_FLAGS,
 } as const satisfies Record<string, FlagSpec>;
 
 /** Parsed `ptc mcp` options. */
@@ -110,6 +119,9 @@ export interface McpOptions {
   sandboxHeapMb: number;
   bodyTimeoutMs: number;
   maxOpenRequests: number;
+  // --- audit trail ---
+  /** `--audit-log FILE`: the JSON Lines audit log, absent when not given. */
+  auditLog?: string;
 }
 
 /** A flag or environment value that does not parse. */
@@ -254,5 +266,7 @@ export function parseMcpFlags(args: string[], env: (name: string) => string | un
     sandboxHeapMb: values["sandbox-heap-mb"] as number,
     bodyTimeoutMs: values["body-timeout-ms"] as number,
     maxOpenRequests: values["max-open-requests"] as number,
+    // --- audit trail ---
+    ...(typeof values["audit-log"] === "string" ? { auditLog: values["audit-log"] } : {}),
   };
 }

@@ -50,6 +50,8 @@ export interface HttpFaceOptions {
    * carries the client address, so clients behind one proxy keep separate sessions and limiter buckets.
    */
   trustedProxies?: TrustedProxies;
+  /** Told of each request refused at the door (403 Host/Origin, 401, 429) with the client address (the audit log). */
+  onDenied?: (denial: { status: number; reason: string; client: string }) => void;
   /** Reports saturation for `/ready`. */
   saturated: () => boolean;
   onError?: (error: Error) => void;
@@ -116,21 +118,27 @@ export function createHttpApp(
   });
   async function handle(c: Context): Promise<Response> {
     const req: Request = c.req.raw;
-    const rejected = guardResponse(req, guard);
-    if (rejected) return rejected;
-    if (state.draining) return c.json({ error: "server is shutting down" }, 503);
-    let clientId = "local";
     // The socket peer, or the forwarded client when the peer is a trusted proxy (never a header from anyone else).
     const peer = (c.env as { remoteAddr?: string } | undefined)?.remoteAddr || "unknown";
     const client = clientAddress(peer, req.headers, options.trustedProxies);
+    const denied = (status: number, reason: string) => options.onDenied?.({ status, reason, client });
+    const rejected = guardResponse(req, guard);
+    if (rejected) {
+      denied(rejected.status, "forbidden");
+      return rejected;
+    }
+    if (state.draining) return c.json({ error: "server is shutting down" }, 503);
+    let clientId = "local";
     if (options.authToken) {
       const wait = limiter.retryAfter(client);
       if (wait > 0) {
+        denied(429, "rate_limited");
         return c.json({ error: "too many failed authentication attempts" }, 429, { "Retry-After": String(wait) });
       }
       const check = checkBearer(c.req.header("authorization") ?? null, options.authToken);
       if (!check.ok) {
         limiter.fail(client);
+        denied(401, "unauthorized");
         return c.json({ error: "unauthorized" }, 401, { "WWW-Authenticate": check.challenge });
       }
       limiter.succeed(client);

@@ -11,6 +11,7 @@ import type { JsonObject } from "../core/json.ts";
 import { VERSION } from "../version.ts";
 import { librariesCard, limitsInView, lispEvalDescription } from "./card.ts";
 import { errorResponse, renderEvalResult, type ResponseProfile, type ToolResponse } from "./envelope.ts";
+import type { AuditedEval, AuditTrail } from "./audit_trail.ts";
 import type { ConcurrencyGate } from "./gate.ts";
 import { getOperationSchema, IntrospectionError, listApiServices, listServiceOperations } from "./introspection.ts";
 import { SessionError, type SessionManager } from "./sessions.ts";
@@ -31,6 +32,8 @@ export interface ServerDeps {
   programTimeoutMs: number;
   /** True once shutdown started: new calls get `shutting_down`. */
   isShuttingDown: () => boolean;
+  /** `--audit-log`: every evaluation request and its upstream calls are logged; unwritable → `audit_unavailable`. */
+  audit?: AuditTrail;
 }
 
 const EVAL_PROPS = {
@@ -116,7 +119,14 @@ export function createServerFactory(deps: ServerDeps) {
         annotations,
       },
       (args, extra) =>
-        runEval(deps, args, extra.mcpReq.signal, fairnessOwner(owner, extra), (req) => deps.engine.evaluate(req)),
+        runEval(
+          deps,
+          args,
+          extra.mcpReq.signal,
+          fairnessOwner(owner, extra),
+          (req) => deps.engine.evaluate(req),
+          deps.audit?.begin({ owner, tool: "lisp_eval" }, args.program),
+        ),
     );
     if (deps.sessions) registerSessionTools(server, deps, deps.sessions, owner);
     if (deps.introspection) registerIntrospection(server, deps);
@@ -150,8 +160,17 @@ async function runEval(
   signal: AbortSignal,
   owner: string,
   evaluate: Evaluate,
+  audit?: AuditedEval,
 ): Promise<ToolResponse> {
-  if (deps.isShuttingDown()) return errorResponse("shutting_down", "the server is shutting down", deps.profile);
+  // Every answer of an audited request is logged before it goes out (inside the permit when it ran).
+  const answer = async (response: ToolResponse, result?: EngineEvalResult) => {
+    await audit?.end(response, result);
+    return response;
+  };
+  if (deps.isShuttingDown()) return answer(errorResponse("shutting_down", "the server is shutting down", deps.profile));
+  if (deps.audit && !(await deps.audit.admit())) {
+    return errorResponse("audit_unavailable", "the audit log cannot be written; ask the operator", deps.profile);
+  }
   let program: string;
   let context: JsonObject | undefined;
   let output;
@@ -160,11 +179,11 @@ async function runEval(
     context = checkContext(args.context, deps);
     output = checkOutputSchema(args.output_schema);
   } catch (e) {
-    if (e instanceof ArgsError) return errorResponse("args_error", e.message, deps.profile);
+    if (e instanceof ArgsError) return answer(errorResponse("args_error", e.message, deps.profile));
     throw e;
   }
   const permit = deps.gate.tryAcquire(owner);
-  if (!permit.ok) return errorResponse("busy", permit.message, deps.profile);
+  if (!permit.ok) return answer(errorResponse("busy", permit.message, deps.profile));
   const release = permit.release;
   try {
     const result = await evaluate({
@@ -174,21 +193,26 @@ async function runEval(
       signal,
       outputSchema: output,
     });
-    if (output && result.ok && result.status !== "failed") {
-      // Validated inside the sandbox process: a catastrophic schema costs that process, never the host.
-      const check = result.outputCheck ??
-        { valid: false, message: "the value could not be checked against output_schema" };
-      if (!check.valid) {
-        return renderEvalResult({ ...result, ok: false, reason: "validation_error", message: check.message }, {
-          profile: deps.profile,
-        });
-      }
-      return renderEvalResult(result, { profile: deps.profile, validated: true });
-    }
-    return renderEvalResult(result, { profile: deps.profile });
+    return await answer(renderChecked(result, output !== undefined, deps.profile), result);
   } finally {
     release();
   }
+}
+
+/** The response of an evaluation, its value checked against the client's `output_schema` when one was given. */
+function renderChecked(result: EngineEvalResult, checked: boolean, profile: ResponseProfile): ToolResponse {
+  if (checked && result.ok && result.status !== "failed") {
+    // Validated inside the sandbox process: a catastrophic schema costs that process, never the host.
+    const check = result.outputCheck ??
+      { valid: false, message: "the value could not be checked against output_schema" };
+    if (!check.valid) {
+      return renderEvalResult({ ...result, ok: false, reason: "validation_error", message: check.message }, {
+        profile,
+      });
+    }
+    return renderEvalResult(result, { profile, validated: true });
+  }
+  return renderEvalResult(result, { profile });
 }
 
 function sessionError(e: unknown, profile: ResponseProfile): ToolResponse {
@@ -233,10 +257,21 @@ function registerSessionTools(
         return await sessions.use(
           owner,
           args.session_id as string,
-          (s) => runEval(deps, args, extra.mcpReq.signal, fairnessOwner(owner, extra), (req) => s.eval(req)),
+          (s) =>
+            runEval(
+              deps,
+              args,
+              extra.mcpReq.signal,
+              fairnessOwner(owner, extra),
+              (req) => s.eval(req),
+              deps.audit?.begin({ owner, sessionId: s.id, tool: "lisp_session_eval" }, args.program),
+            ),
         );
       } catch (e) {
-        return sessionError(e, deps.profile);
+        const response = sessionError(e, deps.profile);
+        // Refused before it ran (unknown, foreign or busy session): the client's session id is not logged.
+        await deps.audit?.begin({ owner, tool: "lisp_session_eval" }, args.program).end(response);
+        return response;
       }
     },
   );

@@ -161,3 +161,13 @@ Deno.test("ptc permissions: usage errors name the fix", async () => {
   assert.equal(bogus.code, 2);
   assert.match(bogus.err, /unknown command 'bogus'/);
 });
+
+Deno.test("mcp --audit-log: a write of that file only (absolute), no read; PTC_AUDIT_LOG names it too", async () => {
+  const n = await needs("mcp", ["--upstreams-config", EXAMPLE, "--audit-log", "logs/audit.jsonl"]);
+  assert.deepEqual(n.write, [join(Deno.cwd(), "logs/audit.jsonl")]);
+  assert.ok(!n.read.includes(join(Deno.cwd(), "logs/audit.jsonl")));
+  assert.ok(!n.env.includes("PTC_AUDIT_LOG"), "the flag was given");
+  const fromEnv = await needs("mcp", ["--upstreams-config", EXAMPLE], { PTC_AUDIT_LOG: "/var/log/ptc.jsonl" });
+  assert.deepEqual(fromEnv.write, ["/var/log/ptc.jsonl"]);
+  assert.deepEqual((await needs("mcp", ["--upstreams-config", EXAMPLE])).write, []);
+});

@@ -28,3 +28,12 @@ Deno.test("flags: invalid values are clear errors naming the flag or variable", 
   assert.throws(() => parseMcpFlags(["--http", "nohost"], noEnv), /expected HOST:PORT/);
   assert.throws(() => parseMcpFlags(["--bogus"], noEnv), FlagError);
 });
+
+Deno.test("flags: --audit-log FILE, its PTC_AUDIT_LOG fallback, and an empty value refused", () => {
+  assert.equal(parseMcpFlags([], noEnv).auditLog, undefined);
+  assert.equal(parseMcpFlags(["--audit-log", "logs/a.jsonl"], noEnv).auditLog, "logs/a.jsonl");
+  const env = (n: string) => (n === "PTC_AUDIT_LOG" ? "/var/log/ptc.jsonl" : undefined);
+  assert.equal(parseMcpFlags([], env).auditLog, "/var/log/ptc.jsonl");
+  assert.equal(parseMcpFlags(["--audit-log", "/x"], env).auditLog, "/x", "the flag wins");
+  assert.throws(() => parseMcpFlags(["--audit-log", " "], noEnv), /--audit-log: must not be empty/);
+});
