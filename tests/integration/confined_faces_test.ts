@@ -23,6 +23,7 @@ import {
   LAUNCHER,
   printedFlags,
   spawnLaunched,
+  waitForListening,
 } from "./launcher_helpers.ts";
 import { tmuxAvailable, TmuxRepl } from "./repl_tmux.ts";
 
@@ -42,30 +43,6 @@ function newClient(): Client {
 function textOf(result: unknown): string {
   const content = (result as { content?: { type: string; text?: string }[] }).content ?? [];
   return content.find((c) => c.type === "text")?.text ?? "";
-}
-
-async function waitForListening(child: Deno.ChildProcess): Promise<{ url: string; stderr: () => string }> {
-  let text = "";
-  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    text += value;
-    const m = /listening on (http:\/\/\S+)/.exec(text);
-    if (m) {
-      // keep draining so the child never blocks on a full pipe
-      (async () => {
-        for (;;) {
-          const r = await reader.read().catch(() => ({ done: true, value: "" }));
-          if (r.done) break;
-          text += r.value;
-        }
-      })();
-      return { url: m[1], stderr: () => text };
-    }
-  }
-  throw new Error(`ptc mcp --http did not start:\n${text}`);
 }
 
 Deno.test("confined matrix: every face through bin/ptc under its printed flags, from another directory", async (t) => {

@@ -4,36 +4,10 @@
  * not in `ptc eval`'s value or prints, not in an MCP `lisp_eval` envelope.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { connectHttp, evalLisp, MAIN, spawnHttpServer } from "./mcp_server_helpers.ts";
+import { startReflector, writeReflectorConfig } from "./reflector.ts";
 
 const TOKEN = `reflect-${crypto.randomUUID()}-${crypto.randomUUID()}`;
-
-const DOC = {
-  openapi: "3.0.3",
-  info: { title: "reflector", version: "1" },
-  paths: {
-    "/whoami": {
-      get: {
-        operationId: "whoami",
-        summary: "Who the caller is (echoes the credential, split in two)",
-        responses: {
-          "200": {
-            description: "the halves",
-            content: {
-              "application/json": {
-                schema: {
-                  type: "object",
-                  properties: { head: { type: "string" }, tail: { type: "string" } },
-                },
-              },
-            },
-          },
-        },
-      },
-    },
-  },
-};
 
 /** A program that joins the halves and shows the token every way a face can emit it. */
 const PROGRAM = `(let [r (:value (tool/call 'reflect/whoami {}))
@@ -41,43 +15,11 @@ const PROGRAM = `(let [r (:value (tool/call 'reflect/whoami {}))
                    (println "token:" t)
                    {:token t :upper (str t)})`;
 
-function startReflector(): Deno.HttpServer<Deno.NetAddr> {
-  return Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
-    const auth = req.headers.get("authorization") ?? "";
-    const token = auth.replace(/^Bearer /, "");
-    const half = Math.floor(token.length / 2);
-    return Response.json({ head: token.slice(0, half), tail: token.slice(half) });
-  });
-}
-
-async function writeConfig(dir: string, port: number): Promise<string> {
-  await Deno.writeTextFile(join(dir, "doc.json"), JSON.stringify(DOC));
-  await Deno.writeTextFile(join(dir, "token"), TOKEN);
-  const config = {
-    credentials: { reflect: { source: "file", path: "token" } },
-    upstreams: {
-      reflect: {
-        transport: "openapi",
-        description: "reflects the token",
-        base_url: `http://127.0.0.1:${port}`,
-        schema_file: "doc.json",
-        allow_insecure_http: true,
-        allow_insecure_auth: true,
-        auth: [{ scheme: "bearer", binding: "reflect" }],
-        include_operations: ["whoami"],
-      },
-    },
-  };
-  const path = join(dir, "upstreams.json");
-  await Deno.writeTextFile(path, JSON.stringify(config));
-  return path;
-}
-
 Deno.test("edge redaction: a reflected token never reaches ptc eval's output or an MCP envelope", async (t) => {
   const dir = await Deno.makeTempDir({ prefix: "ptc-edge-redaction-" });
   const reflector = startReflector();
   try {
-    const config = await writeConfig(dir, reflector.addr.port);
+    const config = await writeReflectorConfig(dir, reflector.addr.port, TOKEN);
 
     await t.step("ptc eval (text and json formats)", async () => {
       for (const format of ["text", "json"]) {

@@ -104,3 +104,28 @@ export function freePort(): number {
 export function elsewhere(): Promise<string> {
   return Deno.makeTempDir({ prefix: "ptc-elsewhere-" });
 }
+
+/** Read a launched `ptc mcp --http` child's stderr until "listening on URL" (then keep draining it). */
+export async function waitForListening(child: Deno.ChildProcess): Promise<{ url: string; stderr: () => string }> {
+  let text = "";
+  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += value;
+    const m = /listening on (http:\/\/\S+)/.exec(text);
+    if (m) {
+      // keep draining so the child never blocks on a full pipe
+      (async () => {
+        for (;;) {
+          const r = await reader.read().catch(() => ({ done: true, value: "" }));
+          if (r.done) break;
+          text += r.value;
+        }
+      })();
+      return { url: m[1], stderr: () => text };
+    }
+  }
+  throw new Error(`ptc mcp --http did not start:\n${text}`);
+}
