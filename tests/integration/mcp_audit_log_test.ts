@@ -95,6 +95,18 @@ async function sha256Hex(text: string): Promise<string> {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/** A temporary folder with the canary upstream running and its config written; both removed after `fn`. */
+async function withCanary(fn: (config: string, log: string) => Promise<void>): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "ptc-audit-" });
+  const reflector = startReflector();
+  try {
+    await fn(await writeReflectorConfig(dir, reflector.addr.port, TOKEN), join(dir, "audit.jsonl"));
+  } finally {
+    await reflector.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
 Deno.test("audit log over HTTP, confined from another directory: canary, concurrency, denied, rotation", async (t) => {
   const cwd = await elsewhere();
   const reflector = startReflector();
@@ -221,82 +233,62 @@ Deno.test("audit log over HTTP, confined from another directory: canary, concurr
   }
 });
 
-Deno.test("audit log over stdio: the stdio face, the local owner, rotation on SIGHUP", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "ptc-audit-stdio-" });
-  const reflector = startReflector();
-  const log = join(dir, "audit.jsonl");
-  const server = spawnStdioServer([
-    "--upstreams-config",
-    await writeReflectorConfig(dir, reflector.addr.port, TOKEN),
-    "--audit-log",
-    log,
-    "--max-tool-calls",
-    "4",
-  ]);
-  try {
-    await server.initialize({ wait: true });
-    await server.call(2, CANARY);
-    assert.equal((await server.answer(2)).result?.isError, true);
-    await Deno.rename(log, `${log}.1`);
-    server.child.kill("SIGHUP");
-    await until("FILE reopened", () => exists(log));
-    await server.call(3, "(+ 1 2)");
-    assert.equal((await server.answer(3)).result?.content[0].text, "3");
-    const old = await readLog(`${log}.1`);
-    assert.ok(!JSON.stringify(old).includes(TOKEN));
-    const first = old.find((l) => l.kind === "eval")!;
-    assert.deepEqual([first.face, first.owner, first.reason], ["stdio", "local", "fail"]);
-    const fresh = await readLog(log);
-    assert.deepEqual(fresh.map((l) => l.event ?? l.outcome), ["reopened", "ok"]);
-    await server.closeInput();
-    const { code, stderr } = await server.finished();
-    assert.equal(code, 0, stderr);
-    assert.ok(!stderr.includes(TOKEN));
-  } finally {
-    await server.dispose();
-    await reflector.shutdown();
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+Deno.test("audit log over stdio: the stdio face, the local owner, rotation on SIGHUP", () =>
+  withCanary(async (config, log) => {
+    const server = spawnStdioServer(["--upstreams-config", config, "--audit-log", log, "--max-tool-calls", "4"]);
+    try {
+      await server.initialize({ wait: true });
+      await server.call(2, CANARY);
+      assert.equal((await server.answer(2)).result?.isError, true);
+      await Deno.rename(log, `${log}.1`);
+      server.child.kill("SIGHUP");
+      await until("FILE reopened", () => exists(log));
+      await server.call(3, "(+ 1 2)");
+      assert.equal((await server.answer(3)).result?.content[0].text, "3");
+      const old = await readLog(`${log}.1`);
+      assert.ok(!JSON.stringify(old).includes(TOKEN));
+      const first = old.find((l) => l.kind === "eval")!;
+      assert.deepEqual([first.face, first.owner, first.reason], ["stdio", "local", "fail"]);
+      const fresh = await readLog(log);
+      assert.deepEqual(fresh.map((l) => l.event ?? l.outcome), ["reopened", "ok"]);
+      await server.closeInput();
+      const { code, stderr } = await server.finished();
+      assert.equal(code, 0, stderr);
+      assert.ok(!stderr.includes(TOKEN));
+    } finally {
+      await server.dispose();
+    }
+  }));
 
-Deno.test("an unwritable audit log: evaluations refused (audit_unavailable), the server serves on and resumes", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "ptc-audit-full-" });
-  const reflector = startReflector();
-  const log = join(dir, "audit.jsonl");
-  const server = await spawnHttpServer([
-    "--upstreams-config",
-    await writeReflectorConfig(dir, reflector.addr.port, TOKEN),
-    "--audit-log",
-    log,
-  ]);
-  const client = await connectHttp("modern", server.url);
-  try {
-    assert.equal(textOf(await evalLisp(client, "(+ 1 2)")), "3");
-    await Deno.rename(log, `${log}.1`);
-    await Deno.symlink("/dev/full", log); // the disk is full from now on
-    server.child.kill("SIGHUP");
-    await until("the write failure reported", () => /cannot write \(.*No space left/.test(server.stderr()));
-    assert.match(server.stderr(), /evaluations are refused \(audit_unavailable\)/);
-    assert.match(server.stderr(), /audit \(not written to .*\): \{"kind":"audit".*"event":"reopened"/);
+Deno.test("an unwritable audit log: evaluations refused (audit_unavailable), the server serves on and resumes", () =>
+  withCanary(async (config, log) => {
+    const server = await spawnHttpServer(["--upstreams-config", config, "--audit-log", log]);
+    const client = await connectHttp("modern", server.url);
+    try {
+      assert.equal(textOf(await evalLisp(client, "(+ 1 2)")), "3");
+      await Deno.rename(log, `${log}.1`);
+      await Deno.symlink("/dev/full", log); // the disk is full from now on
+      server.child.kill("SIGHUP");
+      await until("the write failure reported", () => /cannot write \(.*No space left/.test(server.stderr()));
+      assert.match(server.stderr(), /evaluations are refused \(audit_unavailable\)/);
+      assert.match(server.stderr(), /audit \(not written to .*\): \{"kind":"audit".*"event":"reopened"/);
 
-    const refused = await evalLisp(client, `(tool/call 'reflect/whoami {})`);
-    assert.equal(refused.isError, true);
-    assert.match(textOf(refused), /^audit_unavailable: /);
-    const health = await fetch(`${server.origin}/health`);
-    assert.equal(health.status, 200);
-    await health.body?.cancel();
+      const refused = await evalLisp(client, `(tool/call 'reflect/whoami {})`);
+      assert.equal(refused.isError, true);
+      assert.match(textOf(refused), /^audit_unavailable: /);
+      const health = await fetch(`${server.origin}/health`);
+      assert.equal(health.status, 200);
+      await health.body?.cancel();
 
-    await Deno.remove(log); // writable again
-    assert.equal(textOf(await evalLisp(client, "(+ 2 3)")), "5");
-    const lines = await readLog(log);
-    assert.deepEqual(lines.map((l) => l.event ?? l.kind), ["resumed", "eval"]);
-    assert.equal(lines[0].lines_on_stderr, 1);
-    assert.match(server.stderr(), /writable again/);
-    assert.equal((await readLog(`${log}.1`)).filter((l) => l.kind === "eval").length, 1);
-  } finally {
-    await client.close();
-    assert.equal(await server.stop(), 0);
-    await reflector.shutdown();
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+      await Deno.remove(log); // writable again
+      assert.equal(textOf(await evalLisp(client, "(+ 2 3)")), "5");
+      const lines = await readLog(log);
+      assert.deepEqual(lines.map((l) => l.event ?? l.kind), ["resumed", "eval"]);
+      assert.equal(lines[0].lines_on_stderr, 1);
+      assert.match(server.stderr(), /writable again/);
+      assert.equal((await readLog(`${log}.1`)).filter((l) => l.kind === "eval").length, 1);
+    } finally {
+      await client.close();
+      assert.equal(await server.stop(), 0);
+    }
+  }));
