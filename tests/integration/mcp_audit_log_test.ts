@@ -12,7 +12,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/client";
-import { connectHttp, evalLisp, spawnHttpServer, spawnStdioServer, textOf } from "./mcp_server_helpers.ts";
+import { connectHttp, evalLisp, ptcMcpArgs, spawnHttpServer, spawnStdioServer, textOf } from "./mcp_server_helpers.ts";
 import {
   assertConfined,
   elsewhere,
@@ -291,4 +291,19 @@ Deno.test("an unwritable audit log: evaluations refused (audit_unavailable), the
       await client.close();
       assert.equal(await server.stop(), 0);
     }
+  }));
+
+Deno.test("an audit log that cannot be opened stops ptc mcp at start, naming the flag (exit 2)", () =>
+  withCanary(async (config, log) => {
+    const missing = join(log, "..", "no-such-folder", "audit.jsonl");
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ptcMcpArgs(["--upstreams-config", config, "--audit-log", missing]),
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    assert.equal(out.code, 2, stderr);
+    assert.match(stderr, /^ptc mcp: --audit-log .*no-such-folder\/audit\.jsonl: cannot open the file for appending/);
+    assert.equal(out.stdout.length, 0);
   }));
