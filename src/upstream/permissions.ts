@@ -14,6 +14,11 @@ const sortUnique = (xs: Iterable<string>) => [...new Set(xs)].sort();
 export interface ComputeOptions {
   /** The config file was found through $PTC_UPSTREAMS, which must then be readable (default true). */
   configFromEnv?: boolean;
+  /**
+   * false: the upstreams will not be started (a replay answers from a recording): only the config file and its
+   * libraries are read — no credential, host, file or command of any upstream (default true).
+   */
+  upstreams?: boolean;
 }
 
 /** Everything `config` needs, merged and sorted. */
@@ -31,11 +36,13 @@ export function computePermissions(
   let anyEnv = false;
   if (config.file) read.push(config.file);
   for (const lib of config.libraries) read.push(lib.path);
-  for (const spec of config.credentials.values()) {
+  const upstreams = options.upstreams === false ? [] : config.upstreams;
+  const credentials = options.upstreams === false ? [] : config.credentials.values();
+  for (const spec of credentials) {
     if (spec.source === "env") env.push(spec.var);
     if (spec.source === "file") read.push(spec.path);
   }
-  for (const u of config.upstreams) {
+  for (const u of upstreams) {
     const t = registry.get(u.transport);
     if (!t) continue;
     const needs = t.permissions(u.config);

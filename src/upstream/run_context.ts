@@ -10,11 +10,18 @@ import type { RunLimits } from "./config.ts";
 import type { Runtime } from "./runtime.ts";
 import type { DiscoveryOp, DiscoveryOutcome, HostCallbacks, ToolOutcome, ToolRequest } from "../core/tool_seam.ts";
 import { callTool } from "./tool_call.ts";
-import type { CallRecord, CatalogOpRecord, RunRecords, RunScope } from "./run_records.ts";
+import type { CallInterceptor, CallRecord, CatalogOpRecord, RunRecords, RunScope } from "./run_records.ts";
 import { pagesTool } from "./tool_pages.ts";
 import { discover } from "./discovery.ts";
 
-export type { CallRecord, CatalogOpRecord, RunRecords, RunScope } from "./run_records.ts";
+export type {
+  CallInterceptor,
+  CallRecord,
+  CatalogOpRecord,
+  DispatchedCall,
+  RunRecords,
+  RunScope,
+} from "./run_records.ts";
 
 /** Options of one run. */
 export interface RunOptions {
@@ -22,6 +29,8 @@ export interface RunOptions {
   limits?: Partial<RunLimits>;
   /** An outer signal (program timeout): aborting it aborts every in-flight call. */
   signal?: AbortSignal;
+  /** Sees or answers every dispatched call (a recording, a replay). */
+  intercept?: CallInterceptor;
 }
 
 /** The per-run state. Create with `createRunContext` or (preferably) `withRunContext`. */
@@ -39,9 +48,11 @@ export class RunContext implements RunScope {
   catalogOpCount = 0;
   /** Calls to write tools attempted (charged against `maxWriteCalls`). */
   writeCount = 0;
+  readonly intercept?: CallInterceptor;
 
   constructor(readonly runtime: Runtime, options: RunOptions = {}) {
     this.limits = { ...runtime.limits, ...options.limits };
+    this.intercept = options.intercept;
     if (options.signal) {
       this.#outer = options.signal;
       if (options.signal.aborted) this.#controller.abort(options.signal.reason);

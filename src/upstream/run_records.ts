@@ -4,10 +4,11 @@
  * not on the class that calls them (no import cycle).
  * @module
  */
-import type { JsonValue } from "../core/json.ts";
-import type { MutationState } from "../core/tool_seam.ts";
+import type { JsonObject, JsonValue } from "../core/json.ts";
+import type { MutationState, ToolOutcome } from "../core/tool_seam.ts";
 import type { RunLimits } from "./config.ts";
 import type { Runtime } from "./runtime.ts";
+import type { ToolEffect, ToolResult } from "./types.ts";
 
 /**
  * One tool call as recorded for the run report (args redacted). The one call-record shape: the engine hands it to
@@ -44,6 +45,23 @@ export interface RunRecords {
   catalogOps: CatalogOpRecord[];
 }
 
+/** A call about to reach an upstream: validated, charged against the budgets, its arguments mapped to the tool's. */
+export interface DispatchedCall {
+  server: string;
+  tool: string;
+  args: JsonObject;
+  effect: ToolEffect;
+}
+
+/**
+ * Stands between a run and its upstreams for every dispatched call: a recorder awaits `perform()` and notes the
+ * result, a replay answers without calling it. A `raise` outcome ends the program (a replay's unrecorded call).
+ */
+export type CallInterceptor = (
+  call: DispatchedCall,
+  perform: () => Promise<ToolResult>,
+) => Promise<ToolResult | Extract<ToolOutcome, { kind: "raise" }>>;
+
 /** The per-run state `tool/call` and discovery read and update; `RunContext` implements it. */
 export interface RunScope {
   readonly limits: RunLimits;
@@ -58,6 +76,8 @@ export interface RunScope {
   catalogOpCount: number;
   /** Calls to write tools attempted (charged against `maxWriteCalls`). */
   writeCount: number;
+  /** Sees (or answers) every call that passed validation and the budgets (record / replay). */
+  readonly intercept?: CallInterceptor;
   record(r: CallRecord): void;
   recordOp(r: CatalogOpRecord): void;
 }

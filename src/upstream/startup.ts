@@ -23,6 +23,8 @@ export interface PrepareOptions {
   registry?: TransportRegistry;
   /** Skip the Deno permission check (`ptc permissions` itself). */
   skipPermissionCheck?: boolean;
+  /** The upstreams will not be started (a replay): their credentials, hosts, files and commands are not needed. */
+  withoutUpstreams?: boolean;
 }
 
 /**
@@ -36,7 +38,10 @@ export async function prepareConfig(options: PrepareOptions = {}): Promise<Prepa
   if (Array.isArray(loaded)) return { ok: false, problems: loaded.map(formatConfigError) };
   if (!options.skipPermissionCheck) {
     const configFromEnv = options.configFlag === undefined || options.configFlag === "";
-    const missing = checkPermissions(computePermissions(loaded, options.registry, { configFromEnv }));
+    const missing = checkPermissions(computePermissions(loaded, options.registry, {
+      configFromEnv,
+      upstreams: !options.withoutUpstreams,
+    }));
     if (missing.length > 0) {
       return {
         ok: false,

@@ -124,6 +124,8 @@ const CLOSED: ToolOutcome = {
   message: "the run that made this call ended",
 };
 
+const NOT_SENT = { mutationState: "not_applied" } as const;
+
 /** An outcome that goes to the program unrecorded (a raise, or the run ended). */
 function isOutcome(x: object): x is ToolOutcome {
   return "kind" in x;
@@ -134,7 +136,7 @@ function isFault(x: object): x is Settled {
   return "ok" in x;
 }
 
-/** validate → budget → resolve (upstream, tool, arguments) → dispatch → settle → record. */
+/** validate → budget → resolve (upstream, tool, arguments) → dispatch (through the run's interceptor) → settle → record. */
 async function callToolUnredacted(ctx: RunScope, request: ToolRequest): Promise<ToolOutcome> {
   const target = validateRequest(ctx, request);
   if (isOutcome(target)) return target;
@@ -151,8 +153,15 @@ async function callToolUnredacted(ctx: RunScope, request: ToolRequest): Promise<
     const overWrites = chargeWrites(ctx);
     if (overWrites) return record(overWrites, 0);
   }
-  const result = await dispatch(ctx, state, target.tool, resolved.args, resolved.effect);
+  const perform = () => dispatch(ctx, state, target.tool, resolved.args, resolved.effect);
+  const call = { server: target.server, tool: target.tool, args: resolved.args, effect: resolved.effect };
+  const result = ctx.intercept ? await ctx.intercept(call, perform) : await perform();
   if (ctx.closed) return CLOSED;
+  if ("kind" in result) {
+    // An interceptor refused the call (a replay's unrecorded call): recorded, never sent, and it ends the program.
+    record({ ok: false, reason: result.reason, message: result.message, ...(write ? NOT_SENT : {}) }, 0);
+    return result;
+  }
   const { settled, bytes } = settle(ctx, result);
   return record(write ? withMutationState(settled) : settled, bytes);
 }
