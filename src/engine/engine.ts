@@ -4,11 +4,10 @@
  * @module
  */
 import { redactEvalResult } from "./edge_redaction.ts";
-import { sandboxPermissions, SandboxPool, type SandboxResult, type SandboxSession } from "../sandbox/mod.ts";
+import { sandboxPermissions, type SandboxResult, type SandboxSession } from "../sandbox/mod.ts";
 import type { SandboxHost } from "../sandbox/mod.ts";
 import type { SandboxLimits } from "../sandbox/mod.ts";
 import { catalogJson, catalogText, renderCatalog } from "../upstream/catalog.ts";
-import type { CallRecord, CatalogOpRecord } from "../upstream/run_context.ts";
 import type { RunLimits } from "../upstream/config.ts";
 import { withRunContext } from "../upstream/run_context.ts";
 import { type Runtime, RuntimeStartError, startRuntime } from "../upstream/runtime.ts";
@@ -20,6 +19,9 @@ import { type LibraryNamespace, type LibrarySource, loadLibraries } from "../lis
 import type { TransportRegistry } from "../upstream/registry.ts";
 import type { JsonObject } from "../core/json.ts";
 import { recordingHost, replayHost } from "./replay.ts";
+import type { RunJournal } from "./journal.ts";
+import { toEngineResult } from "./results.ts";
+import { Sandbox } from "./sandbox_pool.ts";
 import type {
   CatalogServer,
   Engine,
@@ -28,6 +30,8 @@ import type {
   EngineSession,
   RecordedCall,
 } from "./types.ts";
+
+export { budgetRefusals } from "./results.ts";
 
 /** Options of `createEngine`. */
 export interface EngineOptions {
@@ -57,6 +61,8 @@ export interface EngineOptions {
   onWarning?: (message: string) => void;
   /** Runtime diagnostics lines, already redacted (default: `onWarning`). */
   onLog?: (line: string) => void;
+  /** Record every evaluation's upstream calls, or answer them from a recording (`--record` / `--replay`). */
+  journal?: RunJournal;
 }
 
 /** The engine could not start; `lines` are one clear, redacted problem each. */
@@ -67,79 +73,11 @@ export class EngineStartError extends Error {
   }
 }
 
-/** One line per budget that refused a call or discovery operation of the run (empty when none did). */
-export function budgetRefusals(calls: CallRecord[], catalogOps: CatalogOpRecord[]): string[] {
-  const out: string[] = [];
-  const refused = calls.filter((c) => c.reason === "cap_exhausted");
-  if (refused.length) {
-    out.push(`${refused.length} tool call(s) refused: ${refused[0].message ?? "tool call budget exhausted"}`);
-  }
-  const ops = catalogOps.filter((o) => o.reason === "catalog_cap_exhausted");
-  if (ops.length) out.push(`${ops.length} discovery operation(s) refused: discovery budget exhausted`);
-  return out;
-}
-
-function toEngineResult(
-  r: SandboxResult,
-  calls: CallRecord[],
-  elapsedMs: number,
-  catalogOps: CatalogOpRecord[] = [],
-): EngineEvalResult {
-  const refusals = budgetRefusals(calls, catalogOps);
-  const common = {
-    prints: r.prints,
-    calls,
-    elapsedMs,
-    evalMs: r.elapsedMs,
-    ...(refusals.length ? { budgetRefusals: refusals } : {}),
-  };
-  if (r.ok) {
-    const out: EngineEvalResult = { ok: true, status: r.status, printed: r.printed, json: r.json, ...common };
-    if (r.outputCheck) out.outputCheck = r.outputCheck;
-    return out;
-  }
-  const failure: EngineEvalResult = { ok: false, reason: r.reason, message: r.message, ...common };
-  if (r.line !== undefined) failure.line = r.line;
-  if (r.column !== undefined) failure.column = r.column;
-  return failure;
-}
-
 /**
  * After a cancel, how long a session's process may take to stop by itself before the engine closes it and the
  * session moves to a fresh process (the sandbox itself kills a busy process much sooner; this is the last resort).
  */
 export const CANCEL_GRACE_MS = 2_000;
-
-/** The engine's one use of the sandbox: a pool made now (warm) or on first use (lazy). */
-class Sandbox {
-  #pool: SandboxPool | undefined;
-  #closed = false;
-
-  constructor(
-    readonly options: { size: number; limits?: Partial<SandboxLimits>; heapMb?: number; libraries?: LibrarySource[] },
-  ) {}
-
-  /** The pool, made on first use. */
-  get pool(): SandboxPool {
-    if (!this.#pool && this.#closed) throw new Error("the engine is closed");
-    this.#pool ??= new SandboxPool(this.options);
-    return this.#pool;
-  }
-
-  /** Start the sandbox processes now (rejects if they cannot start). */
-  warm(): Promise<void> {
-    return this.pool.warm();
-  }
-
-  stats(): JsonObject {
-    return this.#pool ? { ...this.#pool.stats() } : { size: 0, idle: 0, busy: 0, sessions: 0, replaced: 0 };
-  }
-
-  async close(): Promise<void> {
-    this.#closed = true;
-    await this.#pool?.close();
-  }
-}
 
 class EngineImpl implements Engine {
   #sessions = new Set<EngineSession>();
@@ -148,6 +86,7 @@ class EngineImpl implements Engine {
     readonly sandbox: Sandbox,
     readonly runtime: Runtime | undefined,
     readonly libs: LibraryNamespace[] = [],
+    readonly journal?: RunJournal,
   ) {}
 
   libraries(): LibraryNamespace[] {
@@ -173,18 +112,21 @@ class EngineImpl implements Engine {
       const r = await run(replayHost(request.replay), limits);
       return toEngineResult(r, [], performance.now() - started);
     }
+    const journal = await this.journal?.begin(request.program);
     if (!this.runtime || request.offline) {
-      const r = await run(undefined, limits);
-      return toEngineResult(r, [], performance.now() - started);
+      const result = toEngineResult(await run(undefined, limits), [], performance.now() - started);
+      await journal?.finish(result);
+      return result;
     }
     const recorded: RecordedCall[] | undefined = request.record ? [] : undefined;
     const report = await withRunContext(
       this.runtime,
       (ctx) => run(recorded ? recordingHost(ctx.callbacks(), recorded) : ctx.callbacks(), limits),
-      { signal: request.signal },
+      { signal: request.signal, intercept: journal?.intercept },
     );
     const result = toEngineResult(report.value, report.calls, performance.now() - started, report.catalogOps);
     if (recorded) result.recorded = recorded;
+    await journal?.finish(result);
     return result;
   }
 
@@ -340,6 +282,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     configFlag: options.upstreamsConfig,
     readOnly: options.readOnly,
     registry: options.registry,
+    withoutUpstreams: options.journal?.replacesUpstreams,
   });
   if (!prepared.ok) {
     throw new EngineStartError(sandboxProblem ? [...prepared.problems, sandboxProblem] : prepared.problems);
@@ -369,12 +312,13 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     if (sandboxProblem) throw new EngineStartError([sandboxProblem]);
     if (libraries.length > 0) namespaces = checkLibraryTools(libraries, runtime);
     await warming;
+    await options.journal?.started(runtime);
   } catch (e) {
     await sandbox.close();
     await runtime?.stop();
     throw e;
   }
-  return new EngineImpl(sandbox, runtime, namespaces);
+  return new EngineImpl(sandbox, runtime, namespaces, options.journal);
 }
 
 /** Read the config's libraries and load them once here (parse, analysis, arity, cycles): a problem stops the start. */
@@ -405,29 +349,27 @@ function checkLibraryTools(sources: LibrarySource[], runtime: Runtime | undefine
   }
 }
 
-/** Config and upstream runtime of an engine (undefined when no config is named). */
+/** Config and upstream runtime of an engine (undefined without a config, unless a replay supplies one). */
 async function startUpstreams(options: EngineOptions, config: PtcConfig | undefined): Promise<Runtime | undefined> {
-  const registry = options.registry;
-  let runtime: Runtime | undefined;
-  if (config) {
-    const snapshot = options.snapshot ?? "frozen";
-    try {
-      runtime = await startRuntime(config, {
-        registry,
-        snapshot,
-        failurePolicy: snapshot === "live" ? "mark_unavailable" : "fatal",
-        readOnly: options.readOnly,
-        allowWrites: options.allowWrites,
-        limits: {
-          ...(options.maxToolCalls ? { maxToolCalls: options.maxToolCalls } : {}),
-          ...(options.maxCatalogOps ? { maxCatalogOps: options.maxCatalogOps } : {}),
-        },
-        log: (line) => (options.onLog ?? options.onWarning)?.(line),
-      });
-    } catch (e) {
-      if (e instanceof RuntimeStartError) throw new EngineStartError(e.problems);
-      throw e;
-    }
+  const replay = options.journal?.startRuntime?.bind(options.journal);
+  if (!config && !replay) return undefined;
+  const snapshot = options.snapshot ?? "frozen";
+  const runtimeOptions = {
+    registry: options.registry,
+    snapshot,
+    failurePolicy: snapshot === "live" ? "mark_unavailable" as const : "fatal" as const,
+    readOnly: options.readOnly,
+    allowWrites: options.allowWrites,
+    limits: {
+      ...(options.maxToolCalls ? { maxToolCalls: options.maxToolCalls } : {}),
+      ...(options.maxCatalogOps ? { maxCatalogOps: options.maxCatalogOps } : {}),
+    },
+    log: (line: string) => (options.onLog ?? options.onWarning)?.(line),
+  };
+  try {
+    return replay ? await replay(config, runtimeOptions) : await startRuntime(config!, runtimeOptions);
+  } catch (e) {
+    if (e instanceof RuntimeStartError) throw new EngineStartError(e.problems);
+    throw e;
   }
-  return runtime;
 }

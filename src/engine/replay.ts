@@ -1,13 +1,50 @@
 /**
- * Recording and replaying tool answers: a host wrapper that notes every call with its answer, and a host that
- * answers from such a recording without any upstream (the REPL re-creates its definitions this way after its worker
- * had to be replaced, so no tool call is ever repeated behind the user's back).
+ * Recording and replaying tool answers: a host wrapper that notes every call with its answer, a host that answers
+ * from such a recording without any upstream (the REPL re-creates its definitions this way after its worker had to
+ * be replaced, so no tool call is ever repeated behind the user's back), and the matching both this host and the
+ * on-disk replay (`replayer.ts`) use: recorded answers keyed by canonical JSON, each handed out once.
  * @module
  */
 import type { ToolOutcome, ToolRequest } from "../core/tool_seam.ts";
 import type { SandboxHost } from "../sandbox/mod.ts";
 import type { JsonObject } from "../core/json.ts";
 import type { RecordedCall } from "./types.ts";
+
+/** JSON text with object keys sorted at every level: equal values give equal text whatever order keys came in. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v) => {
+    if (v === null || typeof v !== "object" || Array.isArray(v)) return v;
+    const sorted: Record<string, unknown> = {};
+    for (const k of Object.keys(v).sort()) sorted[k] = (v as Record<string, unknown>)[k];
+    return sorted;
+  });
+}
+
+/**
+ * Recorded answers by request key. Each answer is handed out once; identical requests get their answers in recorded
+ * order, different requests in any order (`pmap` branches finish in any order).
+ */
+export class AnswerPool<T> {
+  #byKey = new Map<string, T[]>();
+
+  constructor(entries: Iterable<readonly [key: string, answer: T]>) {
+    for (const [key, answer] of entries) {
+      const list = this.#byKey.get(key);
+      if (list) list.push(answer);
+      else this.#byKey.set(key, [answer]);
+    }
+  }
+
+  /** The next unused answer for `key`, now used; undefined when none is left. */
+  take(key: string): T | undefined {
+    return this.#byKey.get(key)?.shift();
+  }
+
+  /** The unused answers left, in key order then recorded order. */
+  unused(): T[] {
+    return [...this.#byKey.values()].flat();
+  }
+}
 
 /** Wrap `host` so that every tool call and its answer is appended to `into`. */
 export function recordingHost(host: SandboxHost, into: RecordedCall[]): SandboxHost {
@@ -23,16 +60,12 @@ export function recordingHost(host: SandboxHost, into: RecordedCall[]): SandboxH
 
 /** A host that answers each recorded request once, in any order; anything else fails with `replay_mismatch`. */
 export function replayHost(calls: RecordedCall[]): SandboxHost {
-  const pending = calls.map((c) => ({ key: JSON.stringify(c.request), outcome: c.outcome, used: false }));
+  const pool = new AnswerPool(calls.map((c) => [canonicalJson(c.request), c.outcome] as const));
   return {
     toolNames: ["call"],
     callTool: (request: ToolRequest): Promise<ToolOutcome> => {
-      const key = JSON.stringify(request);
-      const hit = pending.find((p) => !p.used && p.key === key);
-      if (hit) {
-        hit.used = true;
-        return Promise.resolve(hit.outcome as unknown as ToolOutcome);
-      }
+      const hit = pool.take(canonicalJson(request));
+      if (hit) return Promise.resolve(hit as unknown as ToolOutcome);
       return Promise.resolve({
         kind: "raise",
         reason: "replay_mismatch",

@@ -1,0 +1,242 @@
+/**
+ * The on-disk format of a recording (`--record DIR` / `--replay DIR`, docs/record-replay.md): `manifest.json` (format
+ * name, version, the catalog the upstreams served, the limits in force) and one `NNNNNN-HASH.json` per evaluation
+ * (its program, outcome and every upstream call with its result). Reading checks each file against the JSON Schema
+ * of its kind and names the file and the key of any problem.
+ * @module
+ */
+import { Validator } from "@cfworker/json-schema";
+import type { JsonObject, JsonValue } from "../core/json.ts";
+import type { ToolEffect } from "../upstream/types.ts";
+
+/** `format` of the manifest. */
+export const RECORDING_FORMAT = "ptc-recording";
+/** `format` of an evaluation file. */
+export const EVALUATION_FORMAT = "ptc-recording-evaluation";
+/** The format version this ptc writes and reads; any other version is refused. */
+export const RECORDING_VERSION = 1;
+/** The manifest's file name inside DIR. */
+export const MANIFEST_FILE = "manifest.json";
+/** An evaluation file: zero-padded sequence number, the first 12 hex digits of the program's SHA-256. */
+export const EVALUATION_FILE = /^(\d{6,})-([0-9a-f]{12})\.json$/;
+/** Largest file a replay reads (hostile input is bounded). */
+export const MAX_RECORDING_FILE_BYTES = 64 * 1024 * 1024;
+/** Most evaluation files a replay reads. */
+export const MAX_EVALUATIONS = 100_000;
+
+/** One upstream of the recorded catalog: what discovery (`tool/servers`, `dir`, `doc`, `meta`, `apropos`) reads. */
+export interface RecordedServer {
+  name: string;
+  transport: string;
+  description: string;
+  /** The transport's public endpoint (tool provenance). */
+  endpoint?: JsonObject;
+  /** Installed tools (`ToolEntry`, redacted). */
+  tools: JsonObject[];
+  /** Tools the write gate withheld: name → why. */
+  withheld: Record<string, string>;
+}
+
+/** `manifest.json`. */
+export interface RecordingManifest {
+  format: typeof RECORDING_FORMAT;
+  version: number;
+  ptc_version: string;
+  created: string;
+  /** The limits of each evaluation when recorded (`RunLimits`). */
+  limits: JsonObject;
+  servers: RecordedServer[];
+}
+
+/** What a call's upstream answered (before the run's size cap and redaction; stored redacted). */
+export type RecordedResult =
+  | { ok: true; value: JsonValue; value_kind: "json" | "text" | "none"; bytes?: number }
+  | { ok: false; reason: string; message: string; bytes?: number };
+
+/** One call that reached an upstream. `args` are the tool's argument names after mapping, redacted. */
+export interface RecordedUpstreamCall {
+  server: string;
+  tool: string;
+  args: JsonObject;
+  effect: ToolEffect;
+  result: RecordedResult;
+}
+
+/** One evaluation file. */
+export interface RecordedEvaluation {
+  format: typeof EVALUATION_FORMAT;
+  version: number;
+  sequence: number;
+  program_sha256: string;
+  program: string;
+  started: string;
+  /** How it ended: `status` and `printed` (the value) when it returned, else the reason and message. */
+  outcome: { ok: boolean; status?: string; reason?: string; message?: string; printed?: string };
+  /** In completion order. */
+  calls: RecordedUpstreamCall[];
+}
+
+/** A recording that cannot be written or read; the message names the directory or file. */
+export class RecordingError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "RecordingError";
+  }
+}
+
+/** The file name of evaluation `sequence` of a program with SHA-256 `hash` (hex). */
+export function evaluationFileName(sequence: number, hash: string): string {
+  return `${String(sequence).padStart(6, "0")}-${hash.slice(0, 12)}.json`;
+}
+
+/** SHA-256 of the program's UTF-8 text, hex. */
+export async function programHash(program: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(program));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+const head = (format: string) => ({
+  format: { const: format },
+  version: { type: "integer" },
+});
+
+const MANIFEST_SCHEMA = {
+  type: "object",
+  required: ["format", "version", "ptc_version", "created", "limits", "servers"],
+  properties: {
+    ...head(RECORDING_FORMAT),
+    ptc_version: { type: "string" },
+    created: { type: "string" },
+    limits: { type: "object" },
+    servers: {
+      type: "array",
+      items: {
+        type: "object",
+        required: ["name", "transport", "description", "tools", "withheld"],
+        properties: {
+          name: { type: "string", minLength: 1 },
+          transport: { type: "string", pattern: "^[a-z][a-z0-9_]*$" },
+          description: { type: "string" },
+          endpoint: { type: "object" },
+          tools: {
+            type: "array",
+            items: {
+              type: "object",
+              required: ["name", "description", "inputSchema", "annotations", "effect", "_ptc"],
+              properties: {
+                name: { type: "string", minLength: 1 },
+                description: { type: "string" },
+                inputSchema: { type: "object" },
+                annotations: { type: "object" },
+                effect: { enum: ["read", "write"] },
+                _ptc: { type: "object" },
+              },
+            },
+          },
+          withheld: { type: "object", additionalProperties: { type: "string" } },
+        },
+      },
+    },
+  },
+};
+
+const RESULT_SCHEMA = {
+  oneOf: [
+    {
+      type: "object",
+      required: ["ok", "value", "value_kind"],
+      properties: {
+        ok: { const: true },
+        value_kind: { enum: ["json", "text", "none"] },
+        bytes: { type: "integer", minimum: 0 },
+      },
+    },
+    {
+      type: "object",
+      required: ["ok", "reason", "message"],
+      properties: {
+        ok: { const: false },
+        reason: { type: "string" },
+        message: { type: "string" },
+        bytes: { type: "integer", minimum: 0 },
+      },
+    },
+  ],
+};
+
+const EVALUATION_SCHEMA = {
+  type: "object",
+  required: ["format", "version", "sequence", "program_sha256", "program", "started", "outcome", "calls"],
+  properties: {
+    ...head(EVALUATION_FORMAT),
+    sequence: { type: "integer", minimum: 1 },
+    program_sha256: { type: "string", pattern: "^[0-9a-f]{64}$" },
+    program: { type: "string" },
+    started: { type: "string" },
+    outcome: { type: "object", required: ["ok"], properties: { ok: { type: "boolean" } } },
+    calls: {
+      type: "array",
+      items: {
+        type: "object",
+        required: ["server", "tool", "args", "effect", "result"],
+        properties: {
+          server: { type: "string" },
+          tool: { type: "string" },
+          args: { type: "object" },
+          effect: { enum: ["read", "write"] },
+          result: RESULT_SCHEMA,
+        },
+      },
+    },
+  },
+};
+
+const manifestValidator = new Validator(MANIFEST_SCHEMA as never, "2020-12", false);
+const evaluationValidator = new Validator(EVALUATION_SCHEMA as never, "2020-12", false);
+
+/** The deepest problem the validator found, as `at /key/path: what`. */
+function firstProblem(errors: { instanceLocation: string; error: string }[]): string {
+  const deepest = [...errors].sort((a, b) => b.instanceLocation.length - a.instanceLocation.length)[0];
+  const at = deepest.instanceLocation.replace(/^#/, "") || "/";
+  return `at ${at}: ${deepest.error}`;
+}
+
+/** Parse `text` as JSON and check its `format` and `version` before the schema. */
+function parseFile(text: string, file: string, format: string, validator: Validator): JsonObject {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    throw new RecordingError(`${file}: not valid JSON (${e instanceof Error ? e.message : String(e)})`);
+  }
+  const obj = doc !== null && typeof doc === "object" && !Array.isArray(doc) ? doc as JsonObject : undefined;
+  if (obj?.format !== format) {
+    throw new RecordingError(`${file}: not a ptc recording file (expected "format": "${format}")`);
+  }
+  if (obj.version !== RECORDING_VERSION) {
+    throw new RecordingError(
+      `${file}: recording format version ${JSON.stringify(obj.version)} is not supported ` +
+        `(this ptc reads version ${RECORDING_VERSION}; record again with this ptc)`,
+    );
+  }
+  const verdict = validator.validate(obj);
+  if (!verdict.valid) throw new RecordingError(`${file}: malformed recording ${firstProblem(verdict.errors)}`);
+  return obj;
+}
+
+/** Read and check `manifest.json` (its text `text`, read from `file`). */
+export function parseManifest(text: string, file: string): RecordingManifest {
+  return parseFile(text, file, RECORDING_FORMAT, manifestValidator) as unknown as RecordingManifest;
+}
+
+/** Read and check an evaluation file; its name must agree with its sequence number and program hash. */
+export function parseEvaluation(text: string, file: string, name: string): RecordedEvaluation {
+  const evaluation = parseFile(text, file, EVALUATION_FORMAT, evaluationValidator) as unknown as RecordedEvaluation;
+  if (evaluationFileName(evaluation.sequence, evaluation.program_sha256) !== name) {
+    throw new RecordingError(
+      `${file}: the name does not match its sequence ${evaluation.sequence} and program hash ` +
+        `(expected ${evaluationFileName(evaluation.sequence, evaluation.program_sha256)})`,
+    );
+  }
+  return evaluation;
+}

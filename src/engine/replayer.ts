@@ -1,0 +1,277 @@
+/**
+ * `--replay DIR`: the engine's runtime is built from a recording (`recorder.ts`) instead of the config's upstreams,
+ * none of which is started — no network, no subprocess, no credential. Its upstreams list the recorded catalog, so
+ * discovery answers as it did; every call still goes through validation, the budgets and the write gate of the
+ * runtime, and then the recording answers it instead of an upstream (so no write is ever performed). A call the
+ * recording does not hold ends the program with `replay_mismatch`.
+ *
+ * Which recorded calls answer an evaluation: those of the first unused recorded evaluation of the same program
+ * (SHA-256 of its text); a program with none left answers from the calls of every recorded evaluation. Within an
+ * evaluation a call is matched by server, tool and canonical arguments, each recorded answer used once (see
+ * `AnswerPool`). docs/record-replay.md says the same for users.
+ * @module
+ */
+import { join } from "node:path";
+import { parseConfigText, type PtcConfig } from "../upstream/config.ts";
+import { TransportRegistry } from "../upstream/registry.ts";
+import { type Runtime, type RuntimeOptions, startRuntime } from "../upstream/runtime.ts";
+import type { FailureReason, ToolEntry, ToolResult, Transport, Upstream } from "../upstream/types.ts";
+import type { DispatchedCall } from "../upstream/run_context.ts";
+import type { JsonObject } from "../core/json.ts";
+import type { EvaluationJournal, RunJournal } from "./journal.ts";
+import { AnswerPool, canonicalJson } from "./replay.ts";
+import { fsReason } from "./recorder.ts";
+import {
+  EVALUATION_FILE,
+  MANIFEST_FILE,
+  MAX_EVALUATIONS,
+  MAX_RECORDING_FILE_BYTES,
+  parseEvaluation,
+  parseManifest,
+  programHash,
+  type RecordedEvaluation,
+  type RecordedResult,
+  type RecordedServer,
+  type RecordedUpstreamCall,
+  RecordingError,
+  type RecordingManifest,
+} from "./recording_format.ts";
+
+/** Longest rendering of a call's arguments in a mismatch message. */
+const MAX_ARGS_CHARS = 300;
+
+/** The matching key of a call: server, tool and canonical arguments. */
+function callKey(server: string, tool: string, args: JsonObject): string {
+  return `${server}/${tool} ${canonicalJson(args)}`;
+}
+
+function toolResult(r: RecordedResult): ToolResult {
+  const bytes = r.bytes !== undefined ? { bytes: r.bytes } : {};
+  return r.ok
+    ? { ok: true, value: r.value, valueKind: r.value_kind, ...bytes }
+    : { ok: false, reason: r.reason as FailureReason, message: r.message, ...bytes };
+}
+
+/** An upstream that lists the recorded tools; the replay's interceptor answers its calls, so it is never called. */
+function replayUpstream(server: RecordedServer): Upstream {
+  return {
+    listTools: () => server.tools as unknown as ToolEntry[],
+    call: () =>
+      Promise.resolve({
+        ok: false,
+        reason: "upstream_unavailable",
+        message: `upstream ${server.name} is replayed from a recording and is never contacted`,
+      }),
+    diagnostics: () => ({ replayed: true }),
+    stop: () => Promise.resolve(),
+  };
+}
+
+/** A stand-in for a recorded upstream's transport: no permissions, no start-up work, the recorded endpoint. */
+function replayTransport(name: string): Transport<RecordedServer> {
+  return {
+    name,
+    configSchema: {},
+    parseConfig: (raw) => raw as unknown as RecordedServer,
+    permissions: () => ({ net: [], read: [], env: [], run: [] }),
+    endpoint: (server) => server.endpoint ?? {},
+    start: (server) => Promise.resolve(replayUpstream(server)),
+  };
+}
+
+/** The config of a replay run without `--upstreams-config`: default limits and catalog settings, no upstreams. */
+function defaultConfig(): PtcConfig {
+  const parsed = parseConfigText('{"upstreams": {}}', Deno.cwd());
+  if (Array.isArray(parsed)) throw new Error(`the empty config does not parse: ${JSON.stringify(parsed)}`);
+  return parsed;
+}
+
+async function readBounded(file: string): Promise<string> {
+  const info = await Deno.stat(file);
+  if (info.size > MAX_RECORDING_FILE_BYTES) {
+    throw new RecordingError(`${file}: ${info.size} bytes is more than a recording file may hold`);
+  }
+  return await Deno.readTextFile(file);
+}
+
+/** A loaded recording answering the evaluations of one engine (see the module doc). Create with `Replayer.load`. */
+export class Replayer implements RunJournal {
+  readonly replacesUpstreams = true;
+  #used = new Set<RecordedEvaluation>();
+
+  private constructor(
+    readonly dir: string,
+    readonly manifest: RecordingManifest,
+    readonly evaluations: RecordedEvaluation[],
+    readonly onNote: (message: string) => void,
+  ) {}
+
+  /**
+   * Read and check every file of the recording in `dir`. Throws RecordingError naming the directory or the file:
+   * missing, not a directory, unreadable, no manifest, another format or version, malformed, a foreign file.
+   * `onNote` hears when an evaluation answers from the whole recording.
+   */
+  static async load(dir: string, onNote: (message: string) => void): Promise<Replayer> {
+    const where = `--replay ${dir}`;
+    let info: Deno.FileInfo;
+    try {
+      info = await Deno.stat(dir);
+    } catch (e) {
+      throw new RecordingError(
+        `${where}: ${e instanceof Deno.errors.NotFound ? "no such directory" : `cannot read it: ${fsReason(e)}`}`,
+      );
+    }
+    if (!info.isDirectory) throw new RecordingError(`${where}: not a directory (name the folder --record wrote)`);
+    const names: string[] = [];
+    try {
+      for await (const entry of Deno.readDir(dir)) {
+        if (entry.name.startsWith(".")) continue; // an interrupted write's temporary file
+        if (entry.name !== MANIFEST_FILE && !EVALUATION_FILE.test(entry.name)) {
+          throw new RecordingError(
+            `${where}: ${join(dir, entry.name)} is not part of a ptc recording ` +
+              `(a recording holds ${MANIFEST_FILE} and NNNNNN-HASH.json files only)`,
+          );
+        }
+        names.push(entry.name);
+        if (names.length > MAX_EVALUATIONS + 1) {
+          throw new RecordingError(`${where}: more than ${MAX_EVALUATIONS} evaluation files`);
+        }
+      }
+    } catch (e) {
+      if (e instanceof RecordingError) throw e;
+      throw new RecordingError(`${where}: cannot read the directory: ${fsReason(e)}`);
+    }
+    if (!names.includes(MANIFEST_FILE)) {
+      throw new RecordingError(`${where}: not a ptc recording (no ${MANIFEST_FILE}; record one with --record)`);
+    }
+    const read = async (name: string) => {
+      const file = join(dir, name);
+      try {
+        return { file, text: await readBounded(file) };
+      } catch (e) {
+        if (e instanceof RecordingError) throw new RecordingError(`${where}: ${e.message}`);
+        throw new RecordingError(`${where}: cannot read ${file}: ${fsReason(e)}`);
+      }
+    };
+    const checked = <T>(f: () => T): T => {
+      try {
+        return f();
+      } catch (e) {
+        throw e instanceof RecordingError ? new RecordingError(`${where}: ${e.message}`) : e;
+      }
+    };
+    const m = await read(MANIFEST_FILE);
+    const manifest = checked(() => parseManifest(m.text, m.file));
+    const evaluations: RecordedEvaluation[] = [];
+    for (const name of names.filter((n) => n !== MANIFEST_FILE).sort()) {
+      const { file, text } = await read(name);
+      evaluations.push(checked(() => parseEvaluation(text, file, name)));
+    }
+    evaluations.sort((a, b) => a.sequence - b.sequence);
+    for (let i = 1; i < evaluations.length; i++) {
+      if (evaluations[i].sequence === evaluations[i - 1].sequence) {
+        throw new RecordingError(`${where}: two evaluation files have sequence number ${evaluations[i].sequence}`);
+      }
+    }
+    return new Replayer(dir, manifest, evaluations, onNote);
+  }
+
+  /**
+   * A runtime whose upstreams are the recorded ones: the config (if any) gives the limits, catalog settings and
+   * libraries; its own upstreams and credentials are not used. The recorded write-gate decisions stand (a withheld
+   * tool stays withheld with its reason); `--read-only` or a read-only config still hides write tools.
+   */
+  async startRuntime(config: PtcConfig | undefined, options: RuntimeOptions): Promise<Runtime> {
+    const base = config ?? defaultConfig();
+    const registry = new TransportRegistry();
+    for (const s of this.manifest.servers) registry.register(replayTransport(s.transport));
+    const replayed: PtcConfig = {
+      ...base,
+      credentials: new Map(),
+      upstreams: this.manifest.servers.map((s) => ({
+        name: s.name,
+        transport: s.transport,
+        description: s.description,
+        allowWrites: true,
+        config: s,
+      })),
+    };
+    const runtime = await startRuntime(replayed, { ...options, registry, allowWrites: true, failurePolicy: "fatal" });
+    for (const s of this.manifest.servers) {
+      const state = runtime.upstreams.get(s.name)!;
+      for (const [name, why] of Object.entries(s.withheld)) {
+        if (!state.withheld.has(name)) state.withheld.set(name, why);
+      }
+    }
+    this.#warnOnDifferences(base, runtime);
+    return runtime;
+  }
+
+  /** Say so when the limits in force differ from the recorded ones, or the config names other upstreams. */
+  #warnOnDifferences(config: PtcConfig, runtime: Runtime): void {
+    const recorded = this.manifest.limits;
+    const now = runtime.limits as unknown as JsonObject;
+    const changed = Object.keys(now).filter((k) => k in recorded && recorded[k] !== now[k]);
+    if (changed.length > 0) {
+      this.onNote(
+        `replay: limits differ from the recording (${
+          changed.map((k) => `${k} ${recorded[k]} → ${now[k]}`).join(", ")
+        }); budgets count against the limits in force`,
+      );
+    }
+    const servers = new Set(this.manifest.servers.map((s) => s.name));
+    const others = config.upstreams.map((u) => u.name).filter((n) => !servers.has(n));
+    if (others.length > 0) {
+      this.onNote(`replay: upstream(s) ${others.join(", ")} of the config are not in the recording and are absent`);
+    }
+  }
+
+  /** Nothing to do: the recording is read already. */
+  started(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  /** The recorded calls that answer this evaluation of `program` (see the module doc). */
+  async begin(program: string): Promise<EvaluationJournal> {
+    const hash = await programHash(program);
+    const match = this.evaluations.find((e) => !this.#used.has(e) && e.program_sha256 === hash);
+    let calls: RecordedUpstreamCall[];
+    let source: string;
+    if (match) {
+      this.#used.add(match);
+      calls = match.calls;
+      source = `evaluation ${match.sequence} of ${this.dir}`;
+    } else {
+      calls = this.evaluations.flatMap((e) => e.calls);
+      source = `the recording ${this.dir}`;
+      this.onNote(
+        `replay: no unused recorded evaluation of this program (sha256 ${hash.slice(0, 12)}); ` +
+          `its calls are answered from every evaluation of ${this.dir}`,
+      );
+    }
+    const pool = new AnswerPool(calls.map((c) => [callKey(c.server, c.tool, c.args), c] as const));
+    return {
+      intercept: (call) => {
+        const hit = pool.take(callKey(call.server, call.tool, call.args));
+        return Promise.resolve(hit ? toolResult(hit.result) : mismatch(call, source, pool.unused()));
+      },
+      finish: () => Promise.resolve(),
+    };
+  }
+}
+
+/** The loud failure of a call the recording does not hold. */
+function mismatch(call: DispatchedCall, source: string, unused: RecordedUpstreamCall[]) {
+  const args = canonicalJson(call.args);
+  const shown = args.length > MAX_ARGS_CHARS ? `${args.slice(0, MAX_ARGS_CHARS)}…` : args;
+  const same = unused.filter((c) => c.server === call.server && c.tool === call.tool).length;
+  const hint = same > 0
+    ? ` (${same} unused recorded call(s) of this tool have other arguments)`
+    : " (no unused recorded call of this tool is left)";
+  return {
+    kind: "raise" as const,
+    reason: "replay_mismatch",
+    message: `tool '${call.server}/${call.tool}' with arguments ${shown}: this call is not in ${source}${hint}; ` +
+      "a replay never contacts upstreams",
+  };
+}
