@@ -20,6 +20,13 @@ import {
 import type { TransportRegistry } from "../upstream/registry.ts";
 import { registerBuiltins } from "../../transports/mod.ts";
 import { intFlag, parseFlags, UsageError, usageError } from "./usage.ts";
+import {
+  openJournal,
+  RECORD_REPLAY_USAGE,
+  RecordingError,
+  type RecordReplay,
+  recordReplayChoice,
+} from "./record_replay.ts";
 
 /** The flags of `ptc eval` (also read by `ptc permissions eval`). */
 export const EVAL_OPTIONS = {
@@ -32,6 +39,8 @@ export const EVAL_OPTIONS = {
   "upstreams-config": { type: "string" },
   "read-only": { type: "boolean" },
   "allow-writes": { type: "boolean" },
+  record: { type: "string" },
+  replay: { type: "string" },
   help: { type: "boolean", short: "h" },
   ...LIMIT_FLAG_OPTIONS,
 } as const;
@@ -57,6 +66,7 @@ export function evalUsage(): string {
     "  --upstreams-config F      upstream config (JSONC) whose tools the program may call; env PTC_UPSTREAMS",
     "  --read-only               hide and refuse every write tool",
     "  --allow-writes            install write tools the config allows (allow_writes); env PTC_ALLOW_WRITES",
+    ...RECORD_REPLAY_USAGE,
     ...limitsUsage(),
     "  -h, --help                show this help",
     "",
@@ -75,6 +85,7 @@ interface EvalPlan {
   upstreamsConfig?: string;
   readOnly: boolean;
   allowWrites: boolean;
+  recordReplay: RecordReplay;
 }
 
 /** Entry point of `ptc eval`. */
@@ -102,7 +113,9 @@ export async function runEval(args: string[], registry: TransportRegistry): Prom
   }
   let engine: Engine;
   try {
+    const journal = await openJournal(plan.recordReplay, (m) => console.error(`ptc eval: ${m}`));
     engine = await createEngine({
+      journal,
       registry,
       upstreamsConfig: plan.upstreamsConfig,
       readOnly: plan.readOnly,
@@ -114,6 +127,10 @@ export async function runEval(args: string[], registry: TransportRegistry): Prom
       onLog: (line) => console.error(line),
     });
   } catch (e) {
+    if (e instanceof RecordingError) {
+      console.error(`ptc eval: ${e.message}`);
+      return 2;
+    }
     if (!(e instanceof EngineStartError)) throw e;
     for (const line of e.lines) console.error(`ptc eval: ${line}`);
     return 2;
@@ -143,6 +160,8 @@ async function planFromArgs(args: string[]): Promise<EvalPlan | "help"> {
   if (jsonl && values.format === "text") throw new UsageError("--jsonl writes JSON objects; drop --format text");
   const repeat = intFlag("repeat", values.repeat, 1, 1_000_000) ?? 1;
   const limits = limitsFromFlags(values);
+  const recordReplay = recordReplayChoice(values.record, values.replay);
+  if (typeof recordReplay === "string") throw new UsageError(recordReplay);
   if (positionals.length > 1) {
     throw new UsageError(`expected one program, got ${positionals.length} arguments (quote the program)`);
   }
@@ -179,6 +198,7 @@ async function planFromArgs(args: string[]): Promise<EvalPlan | "help"> {
     upstreamsConfig: values["upstreams-config"],
     readOnly: values["read-only"] ?? false,
     allowWrites: processAllowsWrites(values["allow-writes"]),
+    recordReplay,
   };
 }
 

@@ -12,6 +12,7 @@ import { CONFIG_ENV, loadConfigFile } from "../upstream/config.ts";
 import { computePermissions } from "../upstream/permissions.ts";
 import { formatConfigError } from "../upstream/messages.ts";
 import { type FaceNeeds, mergeNeeds, noNeeds, readGranted } from "./needs.ts";
+import { isReplay, recordReplayChoice, recordReplayNeeds } from "./record_replay.ts";
 
 /** Where the computed flags will be used: `deno run` from this checkout, or a `deno compile`d binary. */
 export type Target = "source" | "compiled";
@@ -63,6 +64,7 @@ async function configNeeds(
   env: (name: string) => string | undefined,
   readOnly: boolean,
   extra?: (config: Awaited<ReturnType<typeof loadConfigFile>>) => FaceNeeds,
+  upstreams = true,
 ): Promise<FaceNeedsResult> {
   const fromEnv = flag === undefined || flag === "" ? env(CONFIG_ENV) : undefined;
   const named = flag !== undefined && flag !== "" ? flag : fromEnv;
@@ -77,8 +79,11 @@ async function configNeeds(
   if (Array.isArray(loaded)) {
     return { needs: withFile, problems: loaded.map(formatConfigError), configFile: file };
   }
-  const upstreams = computePermissions(loaded, registry, { configFromEnv: !flag });
-  const needs = mergeNeeds(withFile, upstreams, extra?.(loaded) ?? {});
+  const needs = mergeNeeds(
+    withFile,
+    computePermissions(loaded, registry, { configFromEnv: !flag, upstreams }),
+    extra?.(loaded) ?? {},
+  );
   return { needs, problems: [], configFile: file };
 }
 
@@ -104,8 +109,17 @@ async function evalNeeds(args: string[], o: FaceNeedsOptions & { target: Target 
   if (!p) return unparsed("eval");
   const v = p.values as Record<string, string | boolean | undefined>;
   const files = [v.file, v.data, v.context].filter((f): f is string => typeof f === "string").map(abs);
-  const config = await configNeeds(v["upstreams-config"] as string | undefined, o.env, v["read-only"] === true);
-  return { ...config, needs: mergeNeeds(config.needs, { read: files }, sandboxNeeds(o.target, o.executable)) };
+  const recording = recordReplayChoice(v.record, v.replay);
+  if (typeof recording === "string") return unparsed("eval");
+  const config = await configNeeds(
+    v["upstreams-config"] as string | undefined,
+    o.env,
+    v["read-only"] === true,
+    undefined,
+    !isReplay(recording),
+  );
+  const own = mergeNeeds({ read: files }, recordReplayNeeds(recording));
+  return { ...config, needs: mergeNeeds(config.needs, own, sandboxNeeds(o.target, o.executable)) };
 }
 
 async function replNeeds(args: string[], o: FaceNeedsOptions & { target: Target }): Promise<FaceNeedsResult> {
@@ -145,9 +159,16 @@ async function mcpNeeds(args: string[], o: FaceNeedsOptions & { target: Target }
     read: options.httpAuthTokenFile ? [abs(options.httpAuthTokenFile)] : [],
     // --audit-log: opened for appending (created if absent, reopened on SIGHUP): a write of that path only
     write: options.auditLog ? [abs(options.auditLog)] : [],
-  });
+  }, recordReplayNeeds(options.recordReplay));
   // the config flag's own fallback (PTC_UPSTREAMS) was read above already
-  const config = await configNeeds(options.upstreamsConfig ?? "", () => undefined, options.readOnly);
+  const replay = isReplay(options.recordReplay);
+  const config = await configNeeds(
+    options.upstreamsConfig ?? "",
+    () => undefined,
+    options.readOnly,
+    undefined,
+    !replay,
+  );
   return { ...config, needs: mergeNeeds(config.needs, own, sandboxNeeds(o.target, o.executable)) };
 }
 

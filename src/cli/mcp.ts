@@ -14,6 +14,7 @@ import { protectStdout, serveMcpStdio } from "../mcp/stdio.ts";
 import { registerBuiltins } from "../../transports/mod.ts";
 import { usageError } from "./usage.ts";
 import { openAuditLog } from "./mcp_audit.ts";
+import { openJournal, RecordingError } from "./record_replay.ts";
 
 /** Entry point of `ptc mcp`. */
 export async function run(args: string[]): Promise<number> {
@@ -56,7 +57,9 @@ export async function run(args: string[]): Promise<number> {
   for (const t of registry.list()) t.delegateProcessReaping?.();
   let engine;
   try {
+    const journal = await openJournal(options.recordReplay, (m) => console.error(`ptc mcp: ${m}`));
     engine = await createEngine({
+      journal,
       registry,
       upstreamsConfig: options.upstreamsConfig,
       readOnly: options.readOnly,
@@ -72,6 +75,11 @@ export async function run(args: string[]): Promise<number> {
   } catch (e) {
     if (e instanceof EngineStartError) {
       for (const line of e.lines) console.error(`ptc mcp: ${line}`);
+      await audit?.close();
+      return 2;
+    }
+    if (e instanceof RecordingError) {
+      console.error(`ptc mcp: ${e.message}`);
       await audit?.close();
       return 2;
     }

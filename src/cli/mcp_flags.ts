@@ -6,6 +6,7 @@
 import { parseArgs } from "node:util";
 import { RESPONSE_PROFILES, type ResponseProfile } from "../mcp/envelope.ts";
 import { parseTrustedProxies, type TrustedProxies } from "../mcp/client_address.ts";
+import { type RecordReplay, recordReplayChoice } from "./record_replay.ts";
 
 type FlagKind = "string" | "int" | "bool" | { enum: readonly string[] };
 
@@ -28,6 +29,21 @@ const AUDIT_FLAGS = {
     help: "append one JSON line per evaluation and per upstream call to FILE (reopened on SIGHUP)",
   },
 } as const satisfies Record<string, FlagSpec>;
+
+// --- record / replay (docs/record-replay.md) ---
+/** `--record DIR` / `--replay DIR`: the flags of reproducible runs, kept in their own block. */
+const RECORD_REPLAY_FLAGS = {
+  "record": { kind: "string", help: "write every evaluation's upstream calls (redacted) to DIR, new or empty" },
+  "replay": { kind: "string", help: "answer upstream calls from the recording in DIR; no upstream is started" },
+} as const satisfies Record<string, FlagSpec>;
+
+/** The record/replay choice of parsed flag values (flag or PTC_RECORD / PTC_REPLAY); FlagError when both. */
+function recordReplayOption(values: Record<string, unknown>): { recordReplay: RecordReplay } {
+  const choice = recordReplayChoice(values.record, values.replay);
+  if (typeof choice === "string") throw new FlagError(choice);
+  return { recordReplay: choice };
+}
+// --- end record / replay ---
 
 /** Every flag of `ptc mcp`. */
 export const MCP_FLAGS = {
@@ -88,6 +104,7 @@ export const MCP_FLAGS = {
   "body-timeout-ms": { kind: "int", help: "longest an HTTP request body may take to arrive", default: 10_000, min: 1 },
   "max-open-requests": { kind: "int", help: "HTTP requests open at once; more get 503", default: 256, min: 1 },
   ...AUDIT_FLAGS,
+  ...RECORD_REPLAY_FLAGS,
 } as const satisfies Record<string, FlagSpec>;
 
 /** Parsed `ptc mcp` options. */
@@ -122,6 +139,8 @@ export interface McpOptions {
   // --- audit trail ---
   /** `--audit-log FILE`: the JSON Lines audit log, absent when not given. */
   auditLog?: string;
+  /** `--record DIR` / `--replay DIR` (neither: `{}`). */
+  recordReplay: RecordReplay;
 }
 
 /** A flag or environment value that does not parse. */
@@ -268,5 +287,6 @@ export function parseMcpFlags(args: string[], env: (name: string) => string | un
     maxOpenRequests: values["max-open-requests"] as number,
     // --- audit trail ---
     ...(typeof values["audit-log"] === "string" ? { auditLog: values["audit-log"] } : {}),
+    ...recordReplayOption(values),
   };
 }
