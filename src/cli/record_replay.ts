@@ -9,6 +9,7 @@ import type { RunJournal } from "../engine/journal.ts";
 import { Recorder } from "../engine/recorder.ts";
 import { Replayer } from "../engine/replayer.ts";
 import { type FaceNeeds, mergeNeeds } from "./needs.ts";
+import { VERSION } from "../version.ts";
 
 export { RecordingError } from "../engine/recording_format.ts";
 
@@ -47,7 +48,7 @@ export async function openJournal(
   choice: RecordReplay,
   onNote: (message: string) => void,
 ): Promise<RunJournal | undefined> {
-  if ("record" in choice) return await Recorder.open(choice.record, onNote);
+  if ("record" in choice) return await Recorder.open(choice.record, onNote, VERSION);
   if ("replay" in choice) return await Replayer.load(choice.replay, onNote);
   return undefined;
 }

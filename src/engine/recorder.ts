@@ -8,9 +8,9 @@ import { join, resolve } from "node:path";
 import type { Runtime } from "../upstream/runtime.ts";
 import type { SecretRedactor } from "../upstream/redact.ts";
 import type { ToolResult } from "../upstream/types.ts";
-import { VERSION } from "../version.ts";
 import type { EvaluationJournal, RunJournal } from "./journal.ts";
 import {
+  EVALUATION_FILE,
   EVALUATION_FORMAT,
   evaluationFileName,
   MANIFEST_FILE,
@@ -26,15 +26,8 @@ import {
 } from "./recording_format.ts";
 import type { EngineEvalResult } from "./types.ts";
 import type { JsonObject } from "../core/json.ts";
-
-/** Why a file-system call failed, in a few words. */
-export function fsReason(e: unknown): string {
-  if (e instanceof Deno.errors.NotFound) return "no such file or directory";
-  if (e instanceof Deno.errors.PermissionDenied || (e instanceof Error && e.name === "NotCapable")) {
-    return "no permission (run with the flags `ptc permissions` prints for this command)";
-  }
-  return e instanceof Error ? e.message.split("\n")[0] : String(e);
-}
+import { canonicalJson } from "./replay.ts";
+import { fsReason, listRecording, readManifest } from "./recording_dir.ts";
 
 /** The recorded form of what a transport answered. */
 function recordedResult(r: ToolResult): RecordedResult {
@@ -68,64 +61,102 @@ export function recordedServers(runtime: Runtime | undefined): RecordedServer[] 
   });
 }
 
-/** Write `text` to `path` through a temporary file in the same folder, so a reader never sees half a file. */
-async function writeWhole(path: string, text: string): Promise<void> {
-  const tmp = join(resolve(path, ".."), `.${path.split("/").pop()}.tmp`);
+/**
+ * Write `text` as `dir/name` through a temporary file, so a reader never sees half a file; false (nothing written)
+ * when `name` exists already (another process records into the same directory).
+ */
+async function writeWhole(dir: string, name: string, text: string, replace = false): Promise<boolean> {
+  const tmp = join(dir, `.${name}.${crypto.randomUUID()}.tmp`);
   await Deno.writeTextFile(tmp, text);
-  await Deno.rename(tmp, path);
+  try {
+    if (replace) await Deno.rename(tmp, join(dir, name));
+    else await Deno.link(tmp, join(dir, name));
+    return true;
+  } catch (e) {
+    if (e instanceof Deno.errors.AlreadyExists) return false;
+    throw e;
+  } finally {
+    if (!replace) await Deno.remove(tmp).catch(() => {});
+  }
+}
+
+/** What must be the same for a process to add evaluations to an existing recording. */
+function catalogKey(m: Pick<RecordingManifest, "limits" | "servers">): string {
+  return canonicalJson({ limits: m.limits, servers: m.servers });
 }
 
 /** A recording into one directory (see the module doc). Create with `Recorder.open`. */
 export class Recorder implements RunJournal {
   readonly replacesUpstreams = false;
-  #sequence = 0;
+  #sequence: number;
   #redactor: SecretRedactor | undefined;
 
-  private constructor(readonly dir: string, readonly onError: (message: string) => void) {}
+  private constructor(
+    readonly dir: string,
+    readonly existing: RecordingManifest | undefined,
+    lastSequence: number,
+    readonly onError: (message: string) => void,
+    readonly ptcVersion: string,
+  ) {
+    this.#sequence = lastSequence;
+  }
 
   /**
-   * Record into `dir`, which must be new (it is created; its parent must exist) or empty: a recording is never
-   * appended to. `onError` hears about an evaluation file that could not be written.
+   * Record into `dir`: a new directory (created; its parent must exist), an empty one, or one holding a recording,
+   * which is added to (an MCP client that restarts its server keeps one recording) provided the catalog and limits
+   * are the same (checked when the upstreams have started). Anything else in it is refused. `onError` hears about
+   * an evaluation file that could not be written; `ptcVersion` goes into the manifest.
    */
-  static async open(dir: string, onError: (message: string) => void): Promise<Recorder> {
+  static async open(dir: string, onError: (message: string) => void, ptcVersion = "unknown"): Promise<Recorder> {
     const at = resolve(dir);
+    const where = `--record ${dir}`;
     let info: Deno.FileInfo | undefined;
     try {
       info = await Deno.stat(at);
     } catch (e) {
-      if (!(e instanceof Deno.errors.NotFound)) throw new RecordingError(`--record ${dir}: ${fsReason(e)}`);
+      if (!(e instanceof Deno.errors.NotFound)) throw new RecordingError(`${where}: ${fsReason(e)}`);
     }
-    try {
-      if (!info) await Deno.mkdir(at);
-      else if (!info.isDirectory) throw new RecordingError(`--record ${dir}: not a directory`);
-      else {
-        for await (const entry of Deno.readDir(at)) {
-          throw new RecordingError(
-            `--record ${dir}: the directory is not empty (it holds ${entry.name}); record into a new or empty ` +
-              "directory — a recording is never appended to",
-          );
-        }
+    if (!info) {
+      try {
+        await Deno.mkdir(at);
+      } catch (e) {
+        throw new RecordingError(`${where}: cannot create the directory: ${fsReason(e)}`);
       }
-    } catch (e) {
-      if (e instanceof RecordingError) throw e;
-      throw new RecordingError(`--record ${dir}: cannot ${info ? "read" : "create"} the directory: ${fsReason(e)}`);
+      return new Recorder(at, undefined, 0, onError, ptcVersion);
     }
-    return new Recorder(at, onError);
+    if (!info.isDirectory) throw new RecordingError(`${where}: not a directory`);
+    const names = await listRecording(at, `${where} (record into a new or empty directory, or an earlier recording)`);
+    if (names.length === 0) return new Recorder(at, undefined, 0, onError, ptcVersion);
+    const manifest = await readManifest(at, where);
+    const last = Math.max(0, ...names.map((n) => Number(EVALUATION_FILE.exec(n)?.[1] ?? 0)));
+    return new Recorder(at, manifest, last, onError, ptcVersion);
   }
 
-  /** Write the manifest: the catalog the upstreams serve and the limits of each evaluation. */
+  /**
+   * Write the manifest: the catalog the upstreams serve and the limits of each evaluation. Adding to an earlier
+   * recording, check they are the same instead.
+   */
   async started(runtime: Runtime | undefined): Promise<void> {
     this.#redactor = runtime?.redactor;
     const manifest: RecordingManifest = {
       format: RECORDING_FORMAT,
       version: RECORDING_VERSION,
-      ptc_version: VERSION,
+      ptc_version: this.ptcVersion,
       created: new Date().toISOString(),
       limits: (runtime?.limits ?? {}) as unknown as JsonObject,
       servers: recordedServers(runtime),
     };
+    if (this.existing) {
+      if (catalogKey(this.existing) !== catalogKey(JSON.parse(JSON.stringify(manifest)))) {
+        throw new RecordingError(
+          `--record ${this.dir}: it holds a recording of another catalog or other limits (${MANIFEST_FILE} ` +
+            "differs from what the upstreams serve now); record into a new directory",
+        );
+      }
+      return;
+    }
     try {
-      await writeWhole(join(this.dir, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + "\n");
+      await writeWhole(this.dir, MANIFEST_FILE, JSON.stringify(manifest, null, 2) + "\n", true);
     } catch (e) {
       throw new RecordingError(`--record ${this.dir}: cannot write ${MANIFEST_FILE}: ${fsReason(e)}`);
     }
@@ -133,7 +164,7 @@ export class Recorder implements RunJournal {
 
   /** Number the evaluation now (files sort in start order) and note every call it makes. */
   async begin(program: string): Promise<EvaluationJournal> {
-    const sequence = ++this.#sequence;
+    let sequence = ++this.#sequence;
     const started = new Date().toISOString();
     const hash = await programHash(program);
     const calls: RecordedUpstreamCall[] = [];
@@ -144,22 +175,25 @@ export class Recorder implements RunJournal {
         return result;
       },
       finish: async (result) => {
-        const evaluation: RecordedEvaluation = {
-          format: EVALUATION_FORMAT,
-          version: RECORDING_VERSION,
-          sequence,
-          program_sha256: hash,
-          program,
-          started,
-          outcome: recordedOutcome(result),
-          calls,
-        };
-        const name = evaluationFileName(sequence, hash);
-        const text = JSON.stringify(this.#redactor?.redactJson(evaluation) ?? evaluation, null, 2) + "\n";
         try {
-          await writeWhole(join(this.dir, name), text);
+          // A number another process took meanwhile: the next free one.
+          for (let tries = 0; tries < 1000; tries++, sequence = ++this.#sequence) {
+            const evaluation: RecordedEvaluation = {
+              format: EVALUATION_FORMAT,
+              version: RECORDING_VERSION,
+              sequence,
+              program_sha256: hash,
+              program,
+              started,
+              outcome: recordedOutcome(result),
+              calls,
+            };
+            const text = JSON.stringify(this.#redactor?.redactJson(evaluation) ?? evaluation, null, 2) + "\n";
+            if (await writeWhole(this.dir, evaluationFileName(sequence, hash), text)) return;
+          }
+          this.onError(`recording: no free evaluation number in ${this.dir}`);
         } catch (e) {
-          this.onError(`recording: cannot write ${join(this.dir, name)}: ${fsReason(e)}`);
+          this.onError(`recording: cannot write evaluation ${sequence} into ${this.dir}: ${fsReason(e)}`);
         }
       },
     };

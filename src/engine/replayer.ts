@@ -6,12 +6,12 @@
  * recording does not hold ends the program with `replay_mismatch`.
  *
  * Which recorded calls answer an evaluation: those of the first unused recorded evaluation of the same program
- * (SHA-256 of its text); a program with none left answers from the calls of every recorded evaluation. Within an
+ * (SHA-256 of its text); a program with none left answers from the read calls of every recorded evaluation (a
+ * recorded write answers only the evaluation it was recorded in). Within an
  * evaluation a call is matched by server, tool and canonical arguments, each recorded answer used once (see
  * `AnswerPool`). docs/record-replay.md says the same for users.
  * @module
  */
-import { join } from "node:path";
 import { parseConfigText, type PtcConfig } from "../upstream/config.ts";
 import { TransportRegistry } from "../upstream/registry.ts";
 import { type Runtime, type RuntimeOptions, startRuntime } from "../upstream/runtime.ts";
@@ -20,14 +20,8 @@ import type { DispatchedCall } from "../upstream/run_context.ts";
 import type { JsonObject } from "../core/json.ts";
 import type { EvaluationJournal, RunJournal } from "./journal.ts";
 import { AnswerPool, canonicalJson } from "./replay.ts";
-import { fsReason } from "./recorder.ts";
+import { fsReason, loadRecording } from "./recording_dir.ts";
 import {
-  EVALUATION_FILE,
-  MANIFEST_FILE,
-  MAX_EVALUATIONS,
-  MAX_RECORDING_FILE_BYTES,
-  parseEvaluation,
-  parseManifest,
   programHash,
   type RecordedEvaluation,
   type RecordedResult,
@@ -86,14 +80,6 @@ function defaultConfig(): PtcConfig {
   return parsed;
 }
 
-async function readBounded(file: string): Promise<string> {
-  const info = await Deno.stat(file);
-  if (info.size > MAX_RECORDING_FILE_BYTES) {
-    throw new RecordingError(`${file}: ${info.size} bytes is more than a recording file may hold`);
-  }
-  return await Deno.readTextFile(file);
-}
-
 /** A loaded recording answering the evaluations of one engine (see the module doc). Create with `Replayer.load`. */
 export class Replayer implements RunJournal {
   readonly replacesUpstreams = true;
@@ -122,57 +108,7 @@ export class Replayer implements RunJournal {
       );
     }
     if (!info.isDirectory) throw new RecordingError(`${where}: not a directory (name the folder --record wrote)`);
-    const names: string[] = [];
-    try {
-      for await (const entry of Deno.readDir(dir)) {
-        if (entry.name.startsWith(".")) continue; // an interrupted write's temporary file
-        if (entry.name !== MANIFEST_FILE && !EVALUATION_FILE.test(entry.name)) {
-          throw new RecordingError(
-            `${where}: ${join(dir, entry.name)} is not part of a ptc recording ` +
-              `(a recording holds ${MANIFEST_FILE} and NNNNNN-HASH.json files only)`,
-          );
-        }
-        names.push(entry.name);
-        if (names.length > MAX_EVALUATIONS + 1) {
-          throw new RecordingError(`${where}: more than ${MAX_EVALUATIONS} evaluation files`);
-        }
-      }
-    } catch (e) {
-      if (e instanceof RecordingError) throw e;
-      throw new RecordingError(`${where}: cannot read the directory: ${fsReason(e)}`);
-    }
-    if (!names.includes(MANIFEST_FILE)) {
-      throw new RecordingError(`${where}: not a ptc recording (no ${MANIFEST_FILE}; record one with --record)`);
-    }
-    const read = async (name: string) => {
-      const file = join(dir, name);
-      try {
-        return { file, text: await readBounded(file) };
-      } catch (e) {
-        if (e instanceof RecordingError) throw new RecordingError(`${where}: ${e.message}`);
-        throw new RecordingError(`${where}: cannot read ${file}: ${fsReason(e)}`);
-      }
-    };
-    const checked = <T>(f: () => T): T => {
-      try {
-        return f();
-      } catch (e) {
-        throw e instanceof RecordingError ? new RecordingError(`${where}: ${e.message}`) : e;
-      }
-    };
-    const m = await read(MANIFEST_FILE);
-    const manifest = checked(() => parseManifest(m.text, m.file));
-    const evaluations: RecordedEvaluation[] = [];
-    for (const name of names.filter((n) => n !== MANIFEST_FILE).sort()) {
-      const { file, text } = await read(name);
-      evaluations.push(checked(() => parseEvaluation(text, file, name)));
-    }
-    evaluations.sort((a, b) => a.sequence - b.sequence);
-    for (let i = 1; i < evaluations.length; i++) {
-      if (evaluations[i].sequence === evaluations[i - 1].sequence) {
-        throw new RecordingError(`${where}: two evaluation files have sequence number ${evaluations[i].sequence}`);
-      }
-    }
+    const { manifest, evaluations } = await loadRecording(dir, where);
     return new Replayer(dir, manifest, evaluations, onNote);
   }
 
@@ -242,11 +178,12 @@ export class Replayer implements RunJournal {
       calls = match.calls;
       source = `evaluation ${match.sequence} of ${this.dir}`;
     } else {
-      calls = this.evaluations.flatMap((e) => e.calls);
-      source = `the recording ${this.dir}`;
+      // A recorded write answers only the evaluation it was recorded in: never a call the recording did not see.
+      calls = this.evaluations.flatMap((e) => e.calls).filter((c) => c.effect !== "write");
+      source = `the recording ${this.dir} (a recorded write answers only its own program)`;
       this.onNote(
         `replay: no unused recorded evaluation of this program (sha256 ${hash.slice(0, 12)}); ` +
-          `its calls are answered from every evaluation of ${this.dir}`,
+          `its calls are answered from the reads of every evaluation of ${this.dir}`,
       );
     }
     const pool = new AnswerPool(calls.map((c) => [callKey(c.server, c.tool, c.args), c] as const));

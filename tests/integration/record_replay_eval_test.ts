@@ -90,10 +90,25 @@ Deno.test("ptc eval --record / --replay: a recording replays with the Observator
       assert.deepEqual(manifest.servers.map((s: { name: string }) => s.name), ["observatory"]);
     });
 
-    await t.step("recording into a directory that is not empty is refused", async () => {
-      const r = await ptc(["eval", "--upstreams-config", config, "--record", rec, "1"]);
-      assert.equal(r.code, 2);
-      assert.match(r.stderr, /--record .*rec: the directory is not empty \(it holds /);
+    await t.step("recording again adds to a recording of the same catalog; anything else is refused", async () => {
+      const again = join(dir, "again");
+      await copyDir(rec, again);
+      const r = await ptc(["eval", "--upstreams-config", config, "--record", again, "(+ 1 2)"]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual((await evalFiles(again)).map((n) => n.slice(0, 7)), ["000001-", "000002-"]);
+      const text = await Deno.readTextFile(config);
+      const other = join(dir, "other-limits.jsonc");
+      await Deno.writeTextFile(other, applyEdits(text, modify(text, ["limits", "max_tool_calls"], 7, {})));
+      const o = await ptc(["eval", "--upstreams-config", other, "--record", again, "(+ 1 2)"]);
+      assert.equal(o.code, 2);
+      assert.match(o.stderr, /--record .*again: it holds a recording of another catalog or other limits/);
+      await Deno.writeTextFile(join(again, "notes.txt"), "mine");
+      const f = await ptc(["eval", "--upstreams-config", config, "--record", again, "(+ 1 2)"]);
+      assert.equal(f.code, 2);
+      assert.match(f.stderr, /again\/notes\.txt is not part of a ptc recording/);
+      const n = await ptc(["eval", "--upstreams-config", config, "--record", config, "(+ 1 2)"]);
+      assert.equal(n.code, 2);
+      assert.match(n.stderr, /--record .*upstreams\.jsonc: not a directory/);
     });
 
     await server.stop();

@@ -1,0 +1,112 @@
+/**
+ * A recording directory on disk: listing it (only `manifest.json`, `NNNNNN-HASH.json` and dot-named temporary files
+ * may be in it), reading its files within bounds, and loading it whole. Every problem is a RecordingError naming the
+ * directory flag (`where`, e.g. `--replay DIR`) and the file.
+ * @module
+ */
+import { join } from "node:path";
+import {
+  EVALUATION_FILE,
+  MANIFEST_FILE,
+  MAX_EVALUATIONS,
+  MAX_RECORDING_FILE_BYTES,
+  parseEvaluation,
+  parseManifest,
+  type RecordedEvaluation,
+  RecordingError,
+  type RecordingManifest,
+} from "./recording_format.ts";
+
+/** Why a file-system call failed, in a few words. */
+export function fsReason(e: unknown): string {
+  if (e instanceof Deno.errors.NotFound) return "no such file or directory";
+  if (e instanceof Deno.errors.PermissionDenied || (e instanceof Error && e.name === "NotCapable")) {
+    return "no permission (run with the flags `ptc permissions` prints for this command)";
+  }
+  return e instanceof Error ? e.message.split("\n")[0] : String(e);
+}
+
+/** A recording read whole. */
+export interface LoadedRecording {
+  manifest: RecordingManifest;
+  /** In sequence order. */
+  evaluations: RecordedEvaluation[];
+}
+
+/** The names of the files of the recording in `dir` (dot-named temporary files left out), checked. */
+export async function listRecording(dir: string, where: string): Promise<string[]> {
+  const names: string[] = [];
+  try {
+    for await (const entry of Deno.readDir(dir)) {
+      if (entry.name.startsWith(".")) continue; // an interrupted write's temporary file
+      if (entry.name !== MANIFEST_FILE && !EVALUATION_FILE.test(entry.name)) {
+        throw new RecordingError(
+          `${where}: ${join(dir, entry.name)} is not part of a ptc recording ` +
+            `(a recording holds ${MANIFEST_FILE} and NNNNNN-HASH.json files only)`,
+        );
+      }
+      names.push(entry.name);
+      if (names.length > MAX_EVALUATIONS + 1) {
+        throw new RecordingError(`${where}: more than ${MAX_EVALUATIONS} evaluation files`);
+      }
+    }
+  } catch (e) {
+    if (e instanceof RecordingError) throw e;
+    throw new RecordingError(`${where}: cannot read the directory: ${fsReason(e)}`);
+  }
+  if (names.length > 0 && !names.includes(MANIFEST_FILE)) {
+    throw new RecordingError(`${where}: not a ptc recording (no ${MANIFEST_FILE}; record one with --record)`);
+  }
+  return names.sort();
+}
+
+/** The text of `name` in `dir`, refused past the size bound. */
+async function readBounded(dir: string, name: string, where: string): Promise<{ file: string; text: string }> {
+  const file = join(dir, name);
+  try {
+    const info = await Deno.stat(file);
+    if (info.size > MAX_RECORDING_FILE_BYTES) {
+      throw new RecordingError(`${where}: ${file}: ${info.size} bytes is more than a recording file may hold`);
+    }
+    return { file, text: await Deno.readTextFile(file) };
+  } catch (e) {
+    if (e instanceof RecordingError) throw e;
+    throw new RecordingError(`${where}: cannot read ${file}: ${fsReason(e)}`);
+  }
+}
+
+/** `f()`, with a RecordingError's message prefixed by `where`. */
+function checked<T>(where: string, f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    throw e instanceof RecordingError ? new RecordingError(`${where}: ${e.message}`) : e;
+  }
+}
+
+/** Read and check `manifest.json` of `dir`. */
+export async function readManifest(dir: string, where: string): Promise<RecordingManifest> {
+  const m = await readBounded(dir, MANIFEST_FILE, where);
+  return checked(where, () => parseManifest(m.text, m.file));
+}
+
+/** Read and check every file of the recording in `dir` (which must exist and hold a manifest). */
+export async function loadRecording(dir: string, where: string): Promise<LoadedRecording> {
+  const names = await listRecording(dir, where);
+  if (names.length === 0) {
+    throw new RecordingError(`${where}: not a ptc recording (no ${MANIFEST_FILE}; record one with --record)`);
+  }
+  const manifest = await readManifest(dir, where);
+  const evaluations: RecordedEvaluation[] = [];
+  for (const name of names.filter((n) => n !== MANIFEST_FILE)) {
+    const { file, text } = await readBounded(dir, name, where);
+    evaluations.push(checked(where, () => parseEvaluation(text, file, name)));
+  }
+  evaluations.sort((a, b) => a.sequence - b.sequence);
+  for (let i = 1; i < evaluations.length; i++) {
+    if (evaluations[i].sequence === evaluations[i - 1].sequence) {
+      throw new RecordingError(`${where}: two evaluation files have sequence number ${evaluations[i].sequence}`);
+    }
+  }
+  return { manifest, evaluations };
+}
