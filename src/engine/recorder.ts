@@ -8,6 +8,7 @@ import { join, resolve } from "node:path";
 import type { Runtime } from "../upstream/runtime.ts";
 import type { SecretRedactor } from "../upstream/redact.ts";
 import type { ToolResult } from "../upstream/types.ts";
+import { MAX_RESPONSE_DEPTH, nestsDeeperThan } from "../upstream/json_depth.ts";
 import type { EvaluationJournal, RunJournal } from "./journal.ts";
 import {
   EVALUATION_FILE,
@@ -29,9 +30,17 @@ import type { JsonObject } from "../core/json.ts";
 import { canonicalJson } from "./replay.ts";
 import { fsReason, listRecording, readManifest } from "./recording_dir.ts";
 
-/** The recorded form of what a transport answered. */
+/**
+ * The recorded form of what a transport answered. A value nested past the runtime's depth limit is recorded as the
+ * `invalid_response` the run will make of it (writing it would walk it recursively).
+ */
 function recordedResult(r: ToolResult): RecordedResult {
   const bytes = r.bytes !== undefined ? { bytes: r.bytes } : {};
+  if (r.ok && nestsDeeperThan(r.value, MAX_RESPONSE_DEPTH)) {
+    const message =
+      `the response nests arrays/objects deeper than ${MAX_RESPONSE_DEPTH} levels; ptc does not decode it`;
+    return { ok: false, reason: "invalid_response", message, ...bytes };
+  }
   return r.ok
     ? { ok: true, value: r.value, value_kind: r.valueKind, ...bytes }
     : { ok: false, reason: r.reason, message: r.message, ...bytes };

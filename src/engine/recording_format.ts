@@ -8,6 +8,7 @@
 import { Validator } from "@cfworker/json-schema";
 import type { JsonObject, JsonValue } from "../core/json.ts";
 import type { ToolEffect } from "../upstream/types.ts";
+import { MAX_RESPONSE_DEPTH, nestsDeeperThan } from "../upstream/json_depth.ts";
 
 /** `format` of the manifest. */
 export const RECORDING_FORMAT = "ptc-recording";
@@ -232,6 +233,10 @@ export function parseManifest(text: string, file: string): RecordingManifest {
 /** Read and check an evaluation file; its name must agree with its sequence number and program hash. */
 export function parseEvaluation(text: string, file: string, name: string): RecordedEvaluation {
   const evaluation = parseFile(text, file, EVALUATION_FORMAT, evaluationValidator) as unknown as RecordedEvaluation;
+  const deep = evaluation.calls.findIndex((c) => nestsDeeperThan(c.args, MAX_RESPONSE_DEPTH));
+  if (deep >= 0) {
+    throw new RecordingError(`${file}: malformed recording at /calls/${deep}/args: nested deeper than ptc accepts`);
+  }
   if (evaluationFileName(evaluation.sequence, evaluation.program_sha256) !== name) {
     throw new RecordingError(
       `${file}: the name does not match its sequence ${evaluation.sequence} and program hash ` +

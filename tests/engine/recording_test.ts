@@ -5,6 +5,7 @@ import { Recorder } from "../../src/engine/recorder.ts";
 import { Replayer } from "../../src/engine/replayer.ts";
 import { parseEvaluation, parseManifest, RecordingError } from "../../src/engine/recording_format.ts";
 import type { EngineEvalResult } from "../../src/engine/types.ts";
+import type { JsonValue } from "../../src/core/json.ts";
 
 const RESULT: EngineEvalResult = { ok: true, status: "ok", printed: "3", json: 3, prints: [], calls: [], elapsedMs: 1 };
 
@@ -76,6 +77,32 @@ Deno.test("two recorders on one directory never overwrite each other's evaluatio
       3,
       "(+ 2 2)",
     ]]);
+  } finally {
+    await Deno.remove(join(dir, ".."), { recursive: true });
+  }
+});
+
+Deno.test("a value nested past the depth limit is recorded as the invalid_response the run makes of it", async () => {
+  const dir = join(await Deno.makeTempDir({ prefix: "ptc-rec-deep-" }), "rec");
+  try {
+    let deep: JsonValue = 1;
+    for (let i = 0; i < 5_000; i++) deep = [deep];
+    const recorder = await Recorder.open(dir, () => {});
+    await recorder.started(undefined);
+    const journal = await recorder.begin("(tool/call 's/t {})");
+    const call = { server: "s", tool: "t", args: {}, effect: "read" as const };
+    const live = await journal.intercept(call, () => Promise.resolve({ ok: true, value: deep, valueKind: "json" }));
+    assert.equal((live as { ok: boolean }).ok, true, "the run still gets (and refuses) the value itself");
+    await journal.finish(RESULT);
+    const name = (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name).find((n) => n !== "manifest.json")!;
+    const evaluation = JSON.parse(await Deno.readTextFile(join(dir, name)));
+    assert.equal(evaluation.calls[0].result.reason, "invalid_response");
+    // and deeply nested arguments in a recording file are refused, naming the file
+    evaluation.calls[0].args = { x: deep };
+    assert.throws(
+      () => parseEvaluation(JSON.stringify(evaluation), join(dir, name), name),
+      /malformed recording at \/calls\/0\/args: nested deeper than ptc accepts/,
+    );
   } finally {
     await Deno.remove(join(dir, ".."), { recursive: true });
   }
