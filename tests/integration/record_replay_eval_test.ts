@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { applyEdits, modify } from "jsonc-parser";
 import { createTokenDir, startObservatory } from "../../fixtures/observatory/mod.ts";
 import { writeConcreteConfig } from "../../src/cli/demo_session.ts";
+import { startReflector, writeReflectorConfig } from "./reflector.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
@@ -234,61 +235,21 @@ Deno.test("ptc eval --record / --replay: a recording replays with the Observator
 
 const CANARY = `canary-${crypto.randomUUID()}`;
 
-const REFLECT_DOC = {
-  openapi: "3.0.3",
-  info: { title: "reflector", version: "1" },
-  paths: {
-    "/whoami": {
-      get: {
-        operationId: "whoami",
-        summary: "Echoes the caller's credential",
-        parameters: [{ name: "fail", in: "query", schema: { type: "boolean" } }],
-        responses: { "200": { description: "it", content: { "application/json": { schema: { type: "object" } } } } },
-      },
-    },
-  },
-};
-
 Deno.test("ptc eval --record: a credential the upstream reflects never reaches the recording", async () => {
   const dir = await Deno.makeTempDir({ prefix: "ptc-rr-canary-" });
-  const reflector = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
-    const token = (req.headers.get("authorization") ?? "").replace(/^Bearer /, "");
-    if (new URL(req.url).searchParams.get("fail") === "true") {
-      return Response.json({ error: `token ${token} is not welcome` }, { status: 403 });
-    }
-    return Response.json({ token, note: `you are ${token}` });
-  });
+  const reflector = startReflector();
   try {
-    await Deno.writeTextFile(join(dir, "doc.json"), JSON.stringify(REFLECT_DOC));
-    await Deno.writeTextFile(join(dir, "token"), CANARY);
-    const config = join(dir, "upstreams.json");
-    await Deno.writeTextFile(
-      config,
-      JSON.stringify({
-        credentials: { reflect: { source: "file", path: "token" } },
-        upstreams: {
-          reflect: {
-            transport: "openapi",
-            description: "reflects the token",
-            base_url: `http://127.0.0.1:${reflector.addr.port}`,
-            schema_file: "doc.json",
-            allow_insecure_http: true,
-            allow_insecure_auth: true,
-            auth: [{ scheme: "bearer", binding: "reflect" }],
-            include_operations: ["whoami"],
-          },
-        },
-      }),
-    );
+    const config = await writeReflectorConfig(dir, reflector.addr.port, CANARY);
     const rec = join(dir, "rec");
-    const program = `[(tool/call 'reflect/whoami {}) (tool/call 'reflect/whoami {:fail true})]`;
+    const program = `[(tool/call 'reflect/echo {:q "hi"}) (tool/call 'reflect/echo {:q "fail"})
+                      (tool/call 'reflect/whoami {})]`;
     const r = await ptc(["eval", "--upstreams-config", config, "--record", rec, program]);
     assert.equal(r.code, 0, r.stderr);
     let all = "";
     for await (const e of Deno.readDir(rec)) all += await Deno.readTextFile(join(rec, e.name));
     assert.ok(!all.includes(CANARY), "the canary reached the recording");
-    assert.match(all, /\[REDACTED\]/);
-    assert.match(all, /"reason": "forbidden"/);
+    assert.match(all, /"token": "\[REDACTED\]"/);
+    assert.match(all, /"ok": false,\s+"reason": "[a-z_]+",\s+"message": "[^"]*\[REDACTED\]/);
     await reflector.shutdown();
     const replayed = await ptc(["eval", "--replay", rec, program]);
     assert.equal(replayed.code, 0, replayed.stderr);
