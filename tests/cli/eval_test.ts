@@ -1,30 +1,11 @@
 /** `ptc eval` end to end: the real CLI as a subprocess, one test per mode. */
 import assert from "node:assert/strict";
+import { type Run, runDeno } from "./run_deno.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function ptc(args: string[], stdin?: string, entry: string[] = [MAIN, "eval"]): Promise<Run> {
-  const cmd = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--unstable-worker-options", "-A", ...entry, ...args],
-    stdin: stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-  });
-  const child = cmd.spawn();
-  if (stdin !== undefined) {
-    const w = child.stdin.getWriter();
-    await w.write(new TextEncoder().encode(stdin));
-    await w.close();
-  }
-  const out = await child.output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+function ptc(args: string[], stdin?: string, entry: string[] = [MAIN, "eval"]): Promise<Run> {
+  return runDeno([...entry, ...args], stdin);
 }
 
 async function tempFile(text: string, suffix = ".json"): Promise<string> {

@@ -10,33 +10,18 @@ import { applyEdits, modify } from "jsonc-parser";
 import { createTokenDir, startObservatory } from "../../fixtures/observatory/mod.ts";
 import { writeConcreteConfig } from "../../src/cli/demo_session.ts";
 import { startReflector, writeReflectorConfig } from "./reflector.ts";
+import { runDeno } from "../cli/run_deno.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
-async function ptc(args: string[], stdin?: string) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--unstable-worker-options", "-A", MAIN, ...args],
-    stdin: stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).spawn();
-  if (stdin !== undefined) {
-    const w = child.stdin.getWriter();
-    await w.write(new TextEncoder().encode(stdin));
-    await w.close();
-  }
-  const out = await child.output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
-}
+const ptc = (args: string[], stdin?: string) => runDeno([MAIN, ...args], stdin);
 
 /** Calls in parallel (pmap), a world fault, and every discovery form over the catalog. */
 const PROGRAM = `(let [r (pmap (fn [s] (tool/call 'observatory/list-traces {:org_id "acme" :status s :limit 3}))
                            ["error" "ok"])
       missing (tool/call 'observatory/get-trace {:trace-id "nope"})]
   {:statuses (mapv (fn [x] (->> x :value :traces (map :status) distinct vec)) r)
-   :ids (mapv (fn [x] (->> x :value :traces (mapv :trace_id))) r)
+   :ids (mapv (fn [x] (->> x :value :traces (mapv :id))) r)
    :missing [(:ok missing) (:reason missing)]
    :servers (tool/servers)
    :dir (dir 'observatory)
@@ -72,6 +57,8 @@ Deno.test("ptc eval --record / --replay: a recording replays with the Observator
       recorded = JSON.parse(r.stdout).value;
       assert.deepEqual(recorded.statuses, [["error"], ["ok"]]);
       assert.deepEqual(recorded.missing, [false, "not_found"]);
+      const ids = recorded.ids as string[][];
+      assert.ok(ids.every((l) => l.length > 0 && l.every((id) => /^trc_/.test(id))), JSON.stringify(ids));
       const jsonl = [THREE_CALLS, THREE_CALLS].map((p) => JSON.stringify(p)).join("\n") + "\n";
       const more = await ptc(["eval", "--upstreams-config", config, "--record", join(dir, "rec3"), "--jsonl"], jsonl);
       assert.equal(more.code, 0, more.stderr);
