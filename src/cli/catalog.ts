@@ -15,7 +15,7 @@ import { PLACEHOLDER_BASE_URL } from "../../transports/openapi/init_config.ts";
 
 const USAGE =
   `Usage: ptc catalog [--upstreams-config F] [--format text|json] [--diff OLD.json] [--read-only] [--allow-writes]
-       ptc catalog --operations DOC_FILE_OR_URL [--format text|json]
+       ptc catalog --operations DOC_FILE_OR_URL [--overlay FILE]… [--format text|json]
 
 Loads the config (F, else $PTC_UPSTREAMS), starts every upstream, compiles its tools and prints the catalog.
   --format text|json   text (default): one line per tool with its signature and result type; json: the full catalog
@@ -24,6 +24,8 @@ Loads the config (F, else $PTC_UPSTREAMS), starts every upstream, compiles its t
   --allow-writes       show the write tools the config allows (allow_writes); env PTC_ALLOW_WRITES
   --operations DOC     list every operation of an OpenAPI document and whether it compiles (no config needed):
                        "+ id  METHOD /path → tool" or "- id  METHOD /path: why not"
+  --overlay FILE       with --operations: apply this OpenAPI Overlay 1.0 file first (repeatable, in order), to see
+                       what an upstream's \`overlays\` would change
 
 Exit codes: 0 ok (with --diff: no changes), 1 --diff found changes, 2 config, permission or upstream problems
 (one line each).`;
@@ -40,6 +42,7 @@ export const CATALOG_OPTIONS = {
   diff: { type: "string" },
   "read-only": { type: "boolean" },
   operations: { type: "string" },
+  overlay: { type: "string", multiple: true },
   "allow-writes": { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -51,6 +54,9 @@ export async function run(args: string[]): Promise<number> {
     const parsed = parseFlags(args, CATALOG_OPTIONS, false);
     values = parsed.values;
     choiceFlag("format", values.format, ["text", "json"]);
+    if (values.overlay !== undefined && values.operations === undefined) {
+      throw new UsageError("--overlay goes with --operations DOC (a config names its files in `overlays`)");
+    }
   } catch (e) {
     if (e instanceof UsageError) return usageError(e.message, USAGE, "catalog");
     throw e;
@@ -60,7 +66,7 @@ export async function run(args: string[]): Promise<number> {
     return 0;
   }
   if (values.operations !== undefined) {
-    return await listOperations(values.operations as string, values.format === "json");
+    return await listOperations(values.operations as string, values.overlay ?? [], values.format === "json");
   }
   const configFlag = values["upstreams-config"] as string | undefined;
   if (!resolveConfigPath(configFlag)) return fail(["no config: pass --upstreams-config FILE or set PTC_UPSTREAMS"]);
@@ -126,13 +132,14 @@ async function printCatalog(engine: Engine, diff: string | undefined, json: bool
 }
 
 /** `--operations DOC`: every operation of the document and whether it compiles as a read-only tool. */
-async function listOperations(docArg: string, json: boolean): Promise<number> {
+async function listOperations(docArg: string, overlays: string[], json: boolean): Promise<number> {
   let cli;
   try {
-    cli = await loadCliDocument(docArg);
+    cli = await loadCliDocument(docArg, overlays);
   } catch (e) {
-    return fail([(e as Error).message]);
+    return fail((e as Error).message.split("\n"));
   }
+  for (const w of cli.warnings) console.error(`ptc catalog: warning: ${w}`);
   const baseUrl = documentBaseUrl(cli)?.url ?? PLACEHOLDER_BASE_URL;
   const headers = schemeHeaders(cli.loaded.doc, requiredSchemes(cli.loaded.doc));
   const ops = surveyCliDocument(cli, "doc", baseUrl, headers);

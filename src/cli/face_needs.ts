@@ -13,6 +13,8 @@ import { computePermissions } from "../upstream/permissions.ts";
 import { formatConfigError } from "../upstream/messages.ts";
 import { type FaceNeeds, mergeNeeds, noNeeds, readGranted } from "./needs.ts";
 import { isReplay, recordReplayChoice, recordReplayNeeds } from "./record_replay.ts";
+import { hostPortOf } from "../../transports/http_common/config.ts";
+import { isJsonFile, YAML_ENV } from "../../transports/openapi/overlay.ts";
 
 /** Where the computed flags will be used: `deno run` from this checkout, or a `deno compile`d binary. */
 export type Target = "source" | "compiled";
@@ -37,7 +39,7 @@ export interface FaceNeedsResult {
 }
 
 /** The faces `faceNeeds` knows (every command that does more than print text). */
-export const CONFINED_COMMANDS = ["eval", "repl", "mcp", "catalog", "doctor", "demo", "fixture"] as const;
+export const CONFINED_COMMANDS = ["eval", "repl", "mcp", "catalog", "doctor", "demo", "fixture", "init"] as const;
 
 /** True when this code runs inside a `deno compile`d binary (its modules live in a virtual directory). */
 export function isCompiled(): boolean {
@@ -172,14 +174,44 @@ async function mcpNeeds(args: string[], o: FaceNeedsOptions & { target: Target }
   return { ...config, needs: mergeNeeds(config.needs, own, sandboxNeeds(o.target, o.executable)) };
 }
 
+/**
+ * An OpenAPI document named on the command line (`catalog --operations DOC`, `init openapi DOC`): the file's read or
+ * the URL's host:port, and a read of each `--overlay` file.
+ */
+function documentNeeds(doc: string, overlays: unknown): FaceNeeds {
+  const read = (Array.isArray(overlays) ? overlays : []).filter((f): f is string => typeof f === "string").map(abs);
+  const url = /^https?:\/\//i.test(doc);
+  // a file that is not .json is parsed as YAML, and the YAML parser reads its debug variables
+  const env = [...read, ...(url ? [] : [doc])].some((f) => !isJsonFile(f)) ? YAML_ENV : [];
+  if (!url) return mergeNeeds({ read: [abs(doc), ...read], env });
+  try {
+    return mergeNeeds({ net: [hostPortOf(new URL(doc))], read, env });
+  } catch {
+    return mergeNeeds({ read, env }); // a malformed URL: the face says so
+  }
+}
+
 async function catalogNeeds(args: string[], o: FaceNeedsOptions & { target: Target }): Promise<FaceNeedsResult> {
   const { CATALOG_OPTIONS } = await import("./catalog.ts");
   const p = parse(args, CATALOG_OPTIONS, false);
   if (!p) return unparsed("catalog");
+  // --operations DOC surveys a document: no config is read
+  if (typeof p.values.operations === "string") {
+    return { needs: documentNeeds(p.values.operations, p.values.overlay), problems: [] };
+  }
   const v = p.values as Record<string, string | boolean | undefined>;
   const config = await configNeeds(v["upstreams-config"] as string | undefined, o.env, v["read-only"] === true);
   const diff = typeof v.diff === "string" ? [abs(v.diff)] : [];
   return { ...config, needs: mergeNeeds(config.needs, { read: diff }) };
+}
+
+/** `ptc init openapi DOC [--overlay F]… [-o FILE]`: the document, the overlays, and the file it writes. */
+async function initNeeds(args: string[]): Promise<FaceNeedsResult> {
+  const { INIT_OPTIONS } = await import("./init.ts");
+  const p = parse(args, INIT_OPTIONS);
+  if (!p || p.positionals.length !== 2) return unparsed("init");
+  const output = typeof p.values.output === "string" ? [abs(p.values.output)] : [];
+  return { needs: mergeNeeds(documentNeeds(p.positionals[1], p.values.overlay), { write: output }), problems: [] };
 }
 
 /**
@@ -283,6 +315,8 @@ export async function faceNeeds(command: string, args: string[], options: FaceNe
       return await demoNeeds(args, o);
     case "fixture":
       return await fixtureNeeds(args, o);
+    case "init":
+      return await initNeeds(args);
     case "permissions":
       return { needs: { ...noNeeds(), anyRead: true, anyEnv: true }, problems: [] };
     default:

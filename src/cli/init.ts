@@ -17,29 +17,35 @@ import {
 } from "./openapi_doc.ts";
 import { parseFlags, UsageError, usageError } from "./usage.ts";
 
-const USAGE = `Usage: ptc init openapi DOC_FILE_OR_URL [--name N] [--base-url U] [-o FILE] [--force]
+const USAGE = `Usage: ptc init openapi DOC_FILE_OR_URL [--name N] [--base-url U] [--overlay FILE]… [-o FILE] [--force]
 
 Writes a commented JSONC config for an OpenAPI 3.0/3.1 document (a file or an http(s) URL): every operation that
 compiles as a read-only tool is included, every other one is listed commented out with the reason. Credentials and the
 base URL are placeholders the comments explain. Check the result with: ptc catalog --upstreams-config FILE
   --name N       upstream name (default: from the document's title)
   --base-url U   the service's base URL (default: the document's first absolute server URL, else a placeholder)
+  --overlay FILE apply this OpenAPI Overlay 1.0 file to the document first (repeatable, in order); the config
+                 names it in \`overlays\`
   -o, --output F write to F instead of stdout (refused if F exists, unless --force)
 
 Exit codes: 0 written, 1 written but no operation compiles, 2 usage or document problems.`;
+
+/** The flags of `ptc init` (also read by `ptc permissions init`). */
+export const INIT_OPTIONS = {
+  name: { type: "string" },
+  "base-url": { type: "string" },
+  overlay: { type: "string", multiple: true },
+  output: { type: "string", short: "o" },
+  force: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
 
 /** Entry point of `ptc init`. */
 export async function run(args: string[]): Promise<number> {
   let values;
   let positionals: string[];
   try {
-    const parsed = parseFlags(args, {
-      name: { type: "string" },
-      "base-url": { type: "string" },
-      output: { type: "string", short: "o" },
-      force: { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    });
+    const parsed = parseFlags(args, INIT_OPTIONS);
     values = parsed.values;
     positionals = parsed.positionals;
     if (values.help) {
@@ -68,10 +74,12 @@ export async function run(args: string[]): Promise<number> {
   };
   let cli;
   try {
-    cli = await loadCliDocument(positionals[1]);
+    cli = await loadCliDocument(positionals[1], values.overlay ?? []);
   } catch (e) {
-    return fail((e as Error).message);
+    for (const line of (e as Error).message.split("\n")) console.error(`ptc init: ${line}`);
+    return 2;
   }
+  for (const w of cli.warnings) console.error(`ptc init: warning: ${w}`);
   const doc = cli.loaded.doc;
   const info = (doc.info ?? {}) as { title?: unknown; version?: unknown };
   const title = `${typeof info.title === "string" ? info.title : "OpenAPI service"}${
@@ -87,9 +95,9 @@ export async function run(args: string[]): Promise<number> {
   const required = requiredSchemes(doc);
   const operations = surveyCliDocument(cli, name, baseUrl.url, schemeHeaders(doc, required));
   const output = values.output === undefined ? undefined : resolve(Deno.cwd(), values.output);
-  const schema = cli.kind === "url"
-    ? { schema_url: cli.location }
-    : { schema_file: output ? relative(dirname(output), cli.location) || cli.location : cli.location };
+  // Paths in the config are relative to the config file's folder (when written to stdout: as given, absolute).
+  const fromConfig = (path: string) => (output ? relative(dirname(output), path) || path : path);
+  const schema = cli.kind === "url" ? { schema_url: cli.location } : { schema_file: fromConfig(cli.location) };
   const text = renderInitConfig({
     name,
     schema,
@@ -97,6 +105,7 @@ export async function run(args: string[]): Promise<number> {
     title,
     source: cli.kind === "url" ? cli.location : positionals[1],
     operations,
+    overlays: cli.overlays.map(fromConfig),
     securitySchemes: securitySchemes(doc),
     requiredSchemes: required,
   });

@@ -1,6 +1,7 @@
 /**
  * An OpenAPI document named on the command line (`ptc init openapi DOC`, `ptc catalog --operations DOC`): a file
- * path or an http(s) URL, loaded with the transport's own loader and caps, then surveyed operation by operation.
+ * path or an http(s) URL, loaded with the transport's own loader and caps, the `--overlay` files applied in order as
+ * an upstream start applies its `overlays`, then surveyed operation by operation.
  * @module
  */
 import { isAbsolute, resolve } from "node:path";
@@ -11,6 +12,8 @@ import {
   SchemaLoadError,
 } from "../../transports/openapi/loader.ts";
 import { SCHEMA_MAX_BYTES } from "../../transports/openapi/config.ts";
+import { loadOverlays, OverlayError } from "../../transports/openapi/overlay.ts";
+import { applyOverlays } from "../../transports/openapi/overlay_apply.ts";
 import { surveyDocument, type SurveyedOperation } from "../../transports/openapi/survey.ts";
 
 /** A loaded document and where it came from. */
@@ -19,10 +22,26 @@ export interface CliDocument {
   /** `file` with an absolute path, or `url`. */
   kind: "file" | "url";
   location: string;
+  /** The overlay files applied (absolute paths, in order). */
+  overlays: string[];
+  /** What applying them warned about (a target matching nothing, a safety setting kept). */
+  warnings: string[];
 }
 
-/** Load DOC (file or URL). Throws an Error with one line on failure. */
-export async function loadCliDocument(doc: string): Promise<CliDocument> {
+/** Load DOC (file or URL) and apply the `overlays` files (relative to the working directory). Throws an Error. */
+export async function loadCliDocument(doc: string, overlays: readonly string[] = []): Promise<CliDocument> {
+  const cli = await loadCliDocumentOnly(doc);
+  cli.overlays = overlays.map((o) => (isAbsolute(o) ? o : resolve(Deno.cwd(), o)));
+  try {
+    cli.warnings = applyOverlays(cli.loaded.doc, await loadOverlays(cli.overlays), cli.loaded.version);
+  } catch (e) {
+    if (e instanceof OverlayError) throw new Error(e.message);
+    throw e;
+  }
+  return cli;
+}
+
+async function loadCliDocumentOnly(doc: string): Promise<CliDocument> {
   try {
     if (/^https?:\/\//i.test(doc)) {
       const loaded = await loadSchemaUrl(doc, {
@@ -32,10 +51,11 @@ export async function loadCliDocument(doc: string): Promise<CliDocument> {
         headers: {},
         fetch: globalThis.fetch,
       });
-      return { loaded, kind: "url", location: new URL(doc).href };
+      return { loaded, kind: "url", location: new URL(doc).href, overlays: [], warnings: [] };
     }
     const path = isAbsolute(doc) ? doc : resolve(Deno.cwd(), doc);
-    return { loaded: await loadSchemaFile(path, SCHEMA_MAX_BYTES.file), kind: "file", location: path };
+    const loaded = await loadSchemaFile(path, SCHEMA_MAX_BYTES.file);
+    return { loaded, kind: "file", location: path, overlays: [], warnings: [] };
   } catch (e) {
     if (e instanceof SchemaLoadError) throw new Error(e.message);
     throw e;

@@ -10,6 +10,7 @@ import { checkHttpUrl } from "../http_common/config.ts";
 import { didYouMean } from "../../src/core/suggest.ts";
 import { joinIndex, joinKey, unknownKeyHint } from "../../src/upstream/messages.ts";
 import { unknownKeys } from "../../src/upstream/config_keys.ts";
+import { overlaysSchema, parseOverlays } from "./overlay_config.ts";
 
 /** Defaults of the numeric settings. */
 export const DEFAULTS = {
@@ -60,6 +61,8 @@ export interface OpenApiConfig {
   conflicts: "error" | "first_wins" | "skip";
   /** Longest tool description kept (`max_description_chars`). */
   maxDescriptionChars: number;
+  /** Overlay files (absolute paths), applied in order to the document before compiling (`overlays`). */
+  overlays: string[];
 }
 
 const OVERRIDE_KEYS = [
@@ -91,6 +94,7 @@ const OWN_KEYS = [
   "schema_max_bytes",
   "conflicts",
   "max_description_chars",
+  "overlays",
 ];
 
 const positiveInt = (description: string): JsonSchema => ({ type: "integer", minimum: 1, description });
@@ -150,6 +154,7 @@ export const openapiConfigSchema: JsonSchema = {
     schema_max_bytes: positiveInt(
       "Byte cap of the OpenAPI document (default 64 MiB for schema_file, 16 MiB for schema_url).",
     ),
+    overlays: overlaysSchema,
   },
   required: ["transport", "base_url", "include_operations"],
   additionalProperties: false,
@@ -228,6 +233,7 @@ export function parseOpenApiConfig(raw: Record<string, unknown>, ctx: ConfigCont
       message: "must be a whole number from 40 to 20000 (default 800)",
     });
   }
+  const overlays = parseOverlays(raw.overlays, key("overlays"), ctx.configDir, errors);
   if (errors.length > 0 || Array.isArray(http)) return errors;
   return {
     upstreamName: ctx.upstreamName,
@@ -245,6 +251,7 @@ export function parseOpenApiConfig(raw: Record<string, unknown>, ctx: ConfigCont
     description,
     conflicts: (raw.conflicts ?? "error") as OpenApiConfig["conflicts"],
     maxDescriptionChars: (raw.max_description_chars ?? 800) as number,
+    overlays,
   };
 }
 

@@ -17,6 +17,8 @@ export interface InitInput {
   title: string;
   source: string;
   operations: SurveyedOperation[];
+  /** The overlay files the survey applied, as the config names them (relative to its folder). */
+  overlays?: string[];
   securitySchemes: Record<string, unknown>;
   /** Names of the schemes the document's top-level `security` requires first (empty: none declared). */
   requiredSchemes: string[];
@@ -62,6 +64,10 @@ export function renderInitConfig(input: InitInput): string {
   lines.push(`      "base_url": ${j(input.baseUrl.url)},`);
   const [schemaKey, schemaValue] = Object.entries(input.schema)[0];
   lines.push(`      ${j(schemaKey)}: ${j(schemaValue)},`);
+  if (input.overlays?.length) {
+    lines.push("      // Applied in order to the document before it is compiled (OpenAPI Overlay 1.0).");
+    lines.push(`      "overlays": ${j(input.overlays)},`);
+  }
   const plain = [input.baseUrl.url, schemaValue].filter((u) => /^http:\/\//i.test(u));
   const loopbackOnly = plain.every((u) => /^http:\/\/(127\.0\.0\.1|\[::1\])(:\d+)?(\/|$)/i.test(u));
   if (plain.length && loopbackOnly && plan.auth.length === 0) {

@@ -142,7 +142,8 @@ export function safeUrl(url: string): string {
   }
 }
 
-function fileProblem(error: unknown): string {
+/** A file-reading failure in a few words (no platform text). */
+export function fileProblem(error: unknown): string {
   if (error instanceof Deno.errors.NotFound) return "no such file";
   if (error instanceof Deno.errors.PermissionDenied) return "permission denied (check --allow-read)";
   if (error instanceof Deno.errors.IsADirectory) return "is a directory";
@@ -163,7 +164,8 @@ function jsonProblem(error: unknown, text: string): string {
   return "unexpected end or token";
 }
 
-function yamlProblem(error: unknown): string {
+/** A YAML parse failure as `<code> at line L, column C`. */
+export function yamlProblem(error: unknown): string {
   const e = error as { linePos?: { line: number; col: number }[]; code?: string; message?: string };
   const pos = e.linePos?.[0];
   const code = typeof e.code === "string" ? e.code.toLowerCase().replace(/_/g, " ") : "syntax error";

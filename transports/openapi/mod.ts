@@ -20,6 +20,8 @@ import { compileDocument, type CompiledOperation, CompileError } from "./compile
 import { type OpenApiConfig, openapiConfigSchema, parseOpenApiConfig } from "./config.ts";
 import { OperationExecutor } from "./executor.ts";
 import { type LoadedDocument, loadSchemaFile, loadSchemaUrl, safeUrl, SchemaLoadError } from "./loader.ts";
+import { isJsonFile, loadOverlays, OverlayError, YAML_ENV } from "./overlay.ts";
+import { applyOverlays } from "./overlay_apply.ts";
 
 export type { OpenApiConfig } from "./config.ts";
 
@@ -52,10 +54,33 @@ export async function loadDocument(config: OpenApiConfig, deps: TransportDeps): 
   }
 }
 
-/** Start an upstream from a parsed config: load, compile, and return the live upstream. */
+/**
+ * Read the config's overlays and apply them, in order, to the loaded document (changed in place); returns the
+ * warnings. Throws UpstreamStartError naming the overlay file, the action and the target.
+ */
+export async function overlayDocument(config: OpenApiConfig, deps: TransportDeps, loaded: LoadedDocument) {
+  try {
+    return applyOverlays(loaded.doc, await loadOverlays(config.overlays), loaded.version);
+  } catch (error) {
+    if (!(error instanceof OverlayError)) throw error;
+    const lines = error.message.split("\n").map((line) => `upstream ${config.upstreamName}: ${line}`);
+    throw new UpstreamStartError(
+      error.code,
+      deps.redactor.redact(lines.join("\n")),
+      error.code === "overlay_unreadable"
+        ? "check overlays (relative paths resolve against the config file's folder) and --allow-read"
+        : undefined,
+    );
+  }
+}
+
+/** Start an upstream from a parsed config: load, apply the overlays, compile, and return the live upstream. */
 export async function startOpenApi(config: OpenApiConfig, deps: TransportDeps): Promise<Upstream> {
   const started = performance.now();
   const loaded = await loadDocument(config, deps);
+  const overlayWarnings = await overlayDocument(config, deps, loaded);
+  // the runtime prefixes log lines with the upstream name
+  for (const w of overlayWarnings) deps.log(`warning: ${w}`);
   let operations: CompiledOperation[];
   let warnings: string[];
   try {
@@ -107,6 +132,7 @@ function createUpstream(
         transport: "openapi",
         base_url: safeUrl(config.baseUrl),
         schema: config.schemaFile ? { file: config.schemaFile } : { url: safeUrl(config.schemaUrl!) },
+        ...(config.overlays.length ? { overlays: config.overlays } : {}),
         openapi_version: facts.loaded.version,
         document_bytes: facts.loaded.bytes,
         tools: entries.length,
@@ -133,13 +159,17 @@ export function suppliedHeaders(config: OpenApiConfig): Set<string> {
   return names;
 }
 
-/** Deno permissions: the base URL's host:port, the schema file or the schema URL's host:port. */
+/**
+ * Deno permissions: the base URL's host:port, the schema file or the schema URL's host:port, the overlay files, and
+ * the environment variables the YAML parser reads when a file is not `.json`.
+ */
 export function openapiPermissions(config: OpenApiConfig): PermissionNeeds {
   const net = new Set([config.http.hostPort]);
-  const read: string[] = [];
+  const read: string[] = [...config.overlays];
   if (config.schemaFile) read.push(config.schemaFile);
   if (config.schemaUrl) net.add(hostPortOf(new URL(config.schemaUrl)));
-  return { net: [...net], read, env: [], run: [] };
+  const yaml = [...config.overlays, ...(config.schemaFile ? [config.schemaFile] : [])].some((f) => !isJsonFile(f));
+  return { net: [...net], read, env: yaml ? [...YAML_ENV] : [], run: [] };
 }
 
 function loadHint(error: SchemaLoadError): string | undefined {
