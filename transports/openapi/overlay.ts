@@ -25,9 +25,9 @@ export const OVERLAY_LIMITS = {
   /** Nodes one target may select. */
   maxMatches: 100_000,
   /** JSONPath work (property reads and key listings of the document) of one target. */
-  maxStepsPerAction: 5_000_000,
+  maxStepsPerAction: 2_000_000,
   /** JSONPath work of all the overlays of one upstream. */
-  maxSteps: 20_000_000,
+  maxSteps: 10_000_000,
   /** Document nodes all the updates of one upstream may add (an update's size times the nodes it is merged into). */
   maxAddedNodes: 2_000_000,
 } as const;

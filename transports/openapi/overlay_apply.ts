@@ -11,10 +11,14 @@ import { exec } from "jsonpath-rfc9535";
 import { type Overlay, OVERLAY_LIMITS, type OverlayAction, OverlayError, quote } from "./overlay.ts";
 import { enforceFloors, safetyFloors } from "./overlay_narrow.ts";
 
+/** The work limits of applying overlays (`OVERLAY_LIMITS`; tests pass smaller ones). */
+export type ApplyLimits = Record<"maxMatches" | "maxStepsPerAction" | "maxSteps" | "maxAddedNodes", number>;
+
 /** What applying the overlays of one upstream may still spend. */
 interface Budget {
   steps: number;
   addedNodes: number;
+  limits: ApplyLimits;
 }
 
 type Key = string | number;
@@ -23,11 +27,16 @@ type Key = string | number;
  * Apply `overlays` to `doc` in order (changing it in place), then hold the document's safety settings against them
  * (`overlay_narrow.ts`). Returns the warnings; throws OverlayError on the first action that cannot be applied.
  */
-export function applyOverlays(doc: Record<string, unknown>, overlays: Overlay[], version: "3.0" | "3.1"): string[] {
+export function applyOverlays(
+  doc: Record<string, unknown>,
+  overlays: Overlay[],
+  version: "3.0" | "3.1",
+  limits: ApplyLimits = OVERLAY_LIMITS,
+): string[] {
   if (overlays.length === 0) return [];
   const warnings: string[] = [];
   const floors = safetyFloors(doc, version);
-  const budget: Budget = { steps: 0, addedNodes: 0 };
+  const budget: Budget = { steps: 0, addedNodes: 0, limits };
   for (const overlay of overlays) {
     warnings.push(...overlay.warnings);
     for (const action of overlay.actions) applyAction(doc, overlay, action, budget, warnings);
@@ -58,10 +67,10 @@ function applyAction(
     const node = valueAt(doc, path);
     if (node === undefined) continue; // under a node an earlier match replaced
     budget.addedNodes += action.updateWeight;
-    if (budget.addedNodes > OVERLAY_LIMITS.maxAddedNodes) {
+    if (budget.addedNodes > budget.limits.maxAddedNodes) {
       throw new OverlayError(
         "overlay_too_complex",
-        `${where}: the updates of this upstream's overlays would add more than ${OVERLAY_LIMITS.maxAddedNodes} ` +
+        `${where}: the updates of this upstream's overlays would add more than ${budget.limits.maxAddedNodes} ` +
           "nodes to the document; select fewer nodes",
       );
     }
@@ -100,7 +109,7 @@ class Stop extends Error {
  * a proxy that counts every property read and key listing against the budget.
  */
 function select(doc: Record<string, unknown>, target: string, budget: Budget, where: string): Key[][] {
-  const limit = Math.min(OVERLAY_LIMITS.maxStepsPerAction, OVERLAY_LIMITS.maxSteps - budget.steps);
+  const limit = Math.min(budget.limits.maxStepsPerAction, budget.limits.maxSteps - budget.steps);
   let steps = 0;
   const tick = () => {
     if (++steps > limit) throw new Stop("steps");
@@ -124,7 +133,7 @@ function select(doc: Record<string, unknown>, target: string, budget: Budget, wh
     exec(view(doc) as never, target, (_value, path) => {
       const key = JSON.stringify(path);
       if (seen.has(key)) return;
-      if (out.length >= OVERLAY_LIMITS.maxMatches) throw new Stop("matches");
+      if (out.length >= budget.limits.maxMatches) throw new Stop("matches");
       seen.add(key);
       out.push([...path]);
     });
@@ -133,13 +142,13 @@ function select(doc: Record<string, unknown>, target: string, budget: Budget, wh
     if (error instanceof Stop && error.why === "matches") {
       throw new OverlayError(
         "overlay_too_complex",
-        `${where}: selects more than ${OVERLAY_LIMITS.maxMatches} nodes; use a more specific target`,
+        `${where}: selects more than ${budget.limits.maxMatches} nodes; use a more specific target`,
       );
     }
     if (error instanceof Stop || error instanceof RangeError) {
-      const cap = limit === OVERLAY_LIMITS.maxStepsPerAction
-        ? `${OVERLAY_LIMITS.maxStepsPerAction} steps for one target`
-        : `${OVERLAY_LIMITS.maxSteps} steps for all the overlays of an upstream`;
+      const cap = limit === budget.limits.maxStepsPerAction
+        ? `${budget.limits.maxStepsPerAction} steps for one target`
+        : `${budget.limits.maxSteps} steps for all the overlays of an upstream`;
       throw new OverlayError(
         "overlay_too_complex",
         `${where}: the query needs more work than allowed (${

@@ -299,3 +299,32 @@ export function exponentialRefsDoc(levels = 14, fanout = 6): Record<string, unkn
     components: { schemas },
   };
 }
+
+/** A generated OpenAPI document of `ops` GET operations, each with parameters and a 20-property response schema. */
+export function bigDocument(ops: number): Record<string, unknown> {
+  const paths: Record<string, unknown> = {};
+  for (let i = 0; i < ops; i++) {
+    const properties: Record<string, unknown> = {};
+    for (let p = 0; p < 20; p++) {
+      properties[`field_${p}`] = { type: "string", description: `Field ${p} of resource ${i}, `.repeat(4) };
+    }
+    paths[`/resources${i}/{id}`] = {
+      get: {
+        operationId: `getResource${i}`,
+        summary: `Get resource ${i}`,
+        description: "A generated operation of the hostile overlay tests. ".repeat(4),
+        parameters: [
+          { name: "id", in: "path", required: true, schema: { type: "string" } },
+          { name: "expand", in: "query", schema: { type: "array", items: { type: "string" } } },
+        ],
+        responses: {
+          "200": {
+            description: "ok",
+            content: { "application/json": { schema: { type: "object", properties } } },
+          },
+        },
+      },
+    };
+  }
+  return { openapi: "3.1.0", info: { title: "Big", version: "1" }, paths };
+}
