@@ -171,3 +171,21 @@ Deno.test("mcp --audit-log: a write of that file only (absolute), no read; PTC_A
   assert.deepEqual(fromEnv.write, ["/var/log/ptc.jsonl"]);
   assert.deepEqual((await needs("mcp", ["--upstreams-config", EXAMPLE])).write, []);
 });
+
+Deno.test("catalog --operations and init read the document (or reach its URL) and the overlays; init writes -o", async () => {
+  const cwd = Deno.cwd();
+  const ops = await needs("catalog", ["--operations", "doc.json", "--overlay", "a.overlay.json"]);
+  assert.deepEqual(faceFlags(ops), [`--allow-read=${join(cwd, "a.overlay.json")},${join(cwd, "doc.json")}`]);
+  const yaml = await needs("catalog", ["--operations", "https://specs.example.org/x", "--overlay", "/o/b.yaml"]);
+  assert.deepEqual(faceFlags(yaml), [
+    "--allow-net=specs.example.org:443",
+    "--allow-read=/o/b.yaml",
+    "--allow-env=LOG_STREAM,LOG_TOKENS",
+  ]);
+  const init = await needs("init", ["openapi", "/d/doc.yaml", "--overlay", "c.json", "-o", "out/ptc.jsonc"]);
+  assert.deepEqual(faceFlags(init), [
+    `--allow-read=/d/doc.yaml,${join(cwd, "c.json")}`,
+    `--allow-write=${join(cwd, "out/ptc.jsonc")}`,
+    "--allow-env=LOG_STREAM,LOG_TOKENS",
+  ]);
+});

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { connectHttp, evalLisp, ptcMcpArgs, spawnHttpServer, spawnStdioServer, textOf } from "./mcp_server_helpers.ts";
-import { exponentialRefsDoc } from "../transports/openapi/helpers.ts";
+import { bigDocument, exponentialRefsDoc } from "../transports/openapi/helpers.ts";
 import { shellLauncher } from "../transports/mcp_stdio/launchers.ts";
 import { pidAlive } from "../transports/mcp_common/helpers.ts";
 
@@ -187,6 +187,52 @@ Deno.test("hostile server: an exponential $ref document is refused at start, nam
     assert.equal(out.code, 2, stderr);
     assert.match(stderr, /schema_too_complex/);
     assert.match(stderr, /#\/components\/schemas\/L0/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("hostile server: an overlay whose query would take n² work is refused at start, naming it", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "ptc-hostile-overlay-" });
+  try {
+    await Deno.writeTextFile(join(dir, "doc.json"), JSON.stringify(bigDocument(40)));
+    await Deno.writeTextFile(
+      join(dir, "slow.overlay.json"),
+      JSON.stringify({
+        overlay: "1.0.0",
+        info: { title: "every node counts every node", version: "1" },
+        actions: [{ target: "$..[?count($..*) == 0]", update: { "x-never": true } }],
+      }),
+    );
+    const config = join(dir, "upstreams.json");
+    await Deno.writeTextFile(
+      config,
+      JSON.stringify({
+        upstreams: {
+          big: {
+            transport: "openapi",
+            base_url: "http://127.0.0.1:9",
+            schema_file: "doc.json",
+            overlays: ["slow.overlay.json"],
+            allow_insecure_http: true,
+            include_operations: ["getResource1"],
+          },
+        },
+      }),
+    );
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ptcMcpArgs(["--http", "127.0.0.1:0", "--upstreams-config", config]),
+      stdin: "null",
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    assert.equal(out.code, 2, stderr);
+    assert.match(stderr, /overlay_too_complex/);
+    assert.match(
+      stderr,
+      /overlays\[0\] \S+slow\.overlay\.json: actions\[0\] \(target "\$\.\.\[\?count\(\$\.\.\*\) == 0\]"\)/,
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
