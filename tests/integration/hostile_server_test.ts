@@ -157,26 +157,19 @@ Deno.test("hostile server: a stdio frame over 10 MiB is answered with an error a
   }
 });
 
-Deno.test("hostile server: an exponential $ref document is refused at start, naming the schema", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "ptc-hostile-refs-" });
+/**
+ * Start `ptc mcp --http` on a config of one openapi upstream `entry` (its files written first into a temporary
+ * folder) and return its stderr once it exits with 2 (refused at start).
+ */
+async function refusedAtStart(files: Record<string, unknown>, entry: Record<string, unknown>): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "ptc-hostile-start-" });
   try {
-    await Deno.writeTextFile(join(dir, "doc.json"), JSON.stringify(exponentialRefsDoc(14, 6)));
+    for (const [name, content] of Object.entries(files)) {
+      await Deno.writeTextFile(join(dir, name), JSON.stringify(content));
+    }
     const config = join(dir, "upstreams.json");
-    await Deno.writeTextFile(
-      config,
-      JSON.stringify({
-        upstreams: {
-          exp: {
-            transport: "openapi",
-            description: "schemas sharing $refs 14 levels deep",
-            base_url: "http://127.0.0.1:9",
-            schema_file: "doc.json",
-            allow_insecure_http: true,
-            include_operations: ["boom"],
-          },
-        },
-      }),
-    );
+    const upstream = { transport: "openapi", base_url: "http://127.0.0.1:9", allow_insecure_http: true, ...entry };
+    await Deno.writeTextFile(config, JSON.stringify({ upstreams: { hostile: upstream } }));
     const out = await new Deno.Command(Deno.execPath(), {
       args: ptcMcpArgs(["--http", "127.0.0.1:0", "--upstreams-config", config]),
       stdin: "null",
@@ -185,57 +178,38 @@ Deno.test("hostile server: an exponential $ref document is refused at start, nam
     }).output();
     const stderr = new TextDecoder().decode(out.stderr);
     assert.equal(out.code, 2, stderr);
-    assert.match(stderr, /schema_too_complex/);
-    assert.match(stderr, /#\/components\/schemas\/L0/);
+    return stderr;
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+}
+
+Deno.test("hostile server: an exponential $ref document is refused at start, naming the schema", async () => {
+  const stderr = await refusedAtStart({ "doc.json": exponentialRefsDoc(14, 6) }, {
+    description: "schemas sharing $refs 14 levels deep",
+    schema_file: "doc.json",
+    include_operations: ["boom"],
+  });
+  assert.match(stderr, /schema_too_complex/);
+  assert.match(stderr, /#\/components\/schemas\/L0/);
 });
 
 Deno.test("hostile server: an overlay whose query would take n² work is refused at start, naming it", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "ptc-hostile-overlay-" });
-  try {
-    await Deno.writeTextFile(join(dir, "doc.json"), JSON.stringify(bigDocument(40)));
-    await Deno.writeTextFile(
-      join(dir, "slow.overlay.json"),
-      JSON.stringify({
-        overlay: "1.0.0",
-        info: { title: "every node counts every node", version: "1" },
-        actions: [{ target: "$..[?count($..*) == 0]", update: { "x-never": true } }],
-      }),
-    );
-    const config = join(dir, "upstreams.json");
-    await Deno.writeTextFile(
-      config,
-      JSON.stringify({
-        upstreams: {
-          big: {
-            transport: "openapi",
-            base_url: "http://127.0.0.1:9",
-            schema_file: "doc.json",
-            overlays: ["slow.overlay.json"],
-            allow_insecure_http: true,
-            include_operations: ["getResource1"],
-          },
-        },
-      }),
-    );
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ptcMcpArgs(["--http", "127.0.0.1:0", "--upstreams-config", config]),
-      stdin: "null",
-      stdout: "null",
-      stderr: "piped",
-    }).output();
-    const stderr = new TextDecoder().decode(out.stderr);
-    assert.equal(out.code, 2, stderr);
-    assert.match(stderr, /overlay_too_complex/);
-    assert.match(
-      stderr,
-      /overlays\[0\] \S+slow\.overlay\.json: actions\[0\] \(target "\$\.\.\[\?count\(\$\.\.\*\) == 0\]"\)/,
-    );
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  const slow = {
+    overlay: "1.0.0",
+    info: { title: "every node counts every node", version: "1" },
+    actions: [{ target: "$..[?count($..*) == 0]", update: { "x-never": true } }],
+  };
+  const stderr = await refusedAtStart({ "doc.json": bigDocument(40), "slow.overlay.json": slow }, {
+    schema_file: "doc.json",
+    overlays: ["slow.overlay.json"],
+    include_operations: ["getResource1"],
+  });
+  assert.match(stderr, /overlay_too_complex/);
+  assert.match(
+    stderr,
+    /overlays\[0\] \S+slow\.overlay\.json: actions\[0\] \(target "\$\.\.\[\?count\(\$\.\.\*\) == 0\]"\)/,
+  );
 });
 
 Deno.test("hostile server: a stdio upstream's grandchildren end with ptc mcp", async () => {
