@@ -6,7 +6,8 @@
  *    `--github PATH` or `$PTC_BENCH_GITHUB_OPENAPI`; without it this part is skipped with a message. Install it
  *    outside the project, e.g. `cd /tmp/x && npm pack @octokit/openapi && tar xzf octokit-openapi-*.tgz` →
  *    `/tmp/x/package/generated/api.github.com.json`.
- * 2. Median added latency of a call through the transport (argument validation, URL building, headers, guarded
+ * 2. Applying one overlay action to the same document: benign targets, and hostile ones the bounds refuse.
+ * 3. Median added latency of a call through the transport (argument validation, URL building, headers, guarded
  *    fetch, decoding) over a direct `fetch` + `JSON.parse` to the same loopback endpoint (target: < 1 ms).
  *
  *   deno run -A bench/openapi/main.ts [--github PATH] [--repeat 5] [--calls 2000]
@@ -19,6 +20,8 @@ import { indexOperations } from "../../transports/openapi/operations.ts";
 import { RefResolver } from "../../transports/openapi/refs.ts";
 import openapi from "../../transports/openapi/mod.ts";
 import { createRedactor } from "../../src/upstream/redact.ts";
+import { OverlayError, parseOverlay } from "../../transports/openapi/overlay.ts";
+import { applyOverlays } from "../../transports/openapi/overlay_apply.ts";
 import { createMaterializer } from "../../src/upstream/credentials.ts";
 import type { TransportDeps } from "../../src/upstream/types.ts";
 
@@ -102,6 +105,46 @@ async function benchCompile(path: string | undefined, repeat: number): Promise<v
       } | ` +
         `< ${target} ms ${total < target ? "✓" : "✗"} |`,
     );
+  }
+}
+
+/**
+ * Applying one overlay action to GitHub's document: specific targets, a full descendant walk, and the hostile
+ * shapes the bounds stop (`$..*` at the match cap, an n² filter at the step budget). No target: a report of where
+ * the time goes and that the hostile ones end.
+ */
+function benchOverlays(path: string | undefined): void {
+  console.log("\n## overlays: one action on api.github.com");
+  if (!path) return void console.log("skipped: pass --github PATH (see above)");
+  const text = Deno.readTextFileSync(path);
+  console.log("| target | outcome | ms |");
+  console.log("|---|---|---|");
+  const targets = [
+    "$.paths['/repos/{owner}/{repo}'].get",
+    "$.paths.*.get",
+    "$..[?@.operationId == 'repos/get']",
+    "$..*",
+    "$..[?@..operationId]",
+  ];
+  for (const target of targets) {
+    const doc = parseDocument(text, path, "json");
+    const overlay = parseOverlay(
+      JSON.stringify({
+        overlay: "1.0.0",
+        info: { title: "b", version: "1" },
+        actions: [{ target, update: { "x-b": 1 } }],
+      }),
+      "bench",
+      "json",
+    );
+    const t = performance.now();
+    let outcome = "applied";
+    try {
+      applyOverlays(doc.doc, [overlay], doc.version);
+    } catch (e) {
+      outcome = e instanceof OverlayError ? `refused: ${/\): (.*?)(;|$)/.exec(e.message)?.[1] ?? e.code}` : String(e);
+    }
+    console.log(`| \`${target}\` | ${outcome} | ${ms(performance.now() - t)} |`);
   }
 }
 
@@ -213,6 +256,7 @@ export async function run(args: string[]): Promise<void> {
   });
   const github = (values.github as string | undefined) ?? Deno.env.get("PTC_BENCH_GITHUB_OPENAPI");
   await benchCompile(github, Number(values.repeat));
+  benchOverlays(github);
   await benchLatency(Number(values.calls));
 }
 

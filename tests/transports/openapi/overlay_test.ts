@@ -257,3 +257,11 @@ Deno.test("overlay: the object-update type rule names where it failed", () => {
     /actions\[0\] \(target "\$\.paths\['\/pets'\]\.get"\): selects an object at \$\['paths'\]\['\/pets'\]\['get'\], so update must be an object \(found an array\)/,
   );
 });
+
+Deno.test("overlay: a description an overlay adds is clipped at max_description_chars like the document's", () => {
+  const long = overlay(`  - target: $.paths['/pets'].get\n    update: { summary: "${"word ".repeat(40)}" }\n`);
+  const { byId } = compileInline([long], { max_description_chars: 60 }, ["listPets"]);
+  const description = byId.get("listPets")!.entry.description;
+  assert.equal(description.length, 60);
+  assert.ok(description.startsWith("word word") && description.endsWith("…"), description);
+});
