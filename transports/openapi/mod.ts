@@ -97,14 +97,19 @@ export async function startOpenApi(config: OpenApiConfig, deps: TransportDeps): 
   }
   for (const w of warnings) deps.log(`upstream ${config.upstreamName}: ${w}`);
   const compileMs = Math.round(performance.now() - started);
-  return createUpstream(config, deps, operations, { loaded, warnings: warnings.length, compileMs });
+  return createUpstream(config, deps, operations, {
+    loaded,
+    warnings: warnings.length,
+    overlayWarnings: overlayWarnings.length,
+    compileMs,
+  });
 }
 
 function createUpstream(
   config: OpenApiConfig,
   deps: TransportDeps,
   operations: CompiledOperation[],
-  facts: { loaded: LoadedDocument; warnings: number; compileMs: number },
+  facts: { loaded: LoadedDocument; warnings: number; overlayWarnings: number; compileMs: number },
 ): Upstream {
   const byName = new Map(operations.map((op) => [op.entry.name, op]));
   const entries: ToolEntry[] = operations.map((op) => op.entry);
@@ -132,7 +137,7 @@ function createUpstream(
         transport: "openapi",
         base_url: safeUrl(config.baseUrl),
         schema: config.schemaFile ? { file: config.schemaFile } : { url: safeUrl(config.schemaUrl!) },
-        ...(config.overlays.length ? { overlays: config.overlays } : {}),
+        ...(config.overlays.length ? { overlays: config.overlays, overlay_warnings: facts.overlayWarnings } : {}),
         openapi_version: facts.loaded.version,
         document_bytes: facts.loaded.bytes,
         tools: entries.length,

@@ -69,6 +69,7 @@ Deno.test("overlay: update merges (new keys added, arrays appended), x-mcp-tool-
   assert.ok(!tools.has("adminDump"), "x-mcp-enabled: false added by an overlay removes the operation");
   assert.ok(logs.some((l) => /GET \/admin\/dump \(adminDump\): the document disables it/.test(l)), logs.join("\n"));
   assert.deepEqual(diagnostics.overlays, [join(DATA, "curate.overlay.yaml")]);
+  assert.equal(diagnostics.overlay_warnings, 0);
   // /legacy was removed: listing it is now an unknown operation
   await assert.rejects(
     () => start(["curate.overlay.yaml"], { include_operations: ["listPets", "legacyList"] }),
