@@ -9,12 +9,18 @@
 import { Buffer } from "node:buffer";
 import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 
-/** Send console.log/info/debug to stderr (stdout belongs to the protocol). Idempotent. */
+/**
+ * Send console.log/info/debug/dir/table/trace to stderr (stdout belongs to the protocol). Idempotent. Libraries print
+ * too: the `yaml` package `console.dir`s its tokens when `LOG_TOKENS` or `LOG_STREAM` is set in the environment.
+ */
 export function protectStdout(): void {
   const toErr = (...args: unknown[]) => console.error(...args);
   console.log = toErr;
   console.info = toErr;
   console.debug = toErr;
+  console.dir = (item: unknown) => console.error(item);
+  console.table = (data: unknown) => console.error(data);
+  console.trace = toErr;
 }
 
 /** Largest accepted input frame (one line), newline included: the SDK's own read-buffer limit. */
