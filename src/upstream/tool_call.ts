@@ -163,7 +163,7 @@ async function callToolUnredacted(ctx: RunScope, request: ToolRequest): Promise<
     return result;
   }
   const { settled, bytes } = settle(ctx, result);
-  return record(write ? withMutationState(settled) : settled, bytes);
+  return record(write ? withMutationState(settled, result.ok ? undefined : result.mutationState) : settled, bytes);
 }
 
 /** The request's shape: `{:server s :tool t :args {…}}` on `tool/call` of an open run. Raises on a bad shape. */
@@ -232,12 +232,15 @@ const INDETERMINATE = new Set([
 /**
  * What a write did, from how it settled: a success is `applied`; a complete refusal (4xx, `isError`, JSON-RPC error,
  * an unavailable upstream that was never reached) is `not_applied`; a call that may have been sent without a complete
- * answer is `indeterminate`, and its message says to check before repeating it.
+ * answer is `indeterminate`, and its message says to check before repeating it. What the transport knows (`known`:
+ * it saw a 4xx, a 5xx, a reset) decides a failure the settle step left as the transport reported it; a failure the
+ * runtime itself produced (over the run's cap, too deep) is decided by its reason.
  */
-function withMutationState(settled: Settled): Settled {
+function withMutationState(settled: Settled, known?: "not_applied" | "indeterminate"): Settled {
   if (settled.mutationState) return settled;
   if (settled.ok) return { ...settled, mutationState: "applied" };
-  if (!INDETERMINATE.has(settled.reason)) return { ...settled, mutationState: "not_applied" };
+  const state = known ?? (INDETERMINATE.has(settled.reason) ? "indeterminate" : "not_applied");
+  if (state === "not_applied") return { ...settled, mutationState: "not_applied" };
   return {
     ...settled,
     message: `${settled.message} — the write may or may not have been applied; check the service before repeating it`,

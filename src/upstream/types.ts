@@ -78,10 +78,21 @@ export type FailureReason =
   | "cap_exhausted"
   | "invalid_response";
 
-/** Result contract (transport → runtime). `bytes` is the size of the upstream payload as received. */
+/**
+ * Result contract (transport → runtime). `bytes` is the size of the upstream payload as received. A failure may say
+ * what the transport knows about a write's fate (`mutationState`): `not_applied` when the service gave a complete
+ * refusal or the request never left (a 4xx answer, a refused connection), `indeterminate` when it may have acted (a
+ * 5xx answer, a reset connection). Without it the runtime decides from `reason` (src/upstream/tool_call.ts).
+ */
 export type ToolResult =
   | { ok: true; value: JsonValue; valueKind: "json" | "text" | "none"; bytes?: number }
-  | { ok: false; reason: FailureReason; message: string; bytes?: number };
+  | {
+    ok: false;
+    reason: FailureReason;
+    message: string;
+    bytes?: number;
+    mutationState?: "not_applied" | "indeterminate";
+  };
 
 /** Per-call context the runtime hands a transport. */
 export interface CallContext {
