@@ -45,3 +45,26 @@ export function mapArgs(params: readonly CompiledParam[], defaults: JsonObject, 
   }
   return problems.length ? { ok: false, problems } : { ok: true, values };
 }
+
+/**
+ * Two arguments one program key would reach: names equal with `-` and `_` treated alike (the language turns every
+ * `-` of a keyword into `_`). Between two parameters an exact duplicate is reported above; a body property that
+ * clashes with a parameter is an error naming both.
+ */
+export function argumentClashes(params: readonly CompiledParam[], where: string): string[] {
+  const problems: string[] = [];
+  const seen = new Map<string, CompiledParam>();
+  const label = (p: CompiledParam) =>
+    p.in === "body" ? `request body property "${p.name}"` : `${p.in} parameter "${p.name}"`;
+  for (const p of params) {
+    const key = p.name.replaceAll("-", "_");
+    const other = seen.get(key);
+    const located = [p.in, other?.in].some((where) => where === "body" || where === "header");
+    if (other && other.in !== p.in && located) {
+      problems.push(
+        `${where}: ${label(p)} and ${label(other)} would be the same argument; ptc cannot tell them apart`,
+      );
+    } else if (!other) seen.set(key, p);
+  }
+  return problems;
+}

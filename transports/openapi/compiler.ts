@@ -11,10 +11,12 @@ import { didYouMean, editDistance, MAX_SUGGEST_CANDIDATES } from "../../src/core
 import type { OpenApiConfig, OperationOverride } from "./config.ts";
 import { describeOperation, indexOperations, type OperationRef } from "./operations.ts";
 import { compileParams } from "./params.ts";
+import { compileBody, type CompiledBody, isEmptyOptionalBody } from "./body.ts";
+import { effectAnnotations, operationEffect } from "./effect.ts";
 import { RefError, RefResolver } from "./refs.ts";
 import { buildInputSchema, chooseOutput, type CompiledParam, openapi30Transform } from "./schema.ts";
 import { derivedOperationId, hasLetters, kebabCase, toolName } from "./names.ts";
-import { findParam } from "./args.ts";
+import { argumentClashes, findParam } from "./args.ts";
 import { parseResultPath, type ResultPath } from "./result_path.ts";
 import { type FixedQuery, splitPathTemplate } from "./path_template.ts";
 
@@ -34,7 +36,10 @@ export interface CompiledOperation {
   fixedQuery: FixedQuery[];
   /** The Accept header: the media type the response schema was compiled from. */
   accept: string;
+  /** Every argument: path, query and header parameters, then the JSON body's properties. */
   params: CompiledParam[];
+  /** The JSON request body, when the operation takes one (its properties are `params` with `in: "body"`). */
+  body?: { mediaType: string; required: boolean };
   defaultArgs: JsonObject;
   /** The operation's own byte cap (min of config, override and x-ptc-max-response-bytes). */
   maxResponseBytes: number;
@@ -139,15 +144,19 @@ export function compileOperation(
   if (op["x-mcp-enabled"] === false) {
     return { errors: [], warnings: [], disabled: "the document disables it (x-mcp-enabled: false)" };
   }
-  if (ref.method !== "GET") {
-    return {
-      errors: [`${where}: only GET operations are supported (ptc exposes read-only calls); not ${ref.method}`],
-      warnings: [],
-    };
-  }
-  const warnings: string[] = [];
+  const overridePath = `${config.path}.operation_overrides.${ref.id}`;
+  const decided = operationEffect(ref.method, op, override, where, overridePath);
+  if (!decided.ok) return { errors: [decided.error], warnings: [] };
+  const warnings: string[] = decided.warning ? [decided.warning] : [];
+  const isGet = ref.method === "GET";
+  let body: CompiledBody | undefined;
   if (op.requestBody !== undefined) {
-    if (isEmptyOptionalBody(op.requestBody, resolver, where)) {
+    if (!isGet) {
+      const compiled = compileBody(op.requestBody, resolver, where);
+      errors.push(...compiled.errors);
+      warnings.push(...compiled.warnings);
+      body = compiled.body;
+    } else if (isEmptyOptionalBody(op.requestBody, resolver, where)) {
       warnings.push(`${where}: declares an optional request body without properties; ignored (GETs send no body)`);
     } else errors.push(`${where}: has a requestBody; GET operations with a body are not supported`);
   }
@@ -155,18 +164,14 @@ export function compileOperation(
   if (serversProblem) errors.push(`${where}: ${serversProblem}`);
   const template = splitPathTemplate(ref.path);
   if ("error" in template) return { errors: [`${where}: ${template.error}`], warnings: [] };
-  const params = compileParams(
-    ref.pathItem,
-    op,
-    template.path,
-    resolver,
-    where,
-    config.suppliedHeaders,
-    template.queryParams,
-  );
+  const params = compileParams(ref.pathItem, op, template.path, resolver, where, {
+    suppliedHeaders: config.suppliedHeaders,
+    queryTemplate: template.queryParams,
+    headerArgs: !isGet,
+  });
   errors.push(...params.errors);
   const names = new Set<string>();
-  for (const p of params.params) {
+  for (const p of params.params.filter((p) => p.in === "path" || p.in === "query")) {
     if (names.has(p.name)) errors.push(`${where}: parameter "${p.name}" is declared both in path and query`);
     names.add(p.name);
   }
@@ -175,13 +180,12 @@ export function compileOperation(
       errors.push(`${where}: the path template fixes query item "${key}", which is also a declared parameter`);
     }
   }
+  const allParams = [...params.params, ...(body?.params ?? [])];
+  errors.push(...argumentClashes(allParams, where));
   const output = chooseOutput(op.responses, resolver, where);
   if (output.kind === "unsupported") errors.push(`${where}: ${output.reason}`);
 
-  // What the tool is; whether it is installed is the runtime's decision (src/upstream/install.ts).
-  const readOnly = !(op["x-ptc-read-only"] === false || override.read_only === false);
-  const overridePath = `${config.path}.operation_overrides.${ref.id}`;
-  const defaultArgs = compileDefaults(override, op, params.params, where, overridePath, errors);
+  const defaultArgs = compileDefaults(override, op, allParams, where, overridePath, errors);
   const maxResponseBytes = narrowest(
     config.maxResponseBytes,
     override.max_response_bytes,
@@ -212,7 +216,7 @@ export function compileOperation(
   warnings.push(...params.warnings);
   if (errors.length) return { errors, warnings };
 
-  const inputSchema = buildInputSchema(params.params, defaultArgs);
+  const inputSchema = buildInputSchema(allParams, defaultArgs);
   const notes = override.notes ?? (typeof op["x-ptc-notes"] === "string" ? op["x-ptc-notes"] : undefined);
   const rawPagination = override.pagination ?? op["x-ptc-pagination"];
   let pagination: Pagination | undefined;
@@ -226,9 +230,9 @@ export function compileOperation(
     name,
     description: describe(override, op, config.maxDescriptionChars ?? MAX_DESCRIPTION),
     inputSchema,
-    annotations: { readOnlyHint: readOnly, ...(readOnly ? { destructiveHint: false } : {}), openWorldHint: true },
-    // The operator chose the operation (include_operations); its effect is the config's declaration.
-    effect: readOnly ? "read" : "write",
+    annotations: effectAnnotations(ref.method, decided.effect),
+    // What the tool is (effect.ts); whether it is installed is the runtime's decision (src/upstream/install.ts).
+    effect: decided.effect,
     _ptc: {
       transport: "openapi",
       upstreamName: ref.id,
@@ -253,7 +257,8 @@ export function compileOperation(
       requestPath: template.path,
       fixedQuery: template.fixedQuery,
       accept: output.kind === "json" ? acceptFor(output.mediaType) : "application/json",
-      params: params.params,
+      params: allParams,
+      ...(body ? { body: { mediaType: body.mediaType, required: body.required } } : {}),
       defaultArgs,
       maxResponseBytes,
       resultPath,
@@ -262,34 +267,6 @@ export function compileOperation(
     errors: [],
     warnings,
   };
-}
-
-/**
- * True for a request body a GET can leave out: not required, and every media type's schema (if any) declares no
- * properties and no required keys (Stripe's GETs declare `{"type": "object", "properties": {}}` as a form body).
- */
-function isEmptyOptionalBody(raw: unknown, resolver: RefResolver, where: string): boolean {
-  const body = resolver.deref(raw, `${where} requestBody`);
-  if (body === null || typeof body !== "object" || Array.isArray(body)) return false;
-  const b = body as Record<string, unknown>;
-  if (b.required === true) return false;
-  const content = b.content;
-  if (content === undefined) return true;
-  if (content === null || typeof content !== "object" || Array.isArray(content)) return false;
-  return Object.values(content as Record<string, unknown>).every((media) => {
-    if (media === null || typeof media !== "object") return false;
-    const rawSchema = (media as { schema?: unknown }).schema;
-    if (rawSchema === undefined) return true;
-    const schema = resolver.deref(rawSchema, `${where} requestBody`);
-    if (schema === null || typeof schema !== "object" || Array.isArray(schema)) return false;
-    const s = schema as Record<string, unknown>;
-    const props = s.properties;
-    const noProps = props === undefined ||
-      (props !== null && typeof props === "object" && Object.keys(props as object).length === 0);
-    const noRequired = s.required === undefined || (Array.isArray(s.required) && s.required.length === 0);
-    const noComposition = ["allOf", "anyOf", "oneOf", "$ref"].every((k) => s[k] === undefined);
-    return noProps && noRequired && noComposition && (s.type === undefined || s.type === "object");
-  });
 }
 
 /** Default arguments: operator `default_args` replace `x-ptc-default-args`; keys must name parameters. */

@@ -35,6 +35,11 @@ export interface OperationOverride {
   result_path?: string;
   notes?: string;
   read_only?: boolean;
+  /**
+   * What the operation does, declared by the operator: `write` (any method; required to include POST, PUT, PATCH or
+   * DELETE) or `read` (a GET, or a POST that is a safe query). The compiler checks it against the method.
+   */
+  effect?: "read" | "write";
   /** How the operation pages (checked against its parameters when the document is compiled). */
   pagination?: Record<string, unknown>;
 }
@@ -73,6 +78,7 @@ const OVERRIDE_KEYS = [
   "result_path",
   "notes",
   "read_only",
+  "effect",
   "pagination",
 ];
 const OWN_KEYS = [
@@ -102,7 +108,8 @@ const positiveInt = (description: string): JsonSchema => ({ type: "integer", min
 /** JSON Schema of an `openapi` upstream entry. */
 export const openapiConfigSchema: JsonSchema = {
   type: "object",
-  description: "A read-only JSON API described by an OpenAPI 3.0/3.1 document; chosen GET operations become tools.",
+  description: "A JSON API described by an OpenAPI 3.0/3.1 document; the chosen operations become tools " +
+    "(GETs, and other methods the operator declares with operation_overrides.<id>.effect).",
   properties: {
     transport: { const: "openapi" },
     description: { type: "string", description: "Shown in (tool/servers) and the catalog." },
@@ -128,6 +135,11 @@ export const openapiConfigSchema: JsonSchema = {
           result_path: { type: "string", minLength: 1, description: "Sub-value to return: a.b.0 or /a/b/0." },
           notes: { type: "string", description: "Operator notes shown by (meta 'srv/tool)." },
           read_only: { type: "boolean", description: "false marks the GET as having side effects." },
+          effect: {
+            enum: ["read", "write"],
+            description: 'What the operation does: "write" includes a POST/PUT/PATCH/DELETE (or marks a GET as ' +
+              'having side effects); "read" makes a POST a safe query. Writes pass the write gate.',
+          },
           pagination: {
             type: "object",
             description: 'How the operation pages, for (tool/pages …): {"style": "cursor", "items": "traces", ' +
@@ -308,11 +320,20 @@ function parseOverrides(raw: unknown, path: string, errors: ConfigError[]): Reco
       } else if (k === "read_only") {
         if (typeof v !== "boolean") errors.push({ path: kp, message: "must be true or false" });
         else ov.read_only = v;
+      } else if (k === "effect") {
+        if (v !== "read" && v !== "write") errors.push({ path: kp, message: 'must be "read" or "write"' });
+        else ov.effect = v;
       } else if (typeof v !== "string" || (k !== "description" && k !== "notes" && v.trim() === "")) {
         errors.push({ path: kp, message: "must be a non-empty string" });
       } else {
         ov[k as "name" | "description" | "result_path" | "notes"] = v;
       }
+    }
+    if (ov.effect !== undefined && ov.read_only !== undefined && (ov.effect === "read") !== ov.read_only) {
+      errors.push({
+        path: joinKey(p, "effect"),
+        message: `"${ov.effect}" contradicts read_only: ${ov.read_only} in the same override; keep one of them`,
+      });
     }
     out[id] = ov;
   }

@@ -1,7 +1,8 @@
 /**
- * Executes one compiled OpenAPI operation: validate and map the arguments, build the URL, send only
- * config-owned headers through the guarded client, retry once on 401 with re-read credentials, and map the
- * outcome to the result contract. World faults are returned, never thrown; every message is redacted.
+ * Executes one compiled OpenAPI operation: validate and map the arguments, build the URL, the header arguments of a
+ * write and its JSON body, send them with the operation's method and the config-owned headers through the guarded
+ * client, retry a read once on 401 with re-read credentials (a write is never sent twice), and map the outcome to
+ * the result contract. World faults are returned, never thrown; every message is redacted.
  * @module
  */
 import { Validator } from "@cfworker/json-schema";
@@ -11,7 +12,7 @@ import type { CallContext, ToolResult, TransportDeps } from "../../src/upstream/
 import { mapArgs } from "./args.ts";
 import type { CompiledOperation } from "./compiler.ts";
 import type { OpenApiConfig } from "./config.ts";
-import { buildUrl } from "./request.ts";
+import { buildPayload, buildUrl, type BuiltPayload } from "./request.ts";
 import { failureResult, responseResult } from "./responses.ts";
 
 /** Executes calls of one upstream. */
@@ -35,9 +36,11 @@ export class OperationExecutor {
     if (invalid.length) return redact(argumentProblem(op, invalid));
     const built = buildUrl(this.#config.baseUrl, op.requestPath, op.params, mapped.values, op.fixedQuery);
     if (!built.ok) return redact(argumentProblem(op, built.problems));
+    const payload = buildPayload(op.params, mapped.values, op.body);
+    if (!payload.ok) return redact(argumentProblem(op, payload.problems));
 
     const auth = this.#config.http.auth;
-    let response = await this.#send(built.url, ctx, op);
+    let response = await this.#send(built.url, payload, ctx, op);
     if (!("status" in response) || response.status !== 401) return redact(this.#finish(response, where, op));
     // A write is never sent twice: the 401 may have come after the service acted on the request.
     if (ctx.effect === "write") {
@@ -50,7 +53,7 @@ export class OperationExecutor {
     }
     // 401: file credentials may have been rotated — re-materialize (the materializer re-reads) and retry once.
     this.#deps.log(`${this.#config.upstreamName}: HTTP 401 from ${where}; re-reading credentials and retrying once`);
-    response = await this.#send(built.url, ctx, op);
+    response = await this.#send(built.url, payload, ctx, op);
     const final = this.#finish(response, where, op);
     return redact(
       !final.ok && final.reason === "auth_failed"
@@ -61,20 +64,29 @@ export class OperationExecutor {
 
   async #send(
     url: string,
+    payload: BuiltPayload & { ok: true },
     ctx: CallContext,
     op: CompiledOperation,
   ): Promise<HttpResponse | HttpFailure | ToolResult> {
-    const headers: Record<string, string> = { accept: op.accept };
+    // The program's header arguments first: the config's headers and credentials are set after them and win.
+    const headers: Record<string, string> = { ...payload.headers, accept: op.accept };
+    if (payload.body !== undefined) headers["content-type"] = op.body!.mediaType;
     for (const [name, value] of this.#config.http.staticHeaders) headers[name] = value;
     try {
       Object.assign(headers, await this.#deps.credentials.authHeaders(this.#config.http.auth));
     } catch (error) {
       const why = error instanceof Error ? error.message : "cannot be resolved";
-      return { ok: false, reason: "upstream_unavailable", message: `credential problem: ${why}` };
+      return {
+        ok: false,
+        reason: "upstream_unavailable",
+        message: `credential problem: ${why}`,
+        mutationState: "not_applied",
+      };
     }
     return await guardedFetch(url, {
-      method: "GET",
+      method: op.method,
       headers,
+      ...(payload.body !== undefined ? { body: payload.body } : {}),
       timeoutMs: Math.min(ctx.timeoutMs, this.#config.requestTimeoutMs),
       connectTimeoutMs: this.#config.connectTimeoutMs,
       maxResponseBytes: Math.min(ctx.maxResponseBytes, op.maxResponseBytes),
@@ -112,6 +124,7 @@ function argumentProblem(op: CompiledOperation, problems: string[]): ToolResult 
     ok: false,
     reason: "upstream_error",
     message: `invalid arguments for ${op.entry.name}: ${problems.join("; ")}`,
+    mutationState: "not_applied", // nothing was sent
   };
 }
 

@@ -1,6 +1,7 @@
 /**
- * The `openapi` transport: a curated, read-only JSON adapter for services described by OpenAPI 3.0/3.1. The
- * document is loaded and compiled once at start; each included GET operation becomes one tool.
+ * The `openapi` transport: a curated JSON adapter for services described by OpenAPI 3.0/3.1. The document is loaded
+ * and compiled once at start; each included operation becomes one tool — a GET, or another method whose effect the
+ * operator declares (a write, or a POST that is a safe query).
  * @module
  */
 import { hostPortOf } from "../http_common/config.ts";

@@ -3,14 +3,16 @@
  * either compiled (path, simple query) or refused. A refused *required* parameter makes the operation unusable
  * (an error); a refused *optional* one is left out with a warning, since the operation works without it.
  *
- * Header parameters are never program arguments (headers are config-owned). A required one is fine when the
- * config supplies it (static_headers or an auth emitter), when ptc sets it itself (Accept, …), or when it names
+ * Header parameters of a read are never program arguments (headers are config-owned). A required one is fine when
+ * the config supplies it (static_headers or an auth emitter), when ptc sets it itself (Accept, …), or when it names
  * a credential (Authorization, X-Api-Key, …: like a security scheme, the operator configures auth; a warning
- * says so). Any other required header is an error that says how to supply it.
+ * says so). Any other required header is an error that says how to supply it. A write (any method but GET) takes
+ * its other header parameters — request-scoped ones such as `Idempotency-Key` or `If-Match` — as ordinary scalar
+ * arguments named by the lowercase header name; config-supplied, protocol and credential headers stay config-owned.
  * @module
  */
 import type { JsonSchema } from "../../src/upstream/types.ts";
-import { secretNamePart } from "../../src/upstream/headers.ts";
+import { isReservedHeader, secretNamePart } from "../../src/upstream/headers.ts";
 import type { RefResolver } from "./refs.ts";
 import { type CompiledParam, MAX_PARAM_DESCRIPTION, paramShape } from "./schema.ts";
 
@@ -24,6 +26,18 @@ export interface ParamsResult {
 const QUERY_STYLES = new Set(["form", "spaceDelimited", "pipeDelimited"]);
 /** Headers ptc sets itself (or that mean nothing on a bodiless GET). */
 const TRANSPORT_HEADERS = new Set(["accept", "accept-encoding", "content-type", "user-agent", "content-length"]);
+/** Request-scoped headers whose names look secret-bearing but carry no secret: program arguments of a write. */
+const NOT_SECRET_HEADERS = new Set(["idempotency-key", "x-idempotency-key"]);
+
+/** How parameters are compiled. */
+export interface ParamOptions {
+  /** Lowercase names of the headers the config sends (they are never arguments). */
+  suppliedHeaders?: ReadonlySet<string>;
+  /** Parameters the path template's query part names (`?lat={lat}`). */
+  queryTemplate?: readonly string[];
+  /** Header parameters become arguments (writes). */
+  headerArgs?: boolean;
+}
 
 /** Compile the parameters of an operation. `where` prefixes messages (`GET /pets`). */
 export function compileParams(
@@ -32,9 +46,9 @@ export function compileParams(
   path: string,
   resolver: RefResolver,
   where: string,
-  suppliedHeaders: ReadonlySet<string> = new Set(),
-  queryTemplate: readonly string[] = [],
+  options: ParamOptions = {},
 ): ParamsResult {
+  const { suppliedHeaders = new Set<string>(), queryTemplate = [], headerArgs = false } = options;
   const out: ParamsResult = { params: [], errors: [], warnings: [] };
   const merged = new Map<string, Record<string, unknown>>();
   for (const [source, list] of [["path item", pathItem.parameters], ["operation", operation.parameters]] as const) {
@@ -53,7 +67,7 @@ export function compileParams(
       merged.set(`${param.in}:${param.name}`, param);
     });
   }
-  for (const param of merged.values()) compileOne(param, where, resolver, out, suppliedHeaders);
+  for (const param of merged.values()) compileOne(param, where, resolver, out, suppliedHeaders, headerArgs);
   moveToQuery(out, queryTemplate, where);
   const declared = new Set(out.params.filter((p) => p.in === "path").map((p) => p.name));
   const templateNames = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
@@ -95,6 +109,7 @@ function compileOne(
   resolver: RefResolver,
   out: ParamsResult,
   suppliedHeaders: ReadonlySet<string>,
+  headerArgs: boolean,
 ): void {
   const name = param.name;
   const location = param.in;
@@ -110,7 +125,12 @@ function compileOne(
   if (location === "header") {
     const lower = name.toLowerCase();
     if (suppliedHeaders.has(lower) || TRANSPORT_HEADERS.has(lower)) return;
-    if (required && (lower === "authorization" || secretNamePart(name))) {
+    const secret = lower === "authorization" || (secretNamePart(name) !== undefined && !NOT_SECRET_HEADERS.has(lower));
+    if (headerArgs && !secret && !isReservedHeader(lower)) {
+      headerArgument(param, lower, required, where, resolver, out, refuse);
+      return;
+    }
+    if (required && secret) {
       out.warnings.push(`${where}: expects credential header "${name}"; configure it as an auth emitter`);
       return;
     }
@@ -163,6 +183,34 @@ function compileOne(
     return;
   }
   out.params.push(base(name, location, required, schema, param, style));
+}
+
+/** A header parameter of a write as an argument: a scalar, named by its lowercase header name. */
+function headerArgument(
+  param: Record<string, unknown>,
+  lower: string,
+  required: boolean,
+  where: string,
+  resolver: RefResolver,
+  out: ParamsResult,
+  refuse: (why: string) => void,
+): void {
+  if (param.schema === undefined && param.content !== undefined) {
+    refuse("uses `content` (serialized media); only `schema` parameters are supported");
+    return;
+  }
+  const schema = param.schema === undefined
+    ? { type: "string" }
+    : resolver.inlineSchema(param.schema, `${where} parameter "${String(param.name)}"`) as JsonSchema;
+  if (schema === null || typeof schema !== "object" || Array.isArray(schema) || paramShape(schema) === "object") {
+    refuse("is not a scalar; header arguments must be strings, numbers or booleans");
+    return;
+  }
+  if (paramShape(schema) === "array") {
+    refuse("is a list; header arguments must be scalars");
+    return;
+  }
+  out.params.push({ ...base(lower, "query", required, schema, param), in: "header", style: "simple", explode: false });
 }
 
 function base(

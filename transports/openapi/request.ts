@@ -3,7 +3,8 @@
  * their segment (`org/42` → `org%2F42`, `../admin` → `..%2Fadmin`), query parameters form-encoded with their
  * declared style (arrays exploded by default, booleans as `true`/`false`), keys in sorted order. A value that
  * would let URL normalization escape its segment (`.`, `..`, empty) is refused, and the built URL is re-parsed to
- * prove its path was not rewritten and stays under base_url. Query items the path template fixes come first.
+ * prove its path was not rewritten and stays under base_url. Query items the path template fixes come first. The
+ * header arguments and JSON body of a write are built by {@link buildPayload}.
  * @module
  */
 import { createFinalURL, defaultPathSerializer, serializeArrayParam, serializePrimitiveParam } from "openapi-fetch";
@@ -28,6 +29,7 @@ export function buildUrl(
   const pathValues: Record<string, Scalar> = {};
   const queryValues: [string, CompiledParam, Scalar | Scalar[]][] = [];
   for (const p of params) {
+    if (p.in !== "path" && p.in !== "query") continue;
     const v = values[p.name];
     if (v === undefined || v === null) {
       if (p.in === "path") problems.push(`missing path argument "${p.name}"`);
@@ -75,6 +77,56 @@ export function buildUrl(
     pathSerializer: defaultPathSerializer,
   } as never);
   return checkUrl(url, baseUrl);
+}
+
+/** Longest header argument value sent. */
+export const MAX_HEADER_VALUE = 4096;
+
+/** Header arguments and the JSON body of one call, or the argument problems that prevent sending them. */
+export type BuiltPayload = { ok: true; headers: Record<string, string>; body?: string } | {
+  ok: false;
+  problems: string[];
+};
+
+/**
+ * Header arguments (scalars as text, no control characters, at most {@link MAX_HEADER_VALUE} characters) and the
+ * JSON body: the body arguments given, keyed by the document's property names. A required body is sent (`{}` at
+ * least); an optional one only when some body argument is given.
+ */
+export function buildPayload(
+  params: readonly CompiledParam[],
+  values: Record<string, JsonValue>,
+  body?: { required: boolean },
+): BuiltPayload {
+  const problems: string[] = [];
+  const headers: Record<string, string> = {};
+  const fields: Record<string, JsonValue> = {};
+  let given = false;
+  for (const p of params) {
+    const v = values[p.name];
+    if (v === undefined || v === null) continue;
+    if (p.in === "body") {
+      fields[p.name] = v;
+      given = true;
+    } else if (p.in === "header") {
+      if (!isScalar(v)) {
+        problems.push(`header argument "${p.name}" must be a string, number or boolean`);
+        continue;
+      }
+      const text = String(v);
+      // deno-lint-ignore no-control-regex -- a header value must not carry line breaks or other control characters
+      if (/[\u0000-\u0008\u000a-\u001f\u007f]/.test(text) || text.length > MAX_HEADER_VALUE) {
+        problems.push(
+          `header argument "${p.name}" must be at most ${MAX_HEADER_VALUE} characters without control characters`,
+        );
+        continue;
+      }
+      headers[p.name] = text;
+    }
+  }
+  if (problems.length) return { ok: false, problems };
+  const send = body !== undefined && (given || body.required);
+  return send ? { ok: true, headers, body: JSON.stringify(fields) } : { ok: true, headers };
 }
 
 function checkUrl(url: string, baseUrl: string): BuiltUrl {

@@ -28,8 +28,14 @@ export function failureResult(failure: HttpFailure, where: string): ToolResult {
     case "redirect_refused":
     case "too_many_redirects":
       return { ok: false, reason: "upstream_error", message, bytes };
+    case "connect_failed":
+    case "dns_failed":
+    case "tls_failed":
+      // the request never left ptc: a write was certainly not applied
+      return { ok: false, reason: "upstream_unavailable", message, bytes, mutationState: "not_applied" };
     default:
-      return { ok: false, reason: "upstream_unavailable", message, bytes };
+      // a reset or a broken exchange after the request may have been sent
+      return { ok: false, reason: "upstream_unavailable", message, bytes, mutationState: "indeterminate" };
   }
 }
 
@@ -40,11 +46,14 @@ export function responseResult(response: HttpResponse, where: string, resultPath
   if (status >= 200 && status < 300) return successResult(response, where, resultPath);
   const detail = problemDetail(response);
   const suffix = detail ? `: ${UNTRUSTED} «${detail.replaceAll("»", "›")}»` : "";
+  // A 4xx is the service's complete refusal; after a 5xx (or an unfollowed 3xx) it may have acted anyway.
+  const mutationState = status >= 400 && status < 500 ? "not_applied" : "indeterminate";
   const fail = (reason: Exclude<ToolResult, { ok: true }>["reason"], text: string): ToolResult => ({
     ok: false,
     reason,
     message: `${where}: ${text}`,
     bytes,
+    mutationState,
   });
   if (status === 400 || status === 422) return fail("upstream_error", `HTTP ${status} (bad request)${suffix}`);
   if (status === 401) return fail("auth_failed", "HTTP 401: authentication failed");

@@ -9,10 +9,13 @@ import type { RefResolver } from "./refs.ts";
 /** Longest parameter description kept in an input schema. */
 export const MAX_PARAM_DESCRIPTION = 300;
 
-/** A compiled, supported parameter. */
+/**
+ * A compiled, supported argument: a path or query parameter, a header parameter of a write (`Idempotency-Key`, named
+ * in lowercase), or a property of the JSON request body.
+ */
 export interface CompiledParam {
   name: string;
-  in: "path" | "query";
+  in: "path" | "query" | "header" | "body";
   required: boolean;
   /** Self-contained JSON Schema (refs inlined, 3.0 dialect normalized). */
   schema: JsonSchema;
@@ -87,15 +90,18 @@ export function typeList(schema: JsonSchema): string[] {
 }
 
 /**
- * The tool's input schema: one property per parameter (its schema with constraints, description and default),
- * path parameters and `required: true` parameters required unless a default argument covers them.
+ * The tool's input schema: one property per argument (its schema with constraints, description and default),
+ * path parameters, `required: true` parameters and the required properties of a required body required unless a
+ * default argument covers them.
  */
 export function buildInputSchema(params: CompiledParam[], defaultArgs: Record<string, unknown>): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const p of params) {
     const prop: JsonSchema = { ...p.schema };
-    if (typeList(prop).length === 0 && !prop.enum && !prop.const && !prop.oneOf && !prop.anyOf) prop.type = "string";
+    const untyped = typeList(prop).length === 0 && !prop.enum && !prop.const && !prop.oneOf && !prop.anyOf;
+    // A parameter travels as text; a body property without a type takes any JSON value.
+    if (untyped && p.in !== "body") prop.type = "string";
     if (p.description && typeof prop.description !== "string") prop.description = p.description;
     if (Object.hasOwn(defaultArgs, p.name)) prop.default = defaultArgs[p.name];
     properties[p.name] = prop;

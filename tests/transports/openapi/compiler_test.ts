@@ -107,7 +107,10 @@ Deno.test("compiler: deprecated operations compile when explicitly included but 
 
 Deno.test("compiler: every refusal is one clear line naming the operation", () => {
   const cases: [string, RegExp][] = [
-    ["create_trace", /POST \/api\/v1\/traces \(create_trace\): only GET operations are supported/],
+    [
+      "create_trace",
+      /POST \/api\/v1\/traces \(create_trace\): a POST may change the service, .*set upstreams\.obs\.operation_overrides\.create_trace\.effect to "write"/,
+    ],
     ["get_report", /get_report\): has no JSON 2xx response \(only text\/csv\)/],
     ["get_with_body", /get_with_body\): has a requestBody/],
     ["get_tenant", /required header parameter "X-Tenant" is not supplied by the config; .*add it to static_headers/],

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { buildUrl } from "../../../transports/openapi/request.ts";
+import { buildPayload, buildUrl, MAX_HEADER_VALUE } from "../../../transports/openapi/request.ts";
 import type { CompiledParam } from "../../../transports/openapi/schema.ts";
 
-const p = (name: string, where: "path" | "query", extra: Partial<CompiledParam> = {}): CompiledParam => ({
+const p = (name: string, where: CompiledParam["in"], extra: Partial<CompiledParam> = {}): CompiledParam => ({
   name,
   in: where,
   required: where === "path",
@@ -50,4 +50,47 @@ Deno.test("request: traversal and non-scalar values are refused", () => {
   assert.equal(buildUrl("https://h.example", "/items/{id}", params, { id: "a", q: [{ x: 1 }] }).ok, false);
   const ok = buildUrl("https://h.example/base", "/items/{id}", params, { id: "../../etc/passwd" });
   assert.deepEqual(ok, { ok: true, url: "https://h.example/base/items/..%2F..%2Fetc%2Fpasswd" });
+});
+
+Deno.test("request: header and body arguments stay out of the URL and go to the payload", () => {
+  const params = [p("id", "path"), p("q", "query"), p("idempotency-key", "header"), p("title", "body"), p("n", "body")];
+  const values = { id: "7", q: "x", "idempotency-key": "k-1", title: "T", n: 0 };
+  assert.deepEqual(buildUrl("https://h.example", "/items/{id}", params, values), {
+    ok: true,
+    url: "https://h.example/items/7?q=x",
+  });
+  assert.deepEqual(buildPayload(params, values, { required: true }), {
+    ok: true,
+    headers: { "idempotency-key": "k-1" },
+    body: '{"title":"T","n":0}',
+  });
+});
+
+Deno.test("request: a required body is sent as {} at least; an optional one only when a body argument is given", () => {
+  const params = [p("title", "body")];
+  assert.deepEqual(buildPayload(params, {}, { required: true }), { ok: true, headers: {}, body: "{}" });
+  assert.deepEqual(buildPayload(params, {}, { required: false }), { ok: true, headers: {} });
+  assert.deepEqual(buildPayload(params, { title: null }, { required: false }), { ok: true, headers: {} });
+  assert.deepEqual(buildPayload(params, { title: "x" }, { required: false }), {
+    ok: true,
+    headers: {},
+    body: '{"title":"x"}',
+  });
+  assert.deepEqual(buildPayload([], {}), { ok: true, headers: {} }, "no body declared: nothing sent");
+});
+
+Deno.test("request: header arguments are bounded scalars without control characters", () => {
+  const params = [p("if-match", "header")];
+  for (const bad of ["a\r\nx-injected: 1", "a\u0000b", "x".repeat(MAX_HEADER_VALUE + 1)]) {
+    const r = buildPayload(params, { "if-match": bad });
+    assert.equal(r.ok, false);
+    assert.match(
+      (r as { problems: string[] }).problems[0],
+      /header argument "if-match" must be at most 4096 characters/,
+    );
+  }
+  const list = buildPayload(params, { "if-match": ["a"] });
+  assert.match((list as { problems: string[] }).problems[0], /must be a string, number or boolean/);
+  assert.deepEqual(buildPayload(params, { "if-match": 3 }), { ok: true, headers: { "if-match": "3" } });
+  assert.deepEqual(buildPayload(params, { "if-match": "a\tb" }), { ok: true, headers: { "if-match": "a\tb" } });
 });

@@ -1,0 +1,222 @@
+/**
+ * OpenAPI writes through the real runtime (config file → transport → write gate → tool/call) against a loopback
+ * service that records every request before answering: the method, header arguments and JSON body on the wire, empty
+ * 2xx bodies as nil, `:mutation_state` for each outcome (2xx applied, 4xx not_applied, 5xx / timeout / reset / over
+ * the cap indeterminate), no retry of any write (the service's request count), and the gate (closed: the service never
+ * sees the write; read-only mode hides write tools without failing the start).
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { loadConfigFile, type PtcConfig } from "../../../src/upstream/config.ts";
+import { withRunContext } from "../../../src/upstream/run_context.ts";
+import { type Runtime, startRuntime } from "../../../src/upstream/runtime.ts";
+import type { ToolOutcome } from "../../../src/core/tool_seam.ts";
+import { registerBuiltins } from "../../../transports/mod.ts";
+import { notesDoc, notesOverrides, type NotesService, startNotesService } from "./write_fixture.ts";
+
+interface Setup {
+  service: NotesService;
+  dir: string;
+  start(options?: { allowWrites?: boolean; readOnly?: boolean; token?: string }): Promise<Runtime>;
+}
+
+async function withService(fn: (s: Setup) => Promise<void>) {
+  const service = startNotesService("notes-token");
+  const dir = await Deno.makeTempDir({ prefix: "ptc-writes-" });
+  const runtimes: Runtime[] = [];
+  try {
+    await Deno.writeTextFile(join(dir, "notes.json"), JSON.stringify(notesDoc()));
+    const registry = registerBuiltins();
+    const start = async ({ allowWrites = true, readOnly = false, token = "notes-token" } = {}) => {
+      await Deno.writeTextFile(join(dir, "token"), token);
+      const file = join(dir, "ptc.json");
+      await Deno.writeTextFile(
+        file,
+        JSON.stringify({
+          read_only: readOnly,
+          limits: { max_write_calls: 50 },
+          credentials: { notes_token: { source: "file", path: "token" } },
+          upstreams: {
+            notes: {
+              transport: "openapi",
+              base_url: service.url,
+              schema_file: "notes.json",
+              allow_insecure_http: true,
+              allow_insecure_auth: true,
+              allow_writes: true,
+              auth: [{ scheme: "bearer", binding: "notes_token" }],
+              request_timeout_ms: 500,
+              include_operations: ["list-notes", ...Object.keys(notesOverrides())],
+              operation_overrides: { ...notesOverrides(), "big-write": { effect: "write", max_response_bytes: 1000 } },
+            },
+          },
+        }),
+      );
+      const config = await loadConfigFile(file, { registry });
+      assert.ok(!Array.isArray(config), JSON.stringify(config));
+      const rt = await startRuntime(config as PtcConfig, { registry, log: () => {}, allowWrites, readOnly });
+      runtimes.push(rt);
+      return rt;
+    };
+    await fn({ service, dir, start });
+  } finally {
+    for (const rt of runtimes) await rt.stop();
+    await service.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+type Tagged = ToolOutcome & { kind: "tagged" };
+
+async function call(rt: Runtime, tool: string, args: Record<string, unknown> = {}) {
+  const report = await withRunContext(
+    rt,
+    (ctx) => ctx.callTool({ name: "call", args: { server: "notes", tool, args } as never }),
+  );
+  return { outcome: report.value as Tagged, record: report.calls[0] };
+}
+
+Deno.test("openapi writes: method, header arguments and the JSON body reach the service; empty 2xx is nil", async () => {
+  await withService(async ({ service, start }) => {
+    const rt = await start();
+    const created = await call(rt, "create-note", {
+      title: "First",
+      "tag-list": ["a", "b"],
+      "idempotency-key": "key-1",
+      "dry-run": false,
+    });
+    assert.equal(created.outcome.ok, true, JSON.stringify(created.outcome));
+    assert.deepEqual((created.outcome as { value: unknown }).value, {
+      id: "n-1",
+      title: "First",
+      "tag-list": ["a", "b"],
+      key: "key-1",
+    });
+    assert.equal(created.outcome.mutationState, "applied");
+    assert.equal(created.record.mutation_state, "applied");
+    const seen = service.received.at(-1)!;
+    assert.equal(seen.method, "POST");
+    assert.equal(seen.target, "/notes?dry-run=false");
+    assert.equal(seen.headers["content-type"], "application/json");
+    assert.equal(seen.headers["idempotency-key"], "key-1");
+    assert.equal(seen.headers["authorization"], "Bearer notes-token");
+    assert.deepEqual(JSON.parse(seen.body), { title: "First", "tag-list": ["a", "b"] });
+
+    for (
+      const [tool, args, method, status] of [
+        ["delete-note", { note_id: "n-1" }, "DELETE", "204"],
+        ["replace-note", { note_id: "n-1", "if-match": '"v1"', title: "T", version: 2 }, "PUT", "201 empty"],
+        ["patch-note", { note_id: "n/1", title: "P" }, "PATCH", "200 empty"],
+      ] as const
+    ) {
+      const r = await call(rt, tool, args);
+      assert.deepEqual(r.outcome, {
+        kind: "tagged",
+        ok: true,
+        value: null,
+        valueKind: "none",
+        mutationState: "applied",
+      }, `${tool} ${status}`);
+      assert.equal(service.received.at(-1)!.method, method);
+    }
+    const replaced = service.received.at(-2)!;
+    assert.equal(replaced.headers["if-match"], '"v1"');
+    assert.deepEqual(JSON.parse(replaced.body), { title: "T", version: 2 });
+    const patched = service.received.at(-1)!;
+    assert.equal(patched.target, "/notes/n%2F1");
+    assert.equal(patched.headers["content-type"], "application/merge-patch+json");
+    assert.equal(patched.body, '{"title":"P"}');
+
+    // an optional body with no body argument: nothing sent, no content type
+    await call(rt, "patch-note", { note_id: "n-2" });
+    assert.equal(service.received.at(-1)!.body, "");
+    assert.equal(service.received.at(-1)!.headers["content-type"], undefined);
+
+    // a POST declared a safe query is a read: no mutation state
+    const query = await call(rt, "query-notes", { text: "x", limit: 2 });
+    assert.equal(query.outcome.ok, true);
+    assert.equal(query.outcome.mutationState, undefined);
+    assert.deepEqual(JSON.parse(service.received.at(-1)!.body), { text: "x", limit: 2 });
+    assert.equal(rt.findTool("notes", "query-notes")!.effect, "read");
+
+    // body arguments are validated with the rest before anything is sent
+    const before = service.received.length;
+    const bad = await call(rt, "create-note", { "tag-list": "not-a-list" });
+    assert.equal(bad.outcome.kind, "raise");
+    assert.match((bad.outcome as { message: string }).message, /title/);
+    assert.match((bad.outcome as { message: string }).message, /tag-list/);
+    assert.equal(service.received.length, before);
+  });
+});
+
+Deno.test("openapi writes: mutation state per outcome, and no write is ever sent twice", async () => {
+  await withService(async ({ service, start }) => {
+    const rt = await start();
+    const cases: [string, Record<string, unknown>, string, string, string][] = [
+      ["write-outcome", { code: 422 }, "/outcome/422", "upstream_error", "not_applied"],
+      ["write-outcome", { code: 409 }, "/outcome/409", "upstream_error", "not_applied"],
+      ["write-outcome", { code: 404 }, "/outcome/404", "not_found", "not_applied"],
+      ["write-outcome", { code: 429 }, "/outcome/429", "rate_limited", "not_applied"],
+      ["write-outcome", { code: 500 }, "/outcome/500", "upstream_unavailable", "indeterminate"],
+      ["write-outcome", { code: 503 }, "/outcome/503", "upstream_unavailable", "indeterminate"],
+      ["slow-write", {}, "/slow", "timeout", "indeterminate"],
+      ["reset-write", {}, "/reset", "upstream_unavailable", "indeterminate"],
+      ["big-write", {}, "/big", "response_too_large", "indeterminate"],
+    ];
+    for (const [tool, args, path, reason, state] of cases) {
+      const { outcome, record } = await call(rt, tool, args);
+      const label = `${tool} ${path}`;
+      assert.equal(outcome.ok, false, label);
+      const o = outcome as { reason: string; message: string; mutationState: string };
+      assert.equal(o.reason, reason, `${label}: ${o.message}`);
+      assert.equal(o.mutationState, state, label);
+      assert.equal(record.mutation_state, state, label);
+      if (state === "indeterminate") assert.match(o.message, /may or may not have been applied; check the service/);
+      else assert.doesNotMatch(o.message, /may or may not/);
+      assert.equal(service.count("POST", path), 1, `${label}: received exactly once (recorded, not retried)`);
+    }
+    assert.match(
+      ((await call(rt, "write-outcome", { code: 422 })).outcome as { message: string }).message,
+      /title: too short/,
+    );
+  });
+});
+
+Deno.test("openapi writes: a 401 on a write is not retried (a read is, once, with re-read credentials)", async () => {
+  await withService(async ({ service, start }) => {
+    const rt = await start({ token: "stale-token" });
+    const write = await call(rt, "create-note", { title: "x" });
+    const o = write.outcome as { reason: string; message: string; mutationState: string };
+    assert.equal(o.reason, "auth_failed");
+    assert.equal(o.mutationState, "not_applied");
+    assert.match(o.message, /writes are not retried/);
+    assert.equal(service.count("POST", "/notes"), 1);
+    await call(rt, "list-notes");
+    assert.equal(service.count("GET", "/notes"), 2, "the read retried once, so the counter counts");
+  });
+});
+
+Deno.test("openapi writes: the gate — closed, the service never sees a write; read-only hides writes and starts", async () => {
+  await withService(async ({ service, start }) => {
+    const closed = await start({ allowWrites: false });
+    const tools = closed.catalog()[0].tools.map((t) => t.name);
+    assert.deepEqual(tools, ["list-notes", "query-notes"]);
+    const r = await call(closed, "create-note", { title: "x" });
+    assert.equal(r.outcome.kind, "raise");
+    assert.match(
+      (r.outcome as { message: string }).message,
+      /^tool 'notes\/create-note' is a write tool and ptc was started without --allow-writes/,
+    );
+    const ro = await start({ readOnly: true });
+    assert.deepEqual(ro.catalog()[0].tools.map((t) => t.name), ["list-notes", "query-notes"]);
+    assert.match(ro.upstreams.get("notes")!.withheld.get("delete-note")!, /read-only mode/);
+    const d = await call(ro, "delete-note", { note_id: "n-1" });
+    assert.equal(d.outcome.kind, "raise");
+    assert.equal(service.received.filter((x) => x.method !== "GET" && !x.target.startsWith("/notes/query")).length, 0);
+
+    const open = await start();
+    assert.equal(open.catalog()[0].tools.length, 1 + Object.keys(notesOverrides()).length);
+    await call(open, "create-note", { title: "x" });
+    assert.equal(service.count("POST", "/notes"), 1, "gate open: exactly one request");
+  });
+});
