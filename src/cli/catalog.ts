@@ -131,7 +131,10 @@ async function printCatalog(engine: Engine, diff: string | undefined, json: bool
   return 0;
 }
 
-/** `--operations DOC`: every operation of the document and whether it compiles as a read-only tool. */
+/**
+ * `--operations DOC`: every operation of the document and whether it compiles as a read-only tool; a non-GET one that
+ * compiles once declared says which `operation_overrides.<id>.effect` to add.
+ */
 async function listOperations(docArg: string, overlays: string[], json: boolean): Promise<number> {
   let cli;
   try {
@@ -153,6 +156,7 @@ async function listOperations(docArg: string, overlays: string[], json: boolean)
         ...(o.deprecated ? { deprecated: true } : {}),
         compiles: o.tool !== undefined,
         ...(o.tool !== undefined ? { tool: o.tool } : { problems: o.problems }),
+        ...(o.declare ? { declare_effect: o.declare } : {}),
         ...(o.warnings.length ? { warnings: o.warnings } : {}),
       })),
       null,
@@ -168,5 +172,9 @@ async function listOperations(docArg: string, overlays: string[], json: boolean)
   }
   const n = ops.filter((o) => o.tool !== undefined).length;
   console.log(`${n} of ${ops.length} operations compile as read-only tools`);
+  const declarable = ops.filter((o) => o.declare !== undefined).length;
+  if (declarable) {
+    console.log(`${declarable} more compile once declared in operation_overrides.<id>.effect (writes or safe queries)`);
+  }
   return 0;
 }

@@ -2,11 +2,14 @@
  * A survey of a whole OpenAPI document: every operation with whether it compiles as a ptc tool and, if not, why —
  * what `ptc catalog --operations DOC` prints and what `ptc init openapi` turns into a config. Each operation is
  * compiled on its own exactly as an upstream start would compile it; tool-name collisions are then reported on the
- * later operation of each pair.
+ * later operation of each pair. An operation other than GET is compiled as if the operator had declared it (a write,
+ * or a read for a POST the document marks `x-ptc-read-only: true`); when it compiles it is still listed as not
+ * included, with the exact override to add — including a write is always the operator's decision.
  * @module
  */
 import { type CompileConfig, compileOperation } from "./compiler.ts";
 import { describeOperation, indexOperations, type OperationRef } from "./operations.ts";
+import { TOOL_METHODS } from "./effect.ts";
 import { RefError, RefResolver } from "./refs.ts";
 import { openapi30Transform } from "./schema.ts";
 
@@ -23,6 +26,11 @@ export interface SurveyedOperation {
   tool?: string;
   /** Why it does not compile (empty when it does). */
   problems: string[];
+  /**
+   * A non-GET operation that compiles once declared: the effect to declare in `operation_overrides.<id>.effect`
+   * (`tool` is then absent: it is not included by default).
+   */
+  declare?: "read" | "write";
   warnings: string[];
 }
 
@@ -80,11 +88,19 @@ function survey(ref: OperationRef, sharing: number, resolver: RefResolver, confi
   }
   const where = `${describeOperation(ref)} (${ref.id}): `;
   const strip = (line: string) => line.startsWith(where) ? line.slice(where.length) : line;
+  const declare = ref.method === "GET" || !TOOL_METHODS.includes(ref.method)
+    ? undefined
+    : ref.method === "POST" && op["x-ptc-read-only"] === true
+    ? "read"
+    : "write";
   try {
-    const outcome = compileOperation(ref, {}, resolver, config);
+    const outcome = compileOperation(ref, declare ? { effect: declare } : {}, resolver, config);
     if (outcome.disabled) return { ...base, problems: [outcome.disabled], warnings: [] };
     const problems = outcome.errors.map(strip);
     const warnings = outcome.warnings.map(strip);
+    if (declare && outcome.compiled && problems.length === 0) {
+      return { ...base, problems: [declareHint(ref, declare)], warnings, declare };
+    }
     if (outcome.compiled && outcome.compiled.entry.annotations.readOnlyHint === false) {
       problems.push("is marked x-ptc-read-only: false (has side effects); include it deliberately if you want it");
     }
@@ -96,6 +112,17 @@ function survey(ref: OperationRef, sharing: number, resolver: RefResolver, confi
     if (error instanceof RefError) return { ...base, problems: [error.message], warnings: [] };
     throw error;
   }
+}
+
+/** How to include a non-GET operation that compiles once declared: the exact override (and the write gate). */
+function declareHint(ref: OperationRef, effect: "read" | "write"): string {
+  const j = JSON.stringify;
+  const override = `"operation_overrides": {${j(ref.id)}: {"effect": ${j(effect)}}}`;
+  const what = effect === "read"
+    ? `a ${ref.method} the document marks x-ptc-read-only: true; if it is a safe query, include it and add`
+    : `a write (${ref.method}); to include it add`;
+  const gate = effect === "write" ? ' and "allow_writes": true, and start ptc with --allow-writes' : "";
+  return `${what} ${override}${gate}`;
 }
 
 function oneLine(text: string, max: number): string {
