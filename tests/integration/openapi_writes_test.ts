@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { notesDoc, notesOverrides, startNotesService } from "../transports/openapi/write_fixture.ts";
+import { startNotesService, writeNotesConfig } from "../transports/openapi/write_fixture.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
@@ -26,29 +26,7 @@ Deno.test("ptc eval: OpenAPI writes behind the gate, sent once, with honest outc
   const service = startNotesService("notes-token");
   const dir = await Deno.makeTempDir({ prefix: "ptc-eval-writes-" });
   try {
-    await Deno.writeTextFile(join(dir, "notes.json"), JSON.stringify(notesDoc()));
-    await Deno.writeTextFile(join(dir, "token"), "notes-token");
-    const config = join(dir, "ptc.json");
-    await Deno.writeTextFile(
-      config,
-      JSON.stringify({
-        credentials: { notes_token: { source: "file", path: "token" } },
-        upstreams: {
-          notes: {
-            transport: "openapi",
-            base_url: service.url,
-            schema_file: "notes.json",
-            allow_insecure_http: true,
-            allow_insecure_auth: true,
-            allow_writes: true,
-            auth: [{ scheme: "bearer", binding: "notes_token" }],
-            request_timeout_ms: 500,
-            include_operations: Object.keys(notesOverrides()),
-            operation_overrides: notesOverrides(),
-          },
-        },
-      }),
-    );
+    const config = await writeNotesConfig(dir, service.url);
     const create = `(tool/call 'notes/create-note {:title "From eval" :idempotency-key "k-9"})`;
 
     // gate closed (no --allow-writes): a programmer fault naming the switch; nothing reaches the service

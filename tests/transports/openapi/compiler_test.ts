@@ -1,7 +1,7 @@
 // deno-lint-ignore-file no-explicit-any -- tests poke at nested JSON Schema objects
 import assert from "node:assert/strict";
-import { compileDocument, CompileError } from "../../../transports/openapi/compiler.ts";
-import { parseConfig, sampleDoc } from "./helpers.ts";
+import { compileDocument } from "../../../transports/openapi/compiler.ts";
+import { compileProblems, parseConfig, sampleDoc } from "./helpers.ts";
 
 function compile(include: string[], extra: Record<string, unknown> = {}, doc = sampleDoc()) {
   const config = parseConfig(
@@ -10,15 +10,7 @@ function compile(include: string[], extra: Record<string, unknown> = {}, doc = s
   return compileDocument(doc, "3.0", config);
 }
 
-function problems(fn: () => unknown): string[] {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof CompileError) return e.problems;
-    throw e;
-  }
-  throw new Error("expected a CompileError");
-}
+const problems = compileProblems;
 
 Deno.test("compiler: a GET becomes a tool entry with schemas, annotations and provenance", () => {
   const { operations, warnings } = compile(["list_traces"]);

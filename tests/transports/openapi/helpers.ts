@@ -9,6 +9,7 @@ import { createMaterializer, type CredentialSpec } from "../../../src/upstream/c
 import type { JsonObject } from "../../../src/core/json.ts";
 import type { ConfigContext, TransportDeps } from "../../../src/upstream/types.ts";
 import { type OpenApiConfig, parseOpenApiConfig } from "../../../transports/openapi/config.ts";
+import { CompileError } from "../../../transports/openapi/compiler.ts";
 
 /** A small OpenAPI 3.0 document exercising most compiler paths. */
 export function sampleDoc(): Record<string, unknown> {
@@ -263,6 +264,17 @@ export function serve(app: Hono, ac = new AbortController()): TestServer {
       await server.finished;
     },
   };
+}
+
+/** The problems of the CompileError `fn` throws (fails when it throws none). */
+export function compileProblems(fn: () => unknown): string[] {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof CompileError) return e.problems;
+    throw e;
+  }
+  throw new Error("expected a CompileError");
 }
 
 /** JSON object helper for args. */

@@ -179,6 +179,44 @@ export function notesDoc(): Record<string, unknown> {
   };
 }
 
+/**
+ * Write a ptc config for the service into `dir` (with `notes.json`, and `token` holding `token`): upstream `notes`
+ * with every operation of {@link notesDoc} declared (writes allowed by the config) and a 500 ms request timeout.
+ * `extra` adds top-level keys; `upstream` adds or replaces keys of the upstream entry. Returns the config path.
+ */
+export async function writeNotesConfig(
+  dir: string,
+  url: string,
+  options: { token?: string; extra?: Record<string, unknown>; upstream?: Record<string, unknown> } = {},
+): Promise<string> {
+  await Deno.writeTextFile(`${dir}/notes.json`, JSON.stringify(notesDoc()));
+  await Deno.writeTextFile(`${dir}/token`, options.token ?? "notes-token");
+  const file = `${dir}/ptc.json`;
+  await Deno.writeTextFile(
+    file,
+    JSON.stringify({
+      ...options.extra,
+      credentials: { notes_token: { source: "file", path: "token" } },
+      upstreams: {
+        notes: {
+          transport: "openapi",
+          base_url: url,
+          schema_file: "notes.json",
+          allow_insecure_http: true,
+          allow_insecure_auth: true,
+          allow_writes: true,
+          auth: [{ scheme: "bearer", binding: "notes_token" }],
+          request_timeout_ms: 500,
+          include_operations: Object.keys(notesOverrides()),
+          operation_overrides: notesOverrides(),
+          ...options.upstream,
+        },
+      },
+    }),
+  );
+  return file;
+}
+
 /** Every operation of {@link notesDoc} declared: the non-GET ones as writes, query-notes as a safe query. */
 export function notesOverrides(): Record<string, { effect: "read" | "write" }> {
   return {

@@ -5,13 +5,13 @@
  * bodies as arguments, header arguments of writes, and every refusal as one line naming the operation or key path.
  */
 import assert from "node:assert/strict";
-import { compileDocument, CompileError } from "../../../transports/openapi/compiler.ts";
+import { compileDocument } from "../../../transports/openapi/compiler.ts";
 import { parseOpenApiConfig } from "../../../transports/openapi/config.ts";
 import { argsOf } from "../../../src/upstream/signature.ts";
 import { buildConfigSchema } from "../../../src/upstream/config_schema.ts";
 import { listTransports } from "../../../transports/mod.ts";
 import { Validator } from "@cfworker/json-schema";
-import { configContext, exponentialRefsDoc, parseConfig } from "./helpers.ts";
+import { compileProblems, configContext, exponentialRefsDoc, parseConfig } from "./helpers.ts";
 import { notesDoc, notesOverrides } from "./write_fixture.ts";
 
 function compile(include: string[], overrides: Record<string, unknown> = {}, doc = notesDoc(), extra = {}) {
@@ -26,15 +26,7 @@ function compile(include: string[], overrides: Record<string, unknown> = {}, doc
   return compileDocument(doc, "3.1", config);
 }
 
-function problems(fn: () => unknown): string[] {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof CompileError) return e.problems;
-    throw e;
-  }
-  throw new Error("expected a CompileError");
-}
+const problems = compileProblems;
 
 function only<T>(list: T[]): T {
   assert.equal(list.length, 1, JSON.stringify(list));

@@ -6,13 +6,12 @@
  * sees the write; read-only mode hides write tools without failing the start).
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { loadConfigFile, type PtcConfig } from "../../../src/upstream/config.ts";
 import { withRunContext } from "../../../src/upstream/run_context.ts";
 import { type Runtime, startRuntime } from "../../../src/upstream/runtime.ts";
 import type { ToolOutcome } from "../../../src/core/tool_seam.ts";
 import { registerBuiltins } from "../../../transports/mod.ts";
-import { notesDoc, notesOverrides, type NotesService, startNotesService } from "./write_fixture.ts";
+import { notesOverrides, type NotesService, startNotesService, writeNotesConfig } from "./write_fixture.ts";
 
 interface Setup {
   service: NotesService;
@@ -25,33 +24,16 @@ async function withService(fn: (s: Setup) => Promise<void>) {
   const dir = await Deno.makeTempDir({ prefix: "ptc-writes-" });
   const runtimes: Runtime[] = [];
   try {
-    await Deno.writeTextFile(join(dir, "notes.json"), JSON.stringify(notesDoc()));
     const registry = registerBuiltins();
     const start = async ({ allowWrites = true, readOnly = false, token = "notes-token" } = {}) => {
-      await Deno.writeTextFile(join(dir, "token"), token);
-      const file = join(dir, "ptc.json");
-      await Deno.writeTextFile(
-        file,
-        JSON.stringify({
-          read_only: readOnly,
-          limits: { max_write_calls: 50 },
-          credentials: { notes_token: { source: "file", path: "token" } },
-          upstreams: {
-            notes: {
-              transport: "openapi",
-              base_url: service.url,
-              schema_file: "notes.json",
-              allow_insecure_http: true,
-              allow_insecure_auth: true,
-              allow_writes: true,
-              auth: [{ scheme: "bearer", binding: "notes_token" }],
-              request_timeout_ms: 500,
-              include_operations: ["list-notes", ...Object.keys(notesOverrides())],
-              operation_overrides: { ...notesOverrides(), "big-write": { effect: "write", max_response_bytes: 1000 } },
-            },
-          },
-        }),
-      );
+      const file = await writeNotesConfig(dir, service.url, {
+        token,
+        extra: { read_only: readOnly, limits: { max_write_calls: 50 } },
+        upstream: {
+          include_operations: ["list-notes", ...Object.keys(notesOverrides())],
+          operation_overrides: { ...notesOverrides(), "big-write": { effect: "write", max_response_bytes: 1000 } },
+        },
+      });
       const config = await loadConfigFile(file, { registry });
       assert.ok(!Array.isArray(config), JSON.stringify(config));
       const rt = await startRuntime(config as PtcConfig, { registry, log: () => {}, allowWrites, readOnly });
