@@ -66,6 +66,12 @@ export interface GuardedFetchOptions {
   allowedOrigin?: string;
   /** Maximum same-origin redirects followed. Default 5. */
   maxRedirects?: number;
+  /**
+   * Refuse a 301/302 answer to a request other than GET/HEAD instead of re-sending it as a GET (what fetch does): a
+   * write must not turn into a read of another URL whose answer then looks like the write's. 303 (See Other: the
+   * result of what was done) and 307/308 (same method and body) are still followed.
+   */
+  keepMethod?: boolean;
 }
 
 const DEFAULT_ERROR_BODY_BYTES = 16 * 1024;
@@ -137,7 +143,16 @@ export async function guardedFetch(url: string, options: GuardedFetchOptions): P
         if (hop >= maxRedirects) {
           return { ok: false, kind: "too_many_redirects", message: `more than ${maxRedirects} redirects` };
         }
-        if (response.status === 303 || ((response.status === 301 || response.status === 302) && method !== "GET")) {
+        const changesMethod = (response.status === 301 || response.status === 302) && method !== "GET" &&
+          method !== "HEAD";
+        if (changesMethod && options.keepMethod) {
+          return {
+            ok: false,
+            kind: "redirect_refused",
+            message: `refused a redirect (HTTP ${response.status}) that would re-send the ${method} as a GET`,
+          };
+        }
+        if (response.status === 303 || changesMethod) {
           method = method === "HEAD" ? "HEAD" : "GET";
           body = undefined;
         }

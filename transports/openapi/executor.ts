@@ -41,7 +41,9 @@ export class OperationExecutor {
 
     const auth = this.#config.http.auth;
     let response = await this.#send(built.url, payload, ctx, op);
-    if (!("status" in response) || response.status !== 401) return redact(this.#finish(response, where, op));
+    if (!("status" in response) || response.status !== 401) {
+      return redact(afterRedirect(this.#finish(response, where, op), response, built.url));
+    }
     // A write is never sent twice: the 401 may have come after the service acted on the request.
     if (ctx.effect === "write") {
       return redact(
@@ -85,6 +87,7 @@ export class OperationExecutor {
     }
     return await guardedFetch(url, {
       method: op.method,
+      keepMethod: true,
       headers,
       ...(payload.body !== undefined ? { body: payload.body } : {}),
       timeoutMs: Math.min(ctx.timeoutMs, this.#config.requestTimeoutMs),
@@ -112,6 +115,15 @@ export class OperationExecutor {
     if (result.valid) return [];
     return describeErrors(result.errors);
   }
+}
+
+/**
+ * A failure answered by the target of a followed redirect (303 See Other after a write, 307/308) does not show that
+ * the first request was refused: the service may have acted before redirecting, so it is indeterminate.
+ */
+function afterRedirect(result: ToolResult, response: HttpResponse | HttpFailure | ToolResult, url: string): ToolResult {
+  if (result.ok || !("status" in response) || response.url === url) return result;
+  return { ...result, mutationState: "indeterminate" };
 }
 
 function withHint(result: ToolResult, hint: string): ToolResult {

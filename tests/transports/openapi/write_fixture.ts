@@ -71,6 +71,10 @@ export function startNotesService(token = "notes-token"): NotesService {
     return new Response(body, { status: 201, headers: { "content-type": "application/json" } });
   });
   app.post("/big", (c) => c.json({ data: "y".repeat(20_000) }, 201));
+  app.post("/moved", (c) => c.redirect("/notes", 301));
+  app.post("/see-other", (c) => c.redirect("/notes", 303));
+  app.post("/see-nothing", (c) => c.redirect("/nothing-here", 303));
+  app.get("/notes", (c) => c.json({ notes: [{ id: "n-1" }] }));
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, signal: ac.signal, onListen: () => {} }, app.fetch);
   const addr = server.addr as Deno.NetAddr;
   return {
@@ -160,6 +164,9 @@ export function notesDoc(): Record<string, unknown> {
       "/slow": { post: { operationId: "slow-write", responses: created } },
       "/reset": { post: { operationId: "reset-write", responses: created } },
       "/big": { post: { operationId: "big-write", responses: created } },
+      "/moved": { post: { operationId: "moved-write", responses: created } },
+      "/see-other": { post: { operationId: "see-other-write", responses: created } },
+      "/see-nothing": { post: { operationId: "see-nothing-write", responses: created } },
     },
     components: {
       schemas: {
@@ -229,5 +236,8 @@ export function notesOverrides(): Record<string, { effect: "read" | "write" }> {
     "slow-write": { effect: "write" },
     "reset-write": { effect: "write" },
     "big-write": { effect: "write" },
+    "moved-write": { effect: "write" },
+    "see-other-write": { effect: "write" },
+    "see-nothing-write": { effect: "write" },
   };
 }

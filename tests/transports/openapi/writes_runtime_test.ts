@@ -144,6 +144,7 @@ Deno.test("openapi writes: mutation state per outcome, and no write is ever sent
       ["slow-write", {}, "/slow", "timeout", "indeterminate"],
       ["reset-write", {}, "/reset", "upstream_unavailable", "indeterminate"],
       ["big-write", {}, "/big", "response_too_large", "indeterminate"],
+      ["moved-write", {}, "/moved", "upstream_error", "indeterminate"],
     ];
     for (const [tool, args, path, reason, state] of cases) {
       const { outcome, record } = await call(rt, tool, args);
@@ -161,6 +162,20 @@ Deno.test("openapi writes: mutation state per outcome, and no write is ever sent
       ((await call(rt, "write-outcome", { code: 422 })).outcome as { message: string }).message,
       /title: too short/,
     );
+    // a 301 to a write is not re-sent as a GET (the answer would pass for the write's); 303 See Other is followed
+    assert.match(
+      ((await call(rt, "moved-write")).outcome as { message: string }).message,
+      /refused a redirect \(HTTP 301\) that would re-send the POST as a GET/,
+    );
+    assert.equal(service.count("GET", "/notes"), 0);
+    const seeOther = await call(rt, "see-other-write");
+    assert.equal(seeOther.outcome.mutationState, "applied");
+    assert.deepEqual((seeOther.outcome as { value: unknown }).value, { notes: [{ id: "n-1" }] });
+    assert.equal(service.count("GET", "/notes"), 1);
+    // a failing redirect target does not show that the write was refused
+    const lost = await call(rt, "see-nothing-write");
+    assert.equal((lost.outcome as { reason: string }).reason, "not_found");
+    assert.equal(lost.outcome.mutationState, "indeterminate");
   });
 });
 
