@@ -41,9 +41,13 @@ function recordedResult(r: ToolResult): RecordedResult {
       `the response nests arrays/objects deeper than ${MAX_RESPONSE_DEPTH} levels; ptc does not decode it`;
     return { ok: false, reason: "invalid_response", message, ...bytes };
   }
-  return r.ok
-    ? { ok: true, value: r.value, value_kind: r.valueKind, ...bytes }
-    : { ok: false, reason: r.reason, message: r.message, ...bytes };
+  return r.ok ? { ok: true, value: r.value, value_kind: r.valueKind, ...bytes } : {
+    ok: false,
+    reason: r.reason,
+    message: r.message,
+    ...bytes,
+    ...(r.mutationState ? { mutation_state: r.mutationState } : {}),
+  };
 }
 
 /** The outcome part of an evaluation file. */

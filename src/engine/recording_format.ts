@@ -52,7 +52,14 @@ export interface RecordingManifest {
 /** What a call's upstream answered (before the run's size cap and redaction; stored redacted). */
 export type RecordedResult =
   | { ok: true; value: JsonValue; value_kind: "json" | "text" | "none"; bytes?: number }
-  | { ok: false; reason: string; message: string; bytes?: number };
+  | {
+    ok: false;
+    reason: string;
+    message: string;
+    bytes?: number;
+    /** What the transport knew of a write's fate (`ToolResult.mutationState`). */
+    mutation_state?: "not_applied" | "indeterminate";
+  };
 
 /** One call that reached an upstream. `args` are the tool's argument names after mapping, redacted. */
 export interface RecordedUpstreamCall {
@@ -160,6 +167,7 @@ const RESULT_SCHEMA = {
         reason: { type: "string" },
         message: { type: "string" },
         bytes: { type: "integer", minimum: 0 },
+        mutation_state: { enum: ["not_applied", "indeterminate"] },
       },
     },
   ],

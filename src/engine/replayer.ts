@@ -41,9 +41,13 @@ function callKey(server: string, tool: string, args: JsonObject): string {
 
 function toolResult(r: RecordedResult): ToolResult {
   const bytes = r.bytes !== undefined ? { bytes: r.bytes } : {};
-  return r.ok
-    ? { ok: true, value: r.value, valueKind: r.value_kind, ...bytes }
-    : { ok: false, reason: r.reason as FailureReason, message: r.message, ...bytes };
+  return r.ok ? { ok: true, value: r.value, valueKind: r.value_kind, ...bytes } : {
+    ok: false,
+    reason: r.reason as FailureReason,
+    message: r.message,
+    ...bytes,
+    ...(r.mutation_state ? { mutationState: r.mutation_state } : {}),
+  };
 }
 
 /** An upstream that lists the recorded tools; the replay's interceptor answers its calls, so it is never called. */

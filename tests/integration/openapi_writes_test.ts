@@ -58,6 +58,18 @@ Deno.test("ptc eval: OpenAPI writes behind the gate, sent once, with honest outc
     assert.equal(service.count("POST", "/outcome/502"), 1, "a 5xx write is not retried");
     assert.equal(service.count("POST", "/slow"), 1, "the timed-out write was received, and not retried");
 
+    // recorded and replayed, a write keeps the mutation state the transport knew (a 422 is not_applied, a 502
+    // indeterminate), and the replay sends nothing
+    const rec = join(dir, "rec");
+    const outcomes = `[(:mutation_state (tool/call 'notes/write-outcome {:code 422}))
+                       (:mutation_state (tool/call 'notes/write-outcome {:code 502}))]`;
+    const recorded = await ptc(["eval", "--upstreams-config", config, "--allow-writes", "--record", rec, outcomes]);
+    assert.equal(recorded.stdout.trim(), "[:not_applied :indeterminate]", recorded.stderr);
+    const sent = service.received.length;
+    const replayed = await ptc(["eval", "--upstreams-config", config, "--replay", rec, outcomes]);
+    assert.equal(replayed.stdout.trim(), "[:not_applied :indeterminate]", replayed.stderr);
+    assert.equal(service.received.length, sent);
+
     // a stale credential: the write's 401 is not retried
     await Deno.writeTextFile(join(dir, "token"), "stale");
     const stale = await ptc(["eval", "--upstreams-config", config, "--allow-writes", `(:mutation_state ${create})`]);
