@@ -198,7 +198,10 @@ export interface TransportDeps {
   limits: UpstreamLimits;
   /** Always use this fetch (tests may substitute it). */
   fetch: typeof fetch;
-  /** Diagnostics log (already redacted by the runtime before output). */
+  /**
+   * Diagnostics log (redacted by the runtime before output). The runtime prefixes every line with
+   * `upstream <name>: `, so a transport writes only the message and never names its upstream itself.
+   */
   log: (message: string) => void;
 }
 

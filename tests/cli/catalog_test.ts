@@ -8,6 +8,7 @@ import { run as permissions } from "../../src/cli/permissions.ts";
 import { run as docs } from "../../src/cli/docs.ts";
 import { registerTransport } from "../../transports/mod.ts";
 import { fakeTransport } from "../upstream/fake_transport.ts";
+import { ROOT, stdioFixture } from "../transports/mcp_common/helpers.ts";
 
 registerTransport(fakeTransport);
 
@@ -119,6 +120,17 @@ Deno.test("ptc catalog: config problems print one line each and exit 2", async (
   const usage = await capture(() => catalog(["--format", "yaml"]));
   assert.equal(usage.code, 2);
   assert.match(usage.err, /--format must be text or json/);
+});
+
+Deno.test("ptc catalog: an upstream's log line names the upstream once", async () => {
+  const fx = { ...stdioFixture(), cwd: ROOT, tools: { echo: { effect: "read" }, nope: { effect: "read" } } };
+  await withConfig({ upstreams: { fx } }, async (file) => {
+    const r = await capture(() => catalog(["--upstreams-config", file]));
+    assert.equal(r.code, 0, r.err);
+    assert.deepEqual(r.err.split("\n").filter((l) => l.includes("nope")), [
+      'ptc catalog: upstream fx: the config maps tool "nope" but the server does not list it',
+    ]);
+  });
 });
 
 Deno.test("ptc permissions prints the minimal flags", async () => {

@@ -222,8 +222,9 @@ class McpUpstream implements Upstream {
     return e;
   }
 
+  /** The runtime names the upstream (`upstream <name>: `) on every log line. */
   #log(message: string): void {
-    this.#spec.deps.log(`upstream ${this.#name}: ${message}`);
+    this.#spec.deps.log(message);
   }
 
   #watch(c: Connection): void {

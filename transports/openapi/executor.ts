@@ -54,7 +54,7 @@ export class OperationExecutor {
       return redact(withHint(this.#finish(response, where, op), "this upstream sends no credentials (configure auth)"));
     }
     // 401: file credentials may have been rotated — re-materialize (the materializer re-reads) and retry once.
-    this.#deps.log(`${this.#config.upstreamName}: HTTP 401 from ${where}; re-reading credentials and retrying once`);
+    this.#deps.log(`HTTP 401 from ${where}; re-reading credentials and retrying once`);
     response = await this.#send(built.url, payload, ctx, op);
     const final = this.#finish(response, where, op);
     return redact(

@@ -96,7 +96,7 @@ export async function startOpenApi(config: OpenApiConfig, deps: TransportDeps): 
     }
     throw error;
   }
-  for (const w of warnings) deps.log(`upstream ${config.upstreamName}: ${w}`);
+  for (const w of warnings) deps.log(w); // the runtime names the upstream
   const compileMs = Math.round(performance.now() - started);
   return createUpstream(config, deps, operations, {
     loaded,
