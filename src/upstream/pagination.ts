@@ -19,11 +19,21 @@ function path(text: string): string[] {
   return text === "" ? [] : text.split(".");
 }
 
+function notAParameter(where: string, key: string, name: string, params: readonly string[]): string {
+  return `${where}.${key}: "${name}" is not a parameter of this tool (parameters: ${params.join(", ") || "none"})`;
+}
+
 /**
  * Parse a written descriptor. `params` are the tool's argument names (the cursor/offset/limit parameters must be
- * among them). Returns the descriptor or one problem per line, each naming the key (prefixed by `where`).
+ * among them); `undefined` when they are not known yet (an MCP tool mapping is parsed before the server lists its
+ * tools: check them later with {@link paginationParamProblems}). Returns the descriptor or one problem per line, each
+ * naming the key (prefixed by `where`).
  */
-export function parsePagination(raw: unknown, where: string, params: readonly string[]): Pagination | string[] {
+export function parsePagination(
+  raw: unknown,
+  where: string,
+  params: readonly string[] | undefined,
+): Pagination | string[] {
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
     return [
       `${where}: must be an object like {"style": "cursor", "items": "…", "cursor_param": "…", "next_cursor": "…"}`,
@@ -47,11 +57,7 @@ export function parsePagination(raw: unknown, where: string, params: readonly st
       problems.push(`${where}.${key}: must be a ${param ? "parameter name" : 'key path like "data.items"'}`);
       return undefined;
     }
-    if (param && !params.includes(v)) {
-      problems.push(
-        `${where}.${key}: "${v}" is not a parameter of this tool (parameters: ${params.join(", ") || "none"})`,
-      );
-    }
+    if (param && params !== undefined && !params.includes(v)) problems.push(notAParameter(where, key, v, params));
     return v;
   };
   const items = str("items", true, false);
@@ -65,6 +71,15 @@ export function parsePagination(raw: unknown, where: string, params: readonly st
   const limitParam = str("limit_param", false, true);
   if (problems.length || items === undefined || offsetParam === undefined) return problems;
   return { style: "offset", items: path(items), offsetParam, ...(limitParam ? { limitParam } : {}) };
+}
+
+/** One problem per parameter a parsed descriptor names that is not among the tool's `params` (`where` as above). */
+export function paginationParamProblems(p: Pagination, where: string, params: readonly string[]): string[] {
+  const named: [string, string | undefined][] = p.style === "cursor"
+    ? [["cursor_param", p.cursorParam]]
+    : [["offset_param", p.offsetParam], ["limit_param", p.limitParam]];
+  return named.filter(([, name]) => name !== undefined && !params.includes(name))
+    .map(([key, name]) => notAParameter(where, key, name!, params));
 }
 
 /** The value at a key path, or undefined when a step is missing or not an object. */

@@ -78,7 +78,7 @@ Deno.test("doctor --connect --format json: ready with tool count and era, or a c
     const doc = JSON.parse(r.stdout);
     const by = Object.fromEntries(doc.upstreams.map((u: { name: string }) => [u.name, u]));
     assert.equal(by.stdio_fx.status, "ready");
-    assert.equal(by.stdio_fx.tools, 11);
+    assert.equal(by.stdio_fx.tools, 13);
     assert.equal(by.stdio_fx.era, "legacy");
     assert.equal(by.http_fx.status, "ready");
     assert.equal(by.http_fx.era, "modern");

@@ -77,7 +77,7 @@ Deno.test("mcp_http: paging, normalization, caps, timeout, read-only", async () 
   try {
     const u = await startUpstream(http, cfg(fx.url, { max_response_bytes: 300_000 }));
     try {
-      assert.equal(u.listTools().length, 14 + 20 - 1);
+      assert.equal(u.listTools().length, 16 + 20 - 1);
       const fail = await u.call("fail", {}, callCtx());
       assert.equal(!fail.ok && fail.reason, "tool_error");
       const text = await u.call("plain-text", {}, callCtx());

@@ -59,7 +59,7 @@ Deno.test("mcp_stdio: tool list paging, kebab-case names, collisions, annotation
   try {
     const tools = u.listTools();
     const names = tools.map((t) => t.name);
-    assert.equal(names.length, 14 + 30 - 1, "every page followed, one collision hidden");
+    assert.equal(names.length, 16 + 30 - 1, "every page followed, one collision hidden");
     assert.ok(names.includes("get-user"));
     assert.ok(names.includes("plain-text"));
     assert.ok(names.includes("filler-030"));

@@ -8,6 +8,7 @@
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from "@modelcontextprotocol/client";
 import type { FailureReason, Redactor, ToolResult } from "../../src/upstream/types.ts";
 import type { HttpFailureKind } from "../../src/upstream/http_client.ts";
+import { type ErrorFeedback, errorFeedbackText } from "./tool_map.ts";
 
 /**
  * Closed kinds of wire failure raised by our transports (fetch wrapper, stdio line reader): the guarded HTTP client's
@@ -72,16 +73,20 @@ function clip(text: string): string {
 export interface Classified {
   reason: FailureReason;
   message: string;
+  /** What is known of a write's fate: a JSON-RPC error from the server is a complete refusal (`not_applied`). */
+  mutationState?: "not_applied";
 }
 
 /**
  * Classify an error thrown by an MCP request (`label` names upstream and tool, e.g. `upstream fs, tool read-file`).
  * `timeoutMs` is the call's timeout; `signal` the call's signal (its reason tells a timeout from a cancellation).
+ * `errorFeedback` (a mapped tool's `error_feedback`) governs the server's text in a JSON-RPC error exactly as it does
+ * an `isError` result's; without it the text is redacted and clipped to 300 characters.
  */
 export function classifyCallError(
   error: unknown,
   label: string,
-  options: { timeoutMs: number; signal?: AbortSignal; redactor: Redactor },
+  options: { timeoutMs: number; signal?: AbortSignal; redactor: Redactor; errorFeedback?: ErrorFeedback },
 ): Classified {
   const wire = findWireFailure(error);
   if (wire) return { reason: wireReason(wire.kind), message: `${label}: ${wire.message}` };
@@ -119,11 +124,7 @@ export function classifyCallError(
     if (error.code === OVERSIZE_RPC_CODE) {
       return { reason: "response_too_large", message: `${label}: ${clip(error.message)}` };
     }
-    const text = options.redactor.redact(clip(error.message));
-    if (error.code === -32602 && /not found|unknown tool/i.test(error.message)) {
-      return { reason: "not_found", message: `${label}: the server does not know this tool (${text})` };
-    }
-    return { reason: "upstream_error", message: `${label}: JSON-RPC error ${error.code}: ${text}` };
+    return rpcError(error, label, options.redactor, options.errorFeedback);
   }
   if (error instanceof Error && /output schema|structured content/i.test(error.message)) {
     return { reason: "invalid_response", message: `${label}: structured content does not match the output schema` };
@@ -131,7 +132,31 @@ export function classifyCallError(
   return { reason: "upstream_error", message: `${label}: the request failed` };
 }
 
+/**
+ * A JSON-RPC error the server answered: `not_found` for an unknown tool, else `upstream_error`; a complete refusal,
+ * so a write was not applied.
+ */
+function rpcError(error: ProtocolError, label: string, redactor: Redactor, feedback?: ErrorFeedback): Classified {
+  const unknownTool = error.code === -32602 && /not found|unknown tool/i.test(error.message);
+  const reason: FailureReason = unknownTool ? "not_found" : "upstream_error";
+  if (feedback) {
+    const what = `the server answered with JSON-RPC error ${error.code}`;
+    const message = errorFeedbackText(label, redactor.redact(error.message), feedback, what);
+    return { reason, message, mutationState: "not_applied" };
+  }
+  const text = redactor.redact(clip(error.message));
+  const message = unknownTool
+    ? `${label}: the server does not know this tool (${text})`
+    : `${label}: JSON-RPC error ${error.code}: ${text}`;
+  return { reason, message, mutationState: "not_applied" };
+}
+
 /** A failed ToolResult from a classification. */
 export function failure(c: Classified): ToolResult {
-  return { ok: false, reason: c.reason, message: c.message };
+  return {
+    ok: false,
+    reason: c.reason,
+    message: c.message,
+    ...(c.mutationState ? { mutationState: c.mutationState } : {}),
+  };
 }

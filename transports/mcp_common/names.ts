@@ -8,7 +8,7 @@
  */
 import type { JsonSchema, ToolAnnotations, ToolEntry } from "../../src/upstream/types.ts";
 import { fnv1a, hasLetters, kebabCase, shortenName } from "../../src/upstream/tool_names.ts";
-import type { ToolMap } from "./tool_map.ts";
+import { mappedPaginationProblems, type ToolMap } from "./tool_map.ts";
 
 export { MAX_TOOL_NAME } from "../../src/upstream/tool_names.ts";
 
@@ -41,6 +41,8 @@ export interface ExposedTools {
   missing: string[];
   /** Tools the server lists that the operator's mapping leaves out (not installed). */
   unmapped: string[];
+  /** Mapping problems only the server's tool list reveals (a `pagination` parameter the tool does not declare). */
+  problems: string[];
 }
 
 /**
@@ -72,8 +74,8 @@ function annotationsOf(tool: McpTool): ToolAnnotations {
  * Expose a server's tools. Names are kebab-cased; when two server names map to the same exposed name the first in
  * the server's order keeps it and the rest are hidden and reported (renaming them silently would make names depend
  * on list order in a way a program cannot see). With the operator's `mapping`, only mapped tools are exposed, under
- * their `as` name, with the operator's description, effect and `hidden`; mapped names the server does not list are
- * returned in `missing`.
+ * their `as` name, with the operator's description, effect, `hidden` and `pagination`; mapped names the server does
+ * not list are returned in `missing`, and a pagination naming a parameter the tool lacks in `problems`.
  */
 export function exposeTools(tools: readonly McpTool[], transport: string, mapping?: ToolMap): ExposedTools {
   const entries: ToolEntry[] = [];
@@ -82,6 +84,7 @@ export function exposeTools(tools: readonly McpTool[], transport: string, mappin
   const unnamed: string[] = [];
   const listed = new Set<string>();
   const unmapped: string[] = [];
+  const problems: string[] = [];
   for (const tool of tools) {
     if (typeof tool?.name !== "string") continue;
     const mapped = mapping?.get(tool.name);
@@ -110,13 +113,15 @@ export function exposeTools(tools: readonly McpTool[], transport: string, mappin
       annotations: annotationsOf(tool),
       ...(mapped ? { effect: mapped.effect } : {}),
       ...(mapped?.hidden ? { hidden: true } : {}),
+      ...(mapped?.pagination ? { pagination: mapped.pagination } : {}),
       _ptc: { transport, upstreamName: tool.name },
     };
+    if (mapped) problems.push(...mappedPaginationProblems(tool.name, mapped, tool.inputSchema));
     if (tool.outputSchema) entry.outputSchema = tool.outputSchema as JsonSchema;
     entries.push(entry);
   }
   const missing = mapping ? [...mapping.keys()].filter((n) => !listed.has(n)) : [];
-  return { entries, byName, collisions: [...collisions.values()], unnamed, missing, unmapped };
+  return { entries, byName, collisions: [...collisions.values()], unnamed, missing, unmapped, problems };
 }
 
 /**

@@ -4,11 +4,12 @@
  * cannot widen it). This is the one definition of a mapping entry: later per-tool keys are added here.
  * @module
  */
-import type { ConfigError, JsonSchema, ToolEffect } from "../../src/upstream/types.ts";
+import type { ConfigError, JsonSchema, Pagination, ToolEffect } from "../../src/upstream/types.ts";
 import { joinKey } from "../../src/upstream/messages.ts";
 import { unknownKeys } from "../../src/upstream/config_keys.ts";
+import { paginationParamProblems, parsePagination } from "../../src/upstream/pagination.ts";
 
-/** How much of a server's own error text (an `isError` result) a program sees. */
+/** How much of a server's own error text (an `isError` result or a JSON-RPC error to `tools/call`) a program sees. */
 export type ErrorFeedback = "closed" | "bounded";
 
 /** Most bytes of server error text `error_feedback: "bounded"` passes on. */
@@ -26,13 +27,44 @@ export interface ToolMapping {
   hidden?: boolean;
   /** `closed`: only the reason; `bounded` (default): up to 1,024 bytes of the server's text, marked untrusted. */
   errorFeedback: ErrorFeedback;
+  /** How the tool pages (`tool/pages`); its parameter names are checked when the server lists the tool. */
+  pagination?: Pagination;
 }
 
 /** Server tool name → its mapping. */
 export type ToolMap = Map<string, ToolMapping>;
 
-const ENTRY_KEYS = ["as", "description", "effect", "hidden", "error_feedback"];
+const ENTRY_KEYS = ["as", "description", "effect", "hidden", "error_feedback", "pagination"];
 const KEBAB = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+/** JSON Schema of a mapping's `pagination` (the descriptor of src/upstream/pagination.ts). */
+const paginationSchema: JsonSchema = {
+  description: "How the tool pages, for tool/pages (as OpenAPI's x-ptc-pagination).",
+  oneOf: [
+    {
+      type: "object",
+      properties: {
+        style: { const: "cursor" },
+        items: { type: "string", description: 'Key path of the page\'s items ("" = the value itself).' },
+        cursor_param: { type: "string", description: "The argument the next cursor is sent as." },
+        next_cursor: { type: "string", description: "Key path of the next cursor in a page (absent/null: last)." },
+      },
+      required: ["style", "items", "cursor_param", "next_cursor"],
+      additionalProperties: false,
+    },
+    {
+      type: "object",
+      properties: {
+        style: { const: "offset" },
+        items: { type: "string", description: "Key path of the page's items." },
+        offset_param: { type: "string", description: "The argument set to the items received so far." },
+        limit_param: { type: "string", description: "The page-size argument (a shorter page is the last)." },
+      },
+      required: ["style", "items", "offset_param"],
+      additionalProperties: false,
+    },
+  ],
+};
 
 /** JSON Schema of the `tools` key. */
 export const toolMapSchema: JsonSchema = {
@@ -52,6 +84,7 @@ export const toolMapSchema: JsonSchema = {
         enum: ["closed", "bounded"],
         description: "closed: only the reason; bounded (default): up to 1024 bytes of server text, marked untrusted.",
       },
+      pagination: paginationSchema,
     },
     required: ["effect"],
     additionalProperties: false,
@@ -99,6 +132,11 @@ export function parseToolMap(raw: unknown, path: string, errors: ConfigError[]):
         errors.push({ path: joinKey(p, "error_feedback"), message: 'must be "closed" or "bounded"' });
       } else entry.errorFeedback = v.error_feedback;
     }
+    if (v.pagination !== undefined) {
+      const parsed = parsePagination(v.pagination, joinKey(p, "pagination"), undefined);
+      if (Array.isArray(parsed)) errors.push(...parsed.map(asConfigError));
+      else entry.pagination = parsed;
+    }
     if (entry.as !== undefined) {
       const other = exposedBy.get(entry.as);
       if (other !== undefined) {
@@ -110,18 +148,46 @@ export function parseToolMap(raw: unknown, path: string, errors: ConfigError[]):
   return map;
 }
 
+/** A `key.path: message` problem line as a ConfigError. */
+function asConfigError(problem: string): ConfigError {
+  const i = problem.indexOf(": ");
+  return i < 0 ? { path: "", message: problem } : { path: problem.slice(0, i), message: problem.slice(i + 2) };
+}
+
+/**
+ * Problems with a mapped tool's pagination against the tool as the server lists it: each parameter it names must be
+ * a property of the tool's `inputSchema`. Paths start at `tools.<server name>.pagination` (the runtime names the
+ * upstream).
+ */
+export function mappedPaginationProblems(
+  server: string,
+  mapping: ToolMapping,
+  inputSchema: Record<string, unknown> | undefined,
+): string[] {
+  if (!mapping.pagination) return [];
+  const props = inputSchema?.properties;
+  const params = props && typeof props === "object" ? Object.keys(props) : [];
+  return paginationParamProblems(mapping.pagination, joinKey(joinKey("tools", server), "pagination"), params);
+}
+
 /**
  * What a program sees of a server's error text under `feedback`: nothing but the fact (closed), or the first
- * 1,024 bytes marked as untrusted server text (bounded).
+ * 1,024 bytes marked as untrusted server text (bounded). `what` says which kind of error it was (an `isError`
+ * result by default; a JSON-RPC error names its code). `serverText` must already be redacted.
  */
-export function errorFeedbackText(label: string, serverText: string, feedback: ErrorFeedback): string {
+export function errorFeedbackText(
+  label: string,
+  serverText: string,
+  feedback: ErrorFeedback,
+  what = "the tool reported an error",
+): string {
   if (feedback === "closed") {
-    return `${label}: the tool reported an error (its text is withheld: error_feedback closed)`;
+    return `${label}: ${what} (its text is withheld: error_feedback closed)`;
   }
   const bytes = new TextEncoder().encode(serverText);
   let text = serverText;
   if (bytes.length > BOUNDED_ERROR_BYTES) {
     text = new TextDecoder().decode(bytes.slice(0, BOUNDED_ERROR_BYTES)).replace(/\uFFFD+$/, "") + "…";
   }
-  return `${label}: the tool reported an error; untrusted server text follows: ${JSON.stringify(text)}`;
+  return `${label}: ${what}; untrusted server text follows: ${JSON.stringify(text)}`;
 }

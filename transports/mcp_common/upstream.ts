@@ -151,6 +151,7 @@ class McpUpstream implements Upstream {
     const c = this.#conn;
     const timeoutMs = Math.min(ctx.timeoutMs, this.#spec.config.requestTimeoutMs);
     const redactor = this.#spec.deps.redactor;
+    const errorFeedback = this.#spec.config.tools?.get(tool.name)?.errorFeedback;
     try {
       const result = await withCallScope({ maxResponseBytes: ctx.maxResponseBytes }, () =>
         c.client.callTool(
@@ -158,7 +159,7 @@ class McpUpstream implements Upstream {
           { timeout: timeoutMs, signal: ctx.signal },
         ));
       return normalizeCallResult(result as Record<string, unknown>, {
-        errorFeedback: this.#spec.config.tools?.get(tool.name)?.errorFeedback,
+        errorFeedback,
         hasOutputSchema: tool.outputSchema !== undefined,
         maxResponseBytes: ctx.maxResponseBytes,
         redactor,
@@ -167,7 +168,7 @@ class McpUpstream implements Upstream {
     } catch (error) {
       // The server went away during the call: say so rather than how the request broke.
       if (this.#serverDown()) return this.#unavailable();
-      return failure(classifyCallError(error, label, { timeoutMs, signal: ctx.signal, redactor }));
+      return failure(classifyCallError(error, label, { timeoutMs, signal: ctx.signal, redactor, errorFeedback }));
     }
   }
 
@@ -209,8 +210,16 @@ class McpUpstream implements Upstream {
     await closeQuietly(this.#conn);
   }
 
+  /** Expose a tool list; throws UpstreamStartError when the operator's mapping does not fit the server's tools. */
   #expose(tools: McpTool[]): ExposedTools {
     const e = exposeTools(tools, this.#spec.transportName, this.#spec.config.tools);
+    if (e.problems.length > 0) {
+      throw new UpstreamStartError(
+        "tool_mapping_invalid",
+        e.problems.join("; "),
+        "fix the tools mapping to match the parameters the server declares",
+      );
+    }
     for (const m of e.missing) this.#log(`the config maps tool ${JSON.stringify(m)} but the server does not list it`);
     for (const c of e.collisions) {
       this.#log(
@@ -282,8 +291,8 @@ class McpUpstream implements Upstream {
 
   /** restarting → ready on a fresh connection. */
   #becomeReady(fresh: Connection, tools: McpTool[]): void {
-    this.#conn = fresh;
     this.#exposed = this.#expose(tools);
+    this.#conn = fresh;
     this.#restarts++;
     this.#phase = { name: "ready" };
     this.#watch(fresh);

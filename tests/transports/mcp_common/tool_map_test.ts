@@ -80,6 +80,8 @@ Deno.test("tool mapping: only mapped tools, renamed and hidden as the operator s
       "listItems",
       "list_items",
       "big",
+      "rpc_error",
+      "list_records",
       "plain_text",
       "no_content",
       "sleep",
@@ -129,6 +131,35 @@ Deno.test("tool mapping: error_feedback closed returns only the reason; bounded 
   } finally {
     await rt.stop();
   }
+  // A JSON-RPC error answering tools/call follows the same rule as an isError result.
+  for (
+    const [feedback, expected] of [
+      [
+        "closed",
+        /^upstream fx, tool rpc-error: the server answered with JSON-RPC error -32603 \(its text is withheld: error_feedback closed\)$/,
+      ],
+      [
+        "bounded",
+        /^upstream fx, tool rpc-error: the server answered with JSON-RPC error -32603; untrusted server text follows: ".*disk on fire"$/,
+      ],
+      [undefined, /^upstream fx, tool rpc-error: JSON-RPC error -32603: .*disk on fire$/],
+    ] as const
+  ) {
+    const tools = {
+      calls_seen: { effect: "read" },
+      ...(feedback ? { rpc_error: { effect: "read", error_feedback: feedback } } : {}),
+    };
+    const rt2 = await startFixture({ fx: feedback ? { tools } : { tools: undefined } }, false);
+    try {
+      const r = await call(rt2, "rpc-error", { message: "disk on fire" });
+      assert.equal(r.ok, false);
+      assert.equal(r.reason, "upstream_error");
+      assert.match(r.message ?? "", expected);
+      if (feedback === "closed") assert.ok(!(r.message ?? "").includes("fire"), r.message);
+    } finally {
+      await rt2.stop();
+    }
+  }
   const long = errorFeedbackText("t", "é".repeat(2000), "bounded");
   const quoted = JSON.parse(long.slice(long.indexOf('"'))) as string;
   assert.ok(new TextEncoder().encode(quoted).length <= 1024 + 3, "at most 1,024 bytes of server text and the ellipsis");
@@ -146,6 +177,7 @@ Deno.test("write outcomes: applied, not_applied, indeterminate after the server 
             sleep: { effect: "write" },
             delete_item: { effect: "write" },
             fail: { effect: "write" },
+            rpc_error: { effect: "write" },
             calls_seen: { effect: "read" },
           },
         },
@@ -162,6 +194,11 @@ Deno.test("write outcomes: applied, not_applied, indeterminate after the server 
     assert.equal((applied as { mutationState?: string }).mutationState, "applied");
     const refused = await call(rt, "fail", { reason: "no" });
     assert.equal((refused as { mutationState?: string }).mutationState, "not_applied");
+    // A JSON-RPC error is a complete refusal too (not "may have been applied").
+    const rpc = await call(rt, "rpc-error", { message: "no such row" });
+    assert.equal(rpc.reason, "upstream_error");
+    assert.equal((rpc as { mutationState?: string }).mutationState, "not_applied");
+    assert.ok(!(rpc.message ?? "").includes("check the service"), rpc.message);
     const { value, calls } = await withRunContext(
       rt,
       (ctx) => ctx.callTool({ name: "call", args: { server: "fx", tool: "sleep", args: { ms: 1500 } } as never }),
