@@ -10,6 +10,7 @@ import { processAllowsWrites } from "../upstream/config.ts";
 import type { JsonObject, JsonValue } from "../core/json.ts";
 import { createEngine, EngineStartError } from "../engine/engine.ts";
 import type { Engine, EngineEvalResult } from "../engine/types.ts";
+import { writesLine, writesOf } from "../engine/writes.ts";
 import {
   LIMIT_FLAG_OPTIONS,
   LimitFlagError,
@@ -273,7 +274,7 @@ function jsonObject(result: EngineEvalResult, elapsedMs: number, runs: number): 
     if (result.status === "returned") out.status = "returned";
     if (runs > 1) out.runs = runs;
     if (result.budgetRefusals) out.budget_exhausted = result.budgetRefusals;
-    return out;
+    return withWrites(out, result);
   }
   const out: Record<string, JsonValue> = result.ok
     ? { ok: false, reason: "fail", message: result.printed, value: result.json }
@@ -282,6 +283,13 @@ function jsonObject(result: EngineEvalResult, elapsedMs: number, runs: number): 
   if (!result.ok && result.column !== undefined) out.column = result.column;
   if (result.prints.length > 0) out.prints = result.prints;
   if (result.budgetRefusals) out.budget_exhausted = result.budgetRefusals;
+  return withWrites(out, result);
+}
+
+/** `writes`: `[{server, tool, mutation_state}]` when the run called write tools (as the MCP envelope's field). */
+function withWrites(out: Record<string, JsonValue>, result: EngineEvalResult): Record<string, JsonValue> {
+  const writes = writesOf(result.calls);
+  if (writes.length > 0) out.writes = writes;
   return out;
 }
 
@@ -303,6 +311,9 @@ async function runOne(engine: Engine, plan: EvalPlan): Promise<number> {
     await writeOut(lines);
     console.error(result.ok ? `fail: ${result.printed}` : `${result.reason}: ${result.message}`);
   }
+  // What the program changed, on stderr like the budget warning (stdout stays the answer).
+  const writes = writesLine(result.calls);
+  if (writes) console.error(writes);
   if (plan.repeat > 1) console.error(`elapsed_ms: ${elapsedMs} (median of ${runs} runs)`);
   return success ? 0 : 1;
 }

@@ -8,6 +8,7 @@
 import type { CallRecord, EngineEvalResult } from "../engine/types.ts";
 import type { JsonObject, JsonValue } from "../core/json.ts";
 import { payloadMetrics, utf8Bytes } from "./metrics.ts";
+import { writesLine, writesOf } from "../engine/writes.ts";
 
 /** The response profiles. */
 export type ResponseProfile = "slim" | "structured" | "debug";
@@ -132,24 +133,6 @@ export function renderEvalResult(result: EngineEvalResult, options: RenderOption
   let message = result.ok ? result.printed : result.message;
   if (result.calls.length > 0 && result.ok) message = fenceUntrusted(message);
   return renderError(reason, message, result, prints, printsTruncated, options, limits);
-}
-
-/** The writes a run performed, as the client (and the person behind it) should see them. */
-function writesOf(calls: CallRecord[]): { server: string; tool: string; mutation_state: string }[] {
-  return calls.filter((c) => c.mutation_state !== undefined).map((c) => ({
-    server: c.server,
-    tool: c.tool,
-    mutation_state: c.mutation_state!,
-  }));
-}
-
-/** One line per write (`Writes: srv/tool applied, …`), or undefined when the run wrote nothing. */
-export function writesLine(calls: CallRecord[]): string | undefined {
-  const writes = writesOf(calls);
-  if (writes.length === 0) return undefined;
-  const shown = writes.slice(0, 20).map((w) => `${w.server}/${w.tool} ${w.mutation_state}`);
-  if (writes.length > 20) shown.push(`… ${writes.length - 20} more`);
-  return `Writes: ${shown.join(", ")}`;
 }
 
 function renderSuccess(

@@ -6,6 +6,7 @@
  */
 import type { Engine, EngineEvalResult, EngineSession } from "../engine/types.ts";
 import type { JsonValue } from "../core/json.ts";
+import { writesLine } from "../engine/writes.ts";
 import { definedNames, DefinitionLog } from "./defs.ts";
 import { hintFor } from "./hints.ts";
 import { DEFAULT_PRETTY, type PrettyOptions, prettyPrinted } from "./pretty.ts";
@@ -81,6 +82,9 @@ export class ReplCore {
       record: definedNames(input).length > 0,
     });
     const ok = this.#show(result);
+    // What the evaluation changed, after its answer (also after a failure: an earlier write may have been applied).
+    const writes = writesLine(result.calls);
+    if (writes) this.io.err(this.style.hint(writes));
     // `(fail …)` keeps the defs made before it, like a success; a fault rolls them back
     if (result.ok) this.#defs.record(input, result.recorded);
     if (!ok) this.#noteError(result);

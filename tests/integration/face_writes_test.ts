@@ -1,0 +1,114 @@
+/**
+ * What the person sees of writes outside MCP: `ptc eval` (text: a `Writes:` line on stderr; `--format json`: a
+ * `writes` list) and `ptc repl` list each write an evaluation performed with its mutation state, through a real stdio
+ * MCP fixture whose write tools are installed by `allow_writes: true` and `--allow-writes`.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { ROOT, stdioFixture } from "../transports/mcp_common/helpers.ts";
+import { runRepl } from "./repl_fixture.ts";
+
+const MAIN = join(ROOT, "main.ts");
+
+async function ptc(args: string[]) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--unstable-worker-options", "-A", MAIN, ...args],
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+async function withWriteConfig(fn: (config: string) => Promise<void>): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "ptc-face-writes-" });
+  try {
+    const config = join(dir, "ptc.json");
+    const fx = {
+      ...stdioFixture(),
+      cwd: ROOT,
+      allow_writes: true,
+      tools: {
+        echo: { effect: "read" },
+        delete_item: { effect: "write", as: "remove-item" },
+        fail: { effect: "write" },
+      },
+    };
+    await Deno.writeTextFile(config, JSON.stringify({ upstreams: { fx } }));
+    await fn(config);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+const TWO_WRITES = `(do (tool/call 'fx/remove-item {:id "7"}) (tool/call 'fx/fail {:reason "no"}) :done)`;
+
+Deno.test("ptc eval lists the writes of an evaluation: stderr line in text, a writes list in JSON", async () => {
+  await withWriteConfig(async (config) => {
+    const text = await ptc(["eval", "--upstreams-config", config, "--allow-writes", TWO_WRITES]);
+    assert.equal(text.code, 0, text.stderr);
+    assert.equal(text.stdout, ":done\n", "stdout stays the answer");
+    assert.ok(
+      text.stderr.split("\n").includes("Writes: fx/remove-item applied, fx/fail not_applied"),
+      text.stderr,
+    );
+
+    const json = await ptc(["eval", "--upstreams-config", config, "--allow-writes", "--format", "json", TWO_WRITES]);
+    assert.equal(json.code, 0, json.stderr);
+    assert.deepEqual(JSON.parse(json.stdout).writes, [
+      { server: "fx", tool: "remove-item", mutation_state: "applied" },
+      { server: "fx", tool: "fail", mutation_state: "not_applied" },
+    ]);
+
+    // A program that wrote and then failed still says what it changed.
+    const failed = await ptc([
+      "eval",
+      "--upstreams-config",
+      config,
+      "--allow-writes",
+      "--format",
+      "json",
+      `(do (tool/call 'fx/remove-item {:id "8"}) (/ 1 0))`,
+    ]);
+    assert.equal(failed.code, 1);
+    const out = JSON.parse(failed.stdout);
+    assert.equal(out.ok, false);
+    assert.deepEqual(out.writes, [{ server: "fx", tool: "remove-item", mutation_state: "applied" }]);
+
+    // Reads only: no Writes line and no writes field.
+    const reads = await ptc([
+      "eval",
+      "--upstreams-config",
+      config,
+      "--allow-writes",
+      "--format",
+      "json",
+      "(tool/call 'fx/echo {:a 1})",
+    ]);
+    assert.equal(reads.code, 0, reads.stderr);
+    assert.equal(JSON.parse(reads.stdout).writes, undefined);
+    const readsText = await ptc([
+      "eval",
+      "--upstreams-config",
+      config,
+      "--allow-writes",
+      "(tool/call 'fx/echo {:a 1})",
+    ]);
+    assert.ok(!readsText.stderr.includes("Writes:"), readsText.stderr);
+  });
+});
+
+Deno.test("ptc repl lists the writes of each evaluation after its answer", async () => {
+  await withWriteConfig(async (config) => {
+    const r = await runRepl(
+      ["--upstreams-config", config, "--allow-writes", "-e", TWO_WRITES, "-e", "(:ok (tool/call 'fx/echo {:a 1}))"],
+      { env: { NO_COLOR: "1" } },
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, ":done\ntrue\n");
+    assert.deepEqual(r.stderr.split("\n").filter((l) => l.startsWith("Writes:")), [
+      "Writes: fx/remove-item applied, fx/fail not_applied",
+    ]);
+  });
+});
