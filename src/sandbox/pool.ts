@@ -8,7 +8,8 @@ import type { JsonObject, JsonValue } from "../core/json.ts";
 import type { SandboxHost } from "./bridge.ts";
 import { resolveLimits, type SandboxLimits } from "./limits.ts";
 import type { SandboxResult } from "./protocol.ts";
-import { type RunResult, SandboxProcess, SandboxStopped } from "./process_handle.ts";
+import { SandboxProcess } from "./process_handle.ts";
+import { type RunResult, SandboxStopped } from "./run_result.ts";
 import { DEFAULT_ENTRY, DEFAULT_HEAP_MB, type SpawnSpec } from "./spawn.ts";
 import type { LibrarySource } from "../lisp/library_types.ts";
 

@@ -1,30 +1,24 @@
 /**
  * One sandbox process as seen from the host: spawns it (no permissions, capped heap), speaks the frame protocol over
- * its stdin/stdout, runs one evaluation at a time with a wall-clock backstop, and reports how it ended.
- *
- * What the host does when the program does not stop by itself:
- * - at its deadline the host sends `abort` (a program waiting for a tool stops at once, with `timeout`);
- * - `graceMs` later the process is killed (SIGKILL) and the caller answered `timeout`: a regex or a builtin that
- *   never returns to the interpreter costs at most that long; the pool starts a replacement;
- * - on cancel the host sends `abort` (a program waiting for a tool stops with `cancelled` and the process is kept);
- *   a program busy computing cannot read it, so after `cancelGraceMs` its process is killed (`sessionLost`);
- * - a heap overflow kills only the process; its evaluation is answered `memory_limit`.
+ * its stdin/stdout, runs one evaluation at a time, and reports how it ended. The pieces it is built from:
+ * - `run_watch.ts`: the deadline, cancel and kill timers of one run (abort at the deadline, SIGKILL `graceMs` later;
+ *   abort on cancel, SIGKILL after `CANCEL_GRACE_MS` if the program does not stop);
+ * - `child_streams.ts`: frames read from stdout, the stderr tail, crash and heap-overflow (`memory_limit`) answers;
+ * - `payload_cache.ts`: context and globals sent once per process;
+ * - `live_processes.ts`: every live process is killed when ptc exits;
+ * - `run_result.ts`: the result type and the failure constructor.
  * @module
  */
 import type { JsonObject, JsonValue } from "../core/json.ts";
 import { HostBridge, type SandboxHost } from "./bridge.ts";
 import { type SandboxLimits, toEvalLimits } from "./limits.ts";
-import {
-  answerFrame,
-  type CachedPayload,
-  type ChildMessage,
-  encodeFrame,
-  type EvalMessage,
-  FrameDecoder,
-  type HostMessage,
-  type SandboxResult,
-} from "./protocol.ts";
+import { answerFrame, type ChildMessage, encodeFrame, type EvalMessage, type HostMessage } from "./protocol.ts";
 import { sandboxCommand, type SpawnSpec } from "./spawn.ts";
+import { failure, type RunResult, SandboxStopped } from "./run_result.ts";
+import { watchRun } from "./run_watch.ts";
+import { exitResult, readFrames, StderrTail } from "./child_streams.ts";
+import { PayloadCache } from "./payload_cache.ts";
+import { forgetLive, trackLive } from "./live_processes.ts";
 
 /** Options of one run on a process. */
 export interface RunOptions {
@@ -34,62 +28,10 @@ export interface RunOptions {
   globals?: Record<string, JsonValue>;
   limits: SandboxLimits;
   onPrint?: (line: string) => void;
-  /** Cancels the run (see the module comment). */
+  /** Cancels the run (see `run_watch.ts`). */
   signal?: AbortSignal;
   /** JSON Schema the value must satisfy, checked inside the sandbox process. */
   outputSchema?: JsonObject;
-}
-
-/**
- * Result of a run; `abandoned` is set when the process had to be given up (it must not be reused), `sessionEnded`
- * when a session passed its memory cap (it must not continue).
- */
-export type RunResult = SandboxResult & { abandoned?: boolean; sessionEnded?: boolean };
-
-/** The process was stopped on purpose (pool closed, session closed) before it was ready. */
-export class SandboxStopped extends Error {
-  constructor() {
-    super("the sandbox process was stopped before it was ready");
-    this.name = "SandboxStopped";
-  }
-}
-
-/** After a cancel, how long a program busy computing may take to reach its next tool call before it is killed. */
-export const CANCEL_GRACE_MS = 250;
-
-/** Largest frame accepted from a sandbox process (a result is bounded well below this). */
-const MAX_CHILD_FRAME = 512 * 1024 * 1024;
-/** Bytes read from a process's stdout at once. */
-const READ_CHUNK = 256 * 1024;
-/** Characters of the process's stderr kept to explain a crash. */
-const STDERR_TAIL = 4096;
-
-const payloadIds = new WeakMap<object, number>();
-let nextPayloadId = 1;
-function payloadId(value: object): number {
-  let id = payloadIds.get(value);
-  if (id === undefined) {
-    id = nextPayloadId++;
-    payloadIds.set(value, id);
-  }
-  return id;
-}
-
-/** setTimeout fires at once for delays above 2^31-1 ms; longer limits are capped (about 24.8 days). */
-function timerDelay(ms: number): number {
-  return Math.min(ms, 2 ** 31 - 1);
-}
-
-/** Every live sandbox process, killed when ptc exits. */
-const live = new Set<SandboxProcess>();
-let unloadHooked = false;
-function track(p: SandboxProcess): void {
-  live.add(p);
-  if (unloadHooked) return;
-  unloadHooked = true;
-  globalThis.addEventListener("unload", () => {
-    for (const proc of live) proc.kill();
-  });
 }
 
 interface Pending {
@@ -98,12 +40,6 @@ interface Pending {
   resolve: (r: RunResult) => void;
   onPrint?: (line: string) => void;
   started: number;
-}
-
-const decoder = new TextDecoder();
-
-function failure(reason: string, message: string, started: number, extra: Partial<RunResult> = {}): RunResult {
-  return { ok: false, reason, message, prints: [], elapsedMs: Date.now() - started, ...extra } as RunResult;
 }
 
 /** A live sandbox process. Create with `SandboxProcess.spawn`, await `ready`, then `run` one evaluation at a time. */
@@ -121,9 +57,9 @@ export class SandboxProcess {
   #nextId = 1;
   #run: Pending | null = null;
   #replies = new Map<number, (v: JsonValue) => void>();
-  #held: { context?: number; globals?: number } = {};
+  #payloads = new PayloadCache();
   #settleReady!: (error?: Error) => void;
-  #stderr = "";
+  #stderr = new StderrTail();
   #heapMb: number;
 
   private constructor(spec: SpawnSpec, maxAnswerBytes: number) {
@@ -154,11 +90,11 @@ export class SandboxProcess {
       this.exited = Promise.resolve();
       return;
     }
-    track(this);
+    trackLive(this);
     this.#writer = this.#child.stdin.getWriter();
     this.#send({ type: "init", libraries: spec.libraries ?? [] });
-    const frames = this.#readFrames(this.#child.stdout);
-    const stderr = this.#readStderr(this.#child.stderr);
+    const frames = readFrames(this.#child.stdout, (msg) => this.#onMessage(msg), (why) => this.#fail(why));
+    const stderr = this.#stderr.read(this.#child.stderr);
     this.exited = Promise.all([this.#child.status, frames, stderr]).then(([status]) => this.#onExit(status));
   }
 
@@ -192,8 +128,8 @@ export class SandboxProcess {
     const id = this.#nextId++;
     const limits = opts.limits;
     const deadline = started + limits.timeoutMs;
-    const context = this.#payload("context", opts.context);
-    const globals = this.#payload("globals", opts.globals);
+    const context = this.#payloads.prepare("context", opts.context);
+    const globals = this.#payloads.prepare("globals", opts.globals);
     const msg: EvalMessage = {
       type: "eval",
       id,
@@ -222,55 +158,27 @@ export class SandboxProcess {
         { abandoned: true },
       ));
     }
-    this.#held.context = context.id;
-    this.#held.globals = globals.id;
+    this.#payloads.hold("context", context.id);
+    this.#payloads.hold("globals", globals.id);
     return new Promise<RunResult>((resolve) => {
-      const abortTimer = setTimeout(
-        () => this.#send({ type: "abort", id, why: "timeout" }),
-        timerDelay(limits.timeoutMs),
-      );
-      let cancelTimer: ReturnType<typeof setTimeout> | undefined;
-      const onCancel = () => {
-        this.#send({ type: "abort", id, why: "cancelled" });
-        cancelTimer ??= setTimeout(() => {
-          this.#finish(
-            id,
-            failure("cancelled", "the evaluation was cancelled; its sandbox process was stopped", started, {
-              abandoned: true,
-            }),
-          );
-          this.kill();
-        }, CANCEL_GRACE_MS);
-      };
-      opts.signal?.addEventListener("abort", onCancel, { once: true });
-      const backstop = setTimeout(() => {
-        this.#finish(
-          id,
-          failure(
-            "timeout",
-            `the program did not finish within ${limits.timeoutMs} ms; its sandbox process was stopped`,
-            started,
-            { abandoned: true },
-          ),
-        );
-        this.kill();
-      }, timerDelay(limits.timeoutMs + limits.graceMs));
+      let stopWatch = () => {};
       this.#run = {
         id,
         mode: opts.mode,
         started,
         onPrint: opts.onPrint,
         resolve: (r) => {
-          clearTimeout(abortTimer);
-          clearTimeout(cancelTimer);
-          clearTimeout(backstop);
-          opts.signal?.removeEventListener("abort", onCancel);
+          stopWatch();
           resolve(r);
         },
       };
       this.#bridge.begin(opts.host);
       this.#write(frame);
-      if (opts.signal?.aborted) onCancel();
+      stopWatch = watchRun(limits, started, opts.signal, {
+        abort: (why) => this.#send({ type: "abort", id, why }),
+        finish: (r) => this.#finish(id, r),
+        kill: () => this.kill(),
+      });
     });
   }
 
@@ -289,7 +197,7 @@ export class SandboxProcess {
   kill(): void {
     if (this.#dead) return;
     this.#dead = true;
-    live.delete(this);
+    forgetLive(this);
     this.#bridge.end();
     try {
       this.#child?.kill("SIGKILL");
@@ -304,17 +212,7 @@ export class SandboxProcess {
         failure("cancelled", "the sandbox was shut down during the evaluation", run.started, { abandoned: true }),
       );
     }
-    for (const resolve of this.#replies.values()) resolve(null);
-    this.#replies.clear();
-  }
-
-  #payload<T extends object>(
-    kind: "context" | "globals",
-    value: T | undefined,
-  ): { id: number | undefined; wire: CachedPayload<T> | undefined } {
-    if (value === undefined) return { id: this.#held[kind], wire: undefined };
-    const id = payloadId(value);
-    return { id, wire: this.#held[kind] === id ? { id } : { id, value } };
+    this.#dropReplies();
   }
 
   #send(msg: HostMessage): void {
@@ -345,77 +243,21 @@ export class SandboxProcess {
     run.resolve(result);
   }
 
-  async #readFrames(stdout: ReadableStream<Uint8Array>): Promise<void> {
-    const frames = new FrameDecoder(MAX_CHILD_FRAME);
-    // A BYOB reader into one reused buffer: about half the latency of iterating the stream's own chunks.
-    const reader = stdout.getReader({ mode: "byob" });
-    let scratch = new Uint8Array(READ_CHUNK);
-    try {
-      while (true) {
-        const { value, done } = await reader.read(scratch);
-        if (done || !value) break;
-        frames.push(value);
-        scratch = new Uint8Array(value.buffer, 0, READ_CHUNK);
-        for (let body = frames.next(); body; body = frames.next()) {
-          this.#onMessage(JSON.parse(decoder.decode(body)) as ChildMessage);
-        }
-        // Let answers that are already known (a tool that resolved at once) go out before the next read is set up.
-        await null;
-      }
-    } catch (e) {
-      this.#fail(`the sandbox process broke the protocol (${e instanceof Error ? e.message : String(e)})`);
-    }
-  }
-
-  async #readStderr(stderr: ReadableStream<Uint8Array>): Promise<void> {
-    try {
-      for await (const chunk of stderr.pipeThrough(new TextDecoderStream())) {
-        this.#stderr = (this.#stderr + chunk).slice(-STDERR_TAIL);
-      }
-    } catch {
-      // the process is gone
-    }
+  /** Housekeeping questions still waiting get `null`: the process will not answer them. */
+  #dropReplies(): void {
+    for (const resolve of this.#replies.values()) resolve(null);
+    this.#replies.clear();
   }
 
   #onExit(status: Deno.CommandStatus): void {
     const wasDead = this.#dead;
     this.#dead = true;
-    live.delete(this);
+    forgetLive(this);
     this.#writer?.releaseLock();
-    this.#settleReady(new Error(`the sandbox process exited while starting: ${this.#describe(status)}`));
+    this.#settleReady(new Error(`the sandbox process exited while starting: ${this.#stderr.describe(status)}`));
     const run = this.#run;
-    if (run && !wasDead) {
-      if (/out of memory|heap limit/i.test(this.#stderr)) {
-        const session = run.mode === "session";
-        this.#finish(
-          run.id,
-          failure(
-            "memory_limit",
-            session
-              ? `the session's sandbox process ran out of memory (its cap is ${this.#heapMb} MiB for the ` +
-                `definitions and this program together): the session has ended`
-              : `the program exhausted the memory of its sandbox process (cap ${this.#heapMb} MiB)`,
-            run.started,
-            { abandoned: true, sessionEnded: session },
-          ),
-        );
-      } else {
-        this.#finish(
-          run.id,
-          failure("internal_error", `the sandbox process crashed: ${this.#describe(status)}`, run.started, {
-            abandoned: true,
-          }),
-        );
-      }
-    }
-    for (const resolve of this.#replies.values()) resolve(null);
-    this.#replies.clear();
-  }
-
-  #describe(status: Deno.CommandStatus): string {
-    const how = status.signal ? `signal ${status.signal}` : `exit code ${status.code}`;
-    const last = this.#stderr.trim().split("\n").filter((l) => l.trim() && !/^\s*\[\d+:0x/.test(l)).slice(-2);
-    return last.length ? `${how}; ${last.join(" | ").slice(0, 300)}` : how;
+    if (run && !wasDead) this.#finish(run.id, exitResult(status, this.#stderr, run, this.#heapMb));
+    this.#dropReplies();
   }
 
   #fail(message: string): void {
