@@ -131,7 +131,8 @@ Deno.test("tool mapping: error_feedback closed returns only the reason; bounded 
   } finally {
     await rt.stop();
   }
-  // A JSON-RPC error answering tools/call follows the same rule as an isError result.
+  // A JSON-RPC error answering tools/call follows the same rule as an isError result ("mapped": error_feedback left
+  // out, so the default, bounded; undefined: no mapping at all).
   for (
     const [feedback, expected] of [
       [
@@ -139,7 +140,7 @@ Deno.test("tool mapping: error_feedback closed returns only the reason; bounded 
         /^upstream fx, tool rpc-error: the server answered with JSON-RPC error -32603 \(its text is withheld: error_feedback closed\)$/,
       ],
       [
-        "bounded",
+        "mapped",
         /^upstream fx, tool rpc-error: the server answered with JSON-RPC error -32603; untrusted server text follows: ".*disk on fire"$/,
       ],
       [undefined, /^upstream fx, tool rpc-error: JSON-RPC error -32603: .*disk on fire$/],
@@ -147,7 +148,7 @@ Deno.test("tool mapping: error_feedback closed returns only the reason; bounded 
   ) {
     const tools = {
       calls_seen: { effect: "read" },
-      ...(feedback ? { rpc_error: { effect: "read", error_feedback: feedback } } : {}),
+      rpc_error: feedback === "closed" ? { effect: "read", error_feedback: "closed" } : { effect: "read" },
     };
     const rt2 = await startFixture({ fx: feedback ? { tools } : { tools: undefined } }, false);
     try {
