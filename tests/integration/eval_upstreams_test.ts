@@ -3,18 +3,7 @@ import { join } from "node:path";
 import { createTokenDir, startObservatory } from "../../fixtures/observatory/mod.ts";
 import { writeConcreteConfig } from "../../src/cli/demo_session.ts";
 
-const MAIN = new URL("../../main.ts", import.meta.url).pathname;
-
-async function ptc(args: string[], permissions = ["-A"]) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--unstable-worker-options", ...permissions, MAIN, ...args],
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
-}
+import { MAIN, runPtc as ptc } from "./ptc_process.ts";
 
 Deno.test("ptc eval --upstreams-config: a program calls the Observatory through the example config", async (t) => {
   const dir = await Deno.makeTempDir({ prefix: "ptc-eval-up-" });

@@ -7,18 +7,11 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ROOT, stdioFixture } from "../transports/mcp_common/helpers.ts";
 import { runRepl } from "./repl_fixture.ts";
+import { runPtc as ptc } from "./ptc_process.ts";
 
-const MAIN = join(ROOT, "main.ts");
-
-async function ptc(args: string[]) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--unstable-worker-options", "-A", MAIN, ...args],
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+/** `ptc eval --upstreams-config CONFIG --allow-writes [--format json] PROGRAM`. */
+function evalWrites(config: string, program: string, json = false) {
+  return ptc(["eval", "--upstreams-config", config, "--allow-writes", ...(json ? ["--format", "json"] : []), program]);
 }
 
 async function withWriteConfig(fn: (config: string) => Promise<void>): Promise<void> {
@@ -46,7 +39,7 @@ const TWO_WRITES = `(do (tool/call 'fx/remove-item {:id "7"}) (tool/call 'fx/fai
 
 Deno.test("ptc eval lists the writes of an evaluation: stderr line in text, a writes list in JSON", async () => {
   await withWriteConfig(async (config) => {
-    const text = await ptc(["eval", "--upstreams-config", config, "--allow-writes", TWO_WRITES]);
+    const text = await evalWrites(config, TWO_WRITES);
     assert.equal(text.code, 0, text.stderr);
     assert.equal(text.stdout, ":done\n", "stdout stays the answer");
     assert.ok(
@@ -54,7 +47,7 @@ Deno.test("ptc eval lists the writes of an evaluation: stderr line in text, a wr
       text.stderr,
     );
 
-    const json = await ptc(["eval", "--upstreams-config", config, "--allow-writes", "--format", "json", TWO_WRITES]);
+    const json = await evalWrites(config, TWO_WRITES, true);
     assert.equal(json.code, 0, json.stderr);
     assert.deepEqual(JSON.parse(json.stdout).writes, [
       { server: "fx", tool: "remove-item", mutation_state: "applied" },
@@ -62,39 +55,17 @@ Deno.test("ptc eval lists the writes of an evaluation: stderr line in text, a wr
     ]);
 
     // A program that wrote and then failed still says what it changed.
-    const failed = await ptc([
-      "eval",
-      "--upstreams-config",
-      config,
-      "--allow-writes",
-      "--format",
-      "json",
-      `(do (tool/call 'fx/remove-item {:id "8"}) (/ 1 0))`,
-    ]);
+    const failed = await evalWrites(config, `(do (tool/call 'fx/remove-item {:id "8"}) (/ 1 0))`, true);
     assert.equal(failed.code, 1);
     const out = JSON.parse(failed.stdout);
     assert.equal(out.ok, false);
     assert.deepEqual(out.writes, [{ server: "fx", tool: "remove-item", mutation_state: "applied" }]);
 
     // Reads only: no Writes line and no writes field.
-    const reads = await ptc([
-      "eval",
-      "--upstreams-config",
-      config,
-      "--allow-writes",
-      "--format",
-      "json",
-      "(tool/call 'fx/echo {:a 1})",
-    ]);
+    const reads = await evalWrites(config, "(tool/call 'fx/echo {:a 1})", true);
     assert.equal(reads.code, 0, reads.stderr);
     assert.equal(JSON.parse(reads.stdout).writes, undefined);
-    const readsText = await ptc([
-      "eval",
-      "--upstreams-config",
-      config,
-      "--allow-writes",
-      "(tool/call 'fx/echo {:a 1})",
-    ]);
+    const readsText = await evalWrites(config, "(tool/call 'fx/echo {:a 1})");
     assert.ok(!readsText.stderr.includes("Writes:"), readsText.stderr);
   });
 });
