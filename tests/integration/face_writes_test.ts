@@ -26,6 +26,7 @@ async function withWriteConfig(fn: (config: string) => Promise<void>): Promise<v
         echo: { effect: "read" },
         delete_item: { effect: "write", as: "remove-item" },
         fail: { effect: "write" },
+        rpc_error: { effect: "write" },
       },
     };
     await Deno.writeTextFile(config, JSON.stringify({ upstreams: { fx } }));
@@ -81,5 +82,45 @@ Deno.test("ptc repl lists the writes of each evaluation after its answer", async
     assert.deepEqual(r.stderr.split("\n").filter((l) => l.startsWith("Writes:")), [
       "Writes: fx/remove-item applied, fx/fail not_applied",
     ]);
+  });
+});
+
+Deno.test("ptc eval --record / --replay: a write refused with a JSON-RPC error replays as not_applied", async () => {
+  await withWriteConfig(async (config) => {
+    const dir = await Deno.makeTempDir({ prefix: "ptc-face-writes-rec-" });
+    try {
+      const program = `(:mutation_state (tool/call 'fx/rpc-error {:message "no such row"}))`;
+      const live = await ptc([
+        "eval",
+        "--upstreams-config",
+        config,
+        "--allow-writes",
+        "--format",
+        "json",
+        "--record",
+        join(dir, "rec"),
+        program,
+      ]);
+      assert.equal(live.code, 0, live.stderr);
+      const replayed = await ptc([
+        "eval",
+        "--upstreams-config",
+        config,
+        "--allow-writes",
+        "--format",
+        "json",
+        "--replay",
+        join(dir, "rec"),
+        program,
+      ]);
+      assert.equal(replayed.code, 0, replayed.stderr);
+      for (const r of [live, replayed]) {
+        const out = JSON.parse(r.stdout);
+        assert.equal(out.printed, ":not_applied");
+        assert.deepEqual(out.writes, [{ server: "fx", tool: "rpc-error", mutation_state: "not_applied" }]);
+      }
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
   });
 });
