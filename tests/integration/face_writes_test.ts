@@ -9,9 +9,10 @@ import { ROOT, stdioFixture } from "../transports/mcp_common/helpers.ts";
 import { runRepl } from "./repl_fixture.ts";
 import { runPtc as ptc } from "./ptc_process.ts";
 
-/** `ptc eval --upstreams-config CONFIG --allow-writes [--format json] PROGRAM`. */
-function evalWrites(config: string, program: string, json = false) {
-  return ptc(["eval", "--upstreams-config", config, "--allow-writes", ...(json ? ["--format", "json"] : []), program]);
+/** `ptc eval --upstreams-config CONFIG --allow-writes [--format json] [MORE…] PROGRAM`. */
+function evalWrites(config: string, program: string, json = false, more: string[] = []) {
+  const format = json ? ["--format", "json"] : [];
+  return ptc(["eval", "--upstreams-config", config, "--allow-writes", ...format, ...more, program]);
 }
 
 async function withWriteConfig(fn: (config: string) => Promise<void>): Promise<void> {
@@ -90,29 +91,9 @@ Deno.test("ptc eval --record / --replay: a write refused with a JSON-RPC error r
     const dir = await Deno.makeTempDir({ prefix: "ptc-face-writes-rec-" });
     try {
       const program = `(:mutation_state (tool/call 'fx/rpc-error {:message "no such row"}))`;
-      const live = await ptc([
-        "eval",
-        "--upstreams-config",
-        config,
-        "--allow-writes",
-        "--format",
-        "json",
-        "--record",
-        join(dir, "rec"),
-        program,
-      ]);
+      const live = await evalWrites(config, program, true, ["--record", join(dir, "rec")]);
       assert.equal(live.code, 0, live.stderr);
-      const replayed = await ptc([
-        "eval",
-        "--upstreams-config",
-        config,
-        "--allow-writes",
-        "--format",
-        "json",
-        "--replay",
-        join(dir, "rec"),
-        program,
-      ]);
+      const replayed = await evalWrites(config, program, true, ["--replay", join(dir, "rec")]);
       assert.equal(replayed.code, 0, replayed.stderr);
       for (const r of [live, replayed]) {
         const out = JSON.parse(r.stdout);
