@@ -2,13 +2,15 @@
  * `ptc demo [--keep] [--seed S] [--traces N] [--port N] [--json]`: start the Observatory fixture with a fresh token,
  * run ptc against it through `upstreams.example.jsonc` (which also starts the runbooks MCP server over stdio), answer
  * the demo questions with PTC-Lisp programs and print each program, its compact answer and the payload reduction
- * measured from the run's call records.
+ * measured from the run's call records. The last question writes (a trace annotation), with writes enabled for it
+ * alone; the demo prints each write's mutation state and re-runs it to show the Idempotency-Key at work.
  * @module
  */
 import { intFlag, parseFlags, UsageError, usageError } from "./usage.ts";
 import { untilStopSignal } from "./signals.ts";
 import type { DemoQuestion } from "./demo_questions.ts";
 import type { DemoSession, ProgramRun } from "./demo_session.ts";
+import { type DemoWriteReport, printWriteRun, runWriteQuestion } from "./demo_write_run.ts";
 
 const USAGE = `Usage: ptc demo [options]
 
@@ -107,7 +109,7 @@ export async function run(args: string[]): Promise<number> {
   }
   const json = flags.values.json === true;
   const { startDemoSession } = await import("./demo_session.ts");
-  const { demoQuestions } = await import("./demo_questions.ts");
+  const { demoQuestions, demoWriteQuestion } = await import("./demo_questions.ts");
   let session: DemoSession;
   try {
     session = await startDemoSession({ seed: flags.values.seed, traces, port });
@@ -128,13 +130,22 @@ export async function run(args: string[]): Promise<number> {
       console.log(`ptc config: ${session.configPath} (upstreams.example.jsonc with the real address): ${servers}`);
     }
     const runs: ProgramRun[] = [];
+    const total = questions.length + 1;
     for (const [i, q] of questions.entries()) {
       const r = await session.run(q.program);
       runs.push(r);
-      if (!json) printRun(i + 1, questions.length, q, r);
+      if (!json) printRun(i + 1, total, q, r);
     }
+    const writeQuestion = demoWriteQuestion();
+    const write: DemoWriteReport = await runWriteQuestion(session, writeQuestion);
+    if (!json) {
+      if (write.first) printRun(total, total, writeQuestion, write.first);
+      else console.log(`\n━━ ${total}/${total}  ${writeQuestion.question}`);
+      printWriteRun(write);
+    }
+    // The payload reduction is about the reads; the write question is about the write.
     const sum = overall(runs);
-    const failures = runs.filter((r) => !r.result.ok).length;
+    const failures = runs.filter((r) => !r.result.ok).length + (write.ok ? 0 : 1);
     if (json) {
       console.log(JSON.stringify({
         fixture: session.server.url,
@@ -149,6 +160,7 @@ export async function run(args: string[]): Promise<number> {
           answer_bytes: runs[i].answerBytes,
           ratio: runs[i].ratio,
         })),
+        write: write.json,
         overall: { upstream_bytes: sum.upstreamBytes, answer_bytes: sum.answerBytes, ratio: sum.ratio },
       }));
     } else {

@@ -11,6 +11,8 @@ export interface DemoQuestion {
   id: string;
   question: string;
   program: string;
+  /** The program writes: the demo runs it with writes enabled for it alone (see `demo_writes.ts`). */
+  writes?: boolean;
 }
 
 /** Facts about the running fixture that a question may quote (e.g. an id seen in a log line). */
@@ -184,4 +186,31 @@ export function demoQuestions(facts: DemoFacts): DemoQuestion[] {
    :steps (mapv (juxt :kind :name :status :duration_ms) steps)})`,
     },
   ];
+}
+
+/**
+ * The question that writes: flag the most expensive failed trace of the week for review. The annotation carries an
+ * `Idempotency-Key` derived from the trace, so running the program again returns the same annotation instead of
+ * adding a second one (the demo runs it twice to show it). The query is `query-traces`, a POST that only reads.
+ */
+export function demoWriteQuestion(): DemoQuestion {
+  const weekAgo = iso(DATASET_END - 7 * DAY);
+  return {
+    id: "annotate-for-review",
+    question: "Flag the most expensive failed trace this week, across all orgs, for review (safe to re-run).",
+    writes: true,
+    program: `
+(let [t (first (get-in (tool/call 'observatory/query-traces
+                         {:org_ids ["acme" "globex" "initech" "umbrella"] :status "error"
+                          :since "${weekAgo}" :order_by "cost_usd" :limit 1})
+                       [:value :traces]))
+      r (tool/call 'observatory/create-trace-annotation
+          {:trace_id (:id t) :idempotency_key (str "review-" (:id t))
+           :label "needs-review"
+           :note (str "most expensive failure this week: " (:error_class t) ", $" (:cost_usd t))})]
+  {:trace (:id t) :org (:org_id t) :cost_usd (:cost_usd t) :error_class (:error_class t)
+   :annotation (get-in r [:value :id]) :mutation_state (:mutation_state r)
+   :annotations_on_trace (count (get-in (tool/call 'observatory/list-trace-annotations {:trace_id (:id t)})
+                                        [:value :annotations]))})`,
+  };
 }

@@ -15,6 +15,7 @@ import type { TokenDir } from "../../fixtures/observatory/mod.ts";
 import { createEngine } from "../engine/engine.ts";
 import type { CallRecord, Engine, EngineEvalResult } from "../engine/types.ts";
 import { registerBuiltins } from "../../transports/mod.ts";
+import { withObservatoryWrites } from "./demo_writes.ts";
 
 /** The example config shipped at the repository root. */
 export const EXAMPLE_CONFIG = join(
@@ -64,6 +65,11 @@ export interface DemoSession {
   /** The engine over the concrete config (its catalog names the upstreams and their tools). */
   engine: Engine;
   run(program: string): Promise<ProgramRun>;
+  /**
+   * Evaluate a program with writes enabled for it alone: on an engine (started on first use, the Observatory upstream
+   * only) over a copy of the config with the write section applied (`allow_writes`) and the process switch on.
+   */
+  runWithWrites(program: string): Promise<ProgramRun>;
   /** Stop the engine; the fixture too unless `keepFixture`; remove the temp dir unless kept. */
   close(options?: { keepFixture?: boolean }): Promise<void>;
 }
@@ -110,6 +116,10 @@ export interface ConcreteConfigOptions {
    * the runbooks MCP upstream joined it (tests of other faces rely on that and need no `node` child per world).
    */
   upstreams?: readonly string[] | "all";
+  /** Apply the write section (`withObservatoryWrites`): the annotation operations, `allow_writes`, not read-only. */
+  writes?: boolean;
+  /** File name of the copy inside the folder (default `upstreams.jsonc`). */
+  fileName?: string;
 }
 
 /** Drop every upstream of a config text that `keep` does not name (comments elsewhere are kept). */
@@ -143,7 +153,8 @@ export async function writeConcreteConfig(
   const keep = options.upstreams ?? ["observatory"];
   let concrete = text.replaceAll(EXAMPLE_ORIGIN, url);
   if (keep !== "all") concrete = keepUpstreams(concrete, keep);
-  const path = join(dir, "upstreams.jsonc");
+  if (options.writes) concrete = withObservatoryWrites(concrete);
+  const path = join(dir, options.fileName ?? "upstreams.jsonc");
   // The example's libraries call both upstreams: a copy with fewer upstreams leaves them out.
   concrete = pinLibraries(concrete, dirname(EXAMPLE_CONFIG), keep !== "all");
   await Deno.writeTextFile(path, pinStdioWorkingDirs(concrete, dirname(EXAMPLE_CONFIG)));
@@ -181,9 +192,9 @@ export async function startDemoSession(options: DemoSessionOptions = {}): Promis
     });
     cleanups.push(() => engine.close());
 
-    const run = async (program: string): Promise<ProgramRun> => {
+    const measure = async (on: Engine, program: string): Promise<ProgramRun> => {
       const started = performance.now();
-      const result = await engine.evaluate({ program });
+      const result = await on.evaluate({ program });
       const upstreamBytes = result.calls.reduce((s, c) => s + c.bytes, 0);
       const answerBytes = result.ok ? jsonByteLength(result.json) : 0;
       return {
@@ -195,6 +206,24 @@ export async function startDemoSession(options: DemoSessionOptions = {}): Promis
         wallMs: performance.now() - started,
       };
     };
+    const run = (program: string) => measure(engine, program);
+    let writing: Promise<Engine> | undefined;
+    const writeEngine = async () => {
+      const path = await writeConcreteConfig(dir, server.url, {
+        upstreams: ["observatory"],
+        writes: true,
+        fileName: "upstreams-writes.jsonc",
+      });
+      return await createEngine({
+        registry: registerBuiltins(),
+        upstreamsConfig: path,
+        poolSize: 1,
+        lazySandbox: true,
+        onWarning: log,
+        allowWrites: true, // the process switch, for this engine only (what `ptc … --allow-writes` sets)
+      });
+    };
+    const runWithWrites = async (program: string) => measure(await (writing ??= writeEngine()), program);
 
     let closed = false;
     return {
@@ -204,10 +233,12 @@ export async function startDemoSession(options: DemoSessionOptions = {}): Promis
       configPath,
       engine,
       run,
+      runWithWrites,
       async close(opts = {}) {
         if (closed) return;
         closed = true;
         await engine.close();
+        if (writing) await (await writing.catch(() => undefined))?.close();
         if (!opts.keepFixture) {
           await server.stop();
           await Deno.remove(dir, { recursive: true }).catch(() => {});

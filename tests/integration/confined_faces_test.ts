@@ -202,6 +202,9 @@ Deno.test("confined matrix: every face through bin/ptc under its printed flags, 
       const report = JSON.parse(r.stdout);
       assert.ok(report.questions.every((q: { ok: boolean }) => q.ok), r.stdout);
       assert.ok(report.questions.some((q: { upstreams: string[] }) => q.upstreams.includes("runbooks")));
+      // The write question, with writes enabled for it alone, under the same computed flags.
+      assert.equal(report.write.ok, true, r.stdout);
+      assert.equal(report.write.writes[0].mutation_state, "applied", r.stdout);
     });
 
     await t.step("fixture observatory (what getting-started runs first)", async () => {
