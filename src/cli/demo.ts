@@ -185,6 +185,11 @@ export async function run(args: string[]): Promise<number> {
       console.log(
         `  deno task ptc eval --upstreams-config ${cfg} '(tool/call (quote runbooks/read-text-file) {:path "timeout.md"})'`,
       );
+      if (write.first) {
+        console.log(
+          `  deno task ptc repl --upstreams-config ${session.dir}/upstreams-writes.jsonc --allow-writes   # writes on`,
+        );
+      }
       await untilStopSignal();
       await session.server.stop();
       await Deno.remove(session.dir, { recursive: true }).catch(() => {});
