@@ -8,23 +8,23 @@
  */
 import { applyEdits, modify, parse as parseJsonc } from "jsonc-parser";
 
-/** The operations the write section adds to the `observatory` upstream's `include_operations`. */
+/**
+ * The operations the write section adds to the `observatory` upstream's `include_operations` (the example already
+ * includes `query-traces`, the POST that only reads, declared `effect: "read"`).
+ */
 export const WRITE_OPERATIONS = [
   "list-trace-annotations",
   "create-trace-annotation",
   "delete-trace-annotation",
-  "query-traces",
 ] as const;
 
 /**
  * Their declared effects (`operation_overrides.<id>.effect`): a POST or DELETE is included only when the operator
- * says what it does. `list-trace-annotations` is a GET (a read without a declaration); `query-traces` is a POST that
- * only reads.
+ * says what it does. `list-trace-annotations` is a GET (a read without a declaration).
  */
 export const WRITE_OVERRIDES: Record<string, { effect: "read" | "write" }> = {
   "create-trace-annotation": { effect: "write" },
   "delete-trace-annotation": { effect: "write" },
-  "query-traces": { effect: "read" },
 };
 
 /**

@@ -45,17 +45,27 @@ Deno.test("demo writes: the example's commented write section says what the demo
   assert.match(example, /\/\/\s+"allow_writes": true,/);
 });
 
-Deno.test("demo writes: the declared effects match the fixture's operations", () => {
-  for (const id of WRITE_OPERATIONS) {
-    const op = OPERATIONS.find((o) => o.operationId === id);
-    assert.ok(op, `the fixture serves ${id}`);
-    const method = op.method ?? "get";
-    const declared = WRITE_OVERRIDES[id]?.effect;
-    if (method === "get") assert.equal(declared, undefined, `${id}: a GET needs no declaration`);
-    else if (op.write) assert.equal(declared, "write", id);
-    else {
-      assert.equal(method, "post", `${id}: only a POST may be declared a read`);
-      assert.equal(declared, "read", id);
+Deno.test("demo writes: the declared effects match the fixture's operations, in the default and the write section", () => {
+  for (const text of [example, withObservatoryWrites(example)]) {
+    const obs = (parseJsonc(text) as Config).upstreams.observatory;
+    const overrides = obs.operation_overrides as Record<string, { effect?: string }>;
+    for (const id of obs.include_operations as string[]) {
+      const op = OPERATIONS.find((o) => o.operationId === id);
+      assert.ok(op, `the fixture serves ${id}`);
+      const method = op.method ?? "get";
+      const declared = overrides[id]?.effect;
+      if (method === "get") assert.equal(declared, undefined, `${id}: a GET needs no declaration`);
+      else if (op.write) assert.equal(declared, "write", id);
+      else {
+        assert.equal(method, "post", `${id}: only a POST may be declared a read`);
+        assert.equal(declared, "read", id);
+      }
     }
   }
+  // The default config reads only: its one POST is the query, declared a read.
+  const defaults = (parseJsonc(example) as Config).upstreams.observatory;
+  assert.ok((defaults.include_operations as string[]).includes("query-traces"));
+  assert.ok(
+    !(defaults.include_operations as string[]).some((id) => OPERATIONS.find((o) => o.operationId === id)?.write),
+  );
 });

@@ -28,7 +28,7 @@ function withSession(fn: (s: RuntimeSession) => Promise<void>): Promise<void> {
   return withDemoRuntime({ seed: "e2e", traces: 1200 }, fn);
 }
 
-Deno.test("e2e observatory: the example config exposes the seven operations as tools", async () => {
+Deno.test("e2e observatory: the example config exposes its eight read operations as tools", async () => {
   await withSession((s) => {
     const names = s.runtime.catalog().find((c) => c.name === "observatory")?.tools.map((t) => t.name).sort();
     assert.deepEqual(names, [
@@ -38,9 +38,29 @@ Deno.test("e2e observatory: the example config exposes the seven operations as t
       "get-trace-steps",
       "list-errors",
       "list-traces",
+      "query-traces",
       "search-traces",
     ]);
     return Promise.resolve();
+  });
+});
+
+Deno.test("e2e observatory: query-traces, a POST declared a read, works in read-only mode", async () => {
+  await withSession(async (s) => {
+    const { outcome, calls } = await call(s, "query-traces", {
+      org_ids: ["acme", "globex"],
+      status: "error",
+      order_by: "cost_usd",
+      limit: 3,
+    });
+    const page = value(outcome);
+    const expected = s.server.dataset.traces.filter((t) =>
+      ["acme", "globex"].includes(t.org_id) && t.status === "error"
+    )
+      .sort((a, b) => b.cost_usd - a.cost_usd || a.id.localeCompare(b.id)).slice(0, 3);
+    assert.deepEqual((page.traces as { id: string }[]).map((t) => t.id), expected.map((t) => t.id));
+    assert.equal(calls[0].mutation_state, undefined, "a read has no mutation state");
+    assert.deepEqual(s.server.writes(), [], "and the fixture recorded no write");
   });
 });
 

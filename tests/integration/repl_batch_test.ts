@@ -109,7 +109,7 @@ Deno.test("batch: against the Observatory — tool results as values, :servers/:
     ]);
     assert.equal(r.code, 0, r.stderr);
     const out = r.stdout.split("\n");
-    assert.deepEqual(out.slice(0, 3), ["#'page", "5", "observatory (7 tools) - " + out[2].slice(24)]);
+    assert.deepEqual(out.slice(0, 3), ["#'page", "5", "observatory (8 tools) - " + out[2].slice(24)]);
     assert.match(r.stdout, /\nobservatory\/get-cost-analytics\nCost, volume and errors of an org, grouped/);
     assert.match(r.stdout, /\n:not_found\n$/);
     assert.ok(!r.stdout.includes(world.token) && !r.stderr.includes(world.token));
@@ -142,7 +142,7 @@ Deno.test("batch: against the Observatory — tool results as values, :servers/:
     ]);
     assert.equal(broken.code, 0, broken.stderr);
     assert.equal(broken.stderr.match(/schema_network_error/g)?.length, 1, "reported once at start");
-    assert.match(broken.stdout, /^observatory \(7 tools\)/m);
+    assert.match(broken.stdout, /^observatory \(8 tools\)/m);
     assert.match(broken.stdout, /^broken \(unavailable\) - /m);
     assert.match(broken.stdout, /\n3\n$/);
     // :limits: the REPL's 30 s default, the sandbox budgets and the config's per-program limits

@@ -113,10 +113,10 @@ Deno.test("tty: :doc precedence and fallback, :find, :tools, :servers and a tool
       await r.waitFor(/:find cost\nobservatory\/get-cost-analytics - Cost, volume and errors of an org, grouped\n/);
       await r.send("C-l");
       await r.line(":servers");
-      await r.waitFor(/:servers\nobservatory \(7 tools\) - Observatory: traces/);
+      await r.waitFor(/:servers\nobservatory \(8 tools\) - Observatory: traces/);
       await r.line(":tools observatory");
-      const tools = await r.waitFor(/observatory\/list-errors - Recent failures of an org\nptc>$/);
-      assert.equal(count(tools, "\nobservatory/"), 7);
+      const tools = await r.waitFor(/observatory\/query-traces - Query traces across orgs[^\n]*\nptc>$/);
+      assert.equal(count(tools, "\nobservatory/"), 8);
       await r.send("C-l");
       await r.line('(def page (tool/call \'observatory/list-traces {:org_id "acme" :limit 3}))');
       await r.waitFor(/#'page\nptc>$/);
