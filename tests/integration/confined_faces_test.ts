@@ -128,7 +128,7 @@ Deno.test("confined matrix: every face through bin/ptc under its printed flags, 
     await t.step("doctor --connect: every check passes (no false negative)", async () => {
       const r = await face(["doctor", ...config, "--connect"]);
       assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
-      assert.match(r.stdout, /observatory \(openapi\): ready, 7 tool\(s\)/);
+      assert.match(r.stdout, /observatory \(openapi\): ready, 8 tool\(s\)/);
       assert.match(r.stdout, /runbooks \(mcp_stdio\): ready/);
       assert.match(r.stdout, /✓ command: \//);
       assert.match(r.stdout, /all checks passed/);

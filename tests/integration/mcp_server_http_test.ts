@@ -184,8 +184,8 @@ Deno.test("ptc mcp over HTTP with the official client", async (t) => {
         assert.ok(found.some((o) => o.name === "get-cost-analytics"));
         for (const o of found) assert.match(`${o.name} ${o.description}`, /analytics/i);
         const all = await c.callTool({ name: "list_service_operations", arguments: { service: "observatory" } });
-        assert.equal(sc(all).total, 7);
-        assert.ok(found.length < 7);
+        assert.equal(sc(all).total, 8);
+        assert.ok(found.length < 8);
 
         const schema = await c.callTool({
           name: "get_operation_schema",
