@@ -8,7 +8,7 @@
 import { isAbsolute, resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { sandboxPermissions } from "../sandbox/permissions.ts";
-import { CONFIG_ENV, loadConfigFile } from "../upstream/config.ts";
+import { ALLOW_WRITES_ENV, CONFIG_ENV, loadConfigFile, type PtcConfig } from "../upstream/config.ts";
 import { computePermissions } from "../upstream/permissions.ts";
 import { formatConfigError } from "../upstream/messages.ts";
 import { type FaceNeeds, mergeNeeds, noNeeds, readGranted } from "./needs.ts";
@@ -60,13 +60,29 @@ export function sandboxNeeds(target: Target, compiledPath?: string): FaceNeeds {
 const abs = (p: string) => (isAbsolute(p) ? p : resolve(p));
 const dirOf = (p: string) => abs(p).replace(/\/[^/]*$/, "") || "/";
 
-/** The config-driven part: the file (flag, else $PTC_UPSTREAMS) and everything its upstreams and credentials need. */
+/**
+ * `$PTC_ALLOW_WRITES`, the fallback of `--allow-writes`, for a face that takes that flag (`allowWritesFlag` is whether
+ * it was given): read only when it can matter — the flag is absent, read-only mode is off and the config allows writes
+ * somewhere. Without the grant the fallback would read as unset and a `PTC_ALLOW_WRITES=1` launch would silently run
+ * with writes off while the refusal tells the operator to set it.
+ */
+function writeSwitchNeeds(config: PtcConfig, readOnly: boolean, allowWritesFlag: boolean | undefined): FaceNeeds {
+  if (allowWritesFlag !== false || readOnly || config.readOnly) return noNeeds();
+  const allows = config.allowWrites === true || config.upstreams.some((u) => u.allowWrites === true);
+  return allows ? mergeNeeds({ env: [ALLOW_WRITES_ENV] }) : noNeeds();
+}
+
+/**
+ * The config-driven part: the file (flag, else $PTC_UPSTREAMS) and everything its upstreams and credentials need;
+ * `allowWritesFlag` (faces that take `--allow-writes`): whether it was given.
+ */
 async function configNeeds(
   flag: string | undefined,
   env: (name: string) => string | undefined,
   readOnly: boolean,
   extra?: (config: Awaited<ReturnType<typeof loadConfigFile>>) => FaceNeeds,
   upstreams = true,
+  allowWritesFlag?: boolean,
 ): Promise<FaceNeedsResult> {
   const fromEnv = flag === undefined || flag === "" ? env(CONFIG_ENV) : undefined;
   const named = flag !== undefined && flag !== "" ? flag : fromEnv;
@@ -84,6 +100,7 @@ async function configNeeds(
   const needs = mergeNeeds(
     withFile,
     computePermissions(loaded, registry, { configFromEnv: !flag, upstreams }),
+    writeSwitchNeeds(loaded, readOnly, allowWritesFlag),
     extra?.(loaded) ?? {},
   );
   return { needs, problems: [], configFile: file };
@@ -119,6 +136,7 @@ async function evalNeeds(args: string[], o: FaceNeedsOptions & { target: Target 
     v["read-only"] === true,
     undefined,
     !isReplay(recording),
+    v["allow-writes"] === true,
   );
   const own = mergeNeeds({ read: files }, recordReplayNeeds(recording));
   return { ...config, needs: mergeNeeds(config.needs, own, sandboxNeeds(o.target, o.executable)) };
@@ -140,7 +158,14 @@ async function replNeeds(args: string[], o: FaceNeedsOptions & { target: Target 
     const dir = path ? dirOf(path) : undefined;
     history = mergeNeeds({ env: [...asked], read: dir ? [dir] : [], write: dir ? [dir] : [] });
   }
-  const config = await configNeeds(v["upstreams-config"] as string | undefined, o.env, v["read-only"] === true);
+  const config = await configNeeds(
+    v["upstreams-config"] as string | undefined,
+    o.env,
+    v["read-only"] === true,
+    undefined,
+    true,
+    v["allow-writes"] === true,
+  );
   return { ...config, needs: mergeNeeds(config.needs, own, history, sandboxNeeds(o.target, o.executable)) };
 }
 
@@ -200,7 +225,14 @@ async function catalogNeeds(args: string[], o: FaceNeedsOptions & { target: Targ
     return { needs: documentNeeds(p.values.operations, p.values.overlay), problems: [] };
   }
   const v = p.values as Record<string, string | boolean | undefined>;
-  const config = await configNeeds(v["upstreams-config"] as string | undefined, o.env, v["read-only"] === true);
+  const config = await configNeeds(
+    v["upstreams-config"] as string | undefined,
+    o.env,
+    v["read-only"] === true,
+    undefined,
+    true,
+    v["allow-writes"] === true,
+  );
   const diff = typeof v.diff === "string" ? [abs(v.diff)] : [];
   return { ...config, needs: mergeNeeds(config.needs, { read: diff }) };
 }
@@ -224,20 +256,27 @@ async function doctorNeeds(args: string[], o: FaceNeedsOptions & { target: Targe
   if (!p) return unparsed("doctor");
   const v = p.values as Record<string, string | boolean | undefined>;
   const { resolveCommand } = await import("../../transports/mcp_stdio/command.ts");
-  return await configNeeds(v["upstreams-config"] as string | undefined, o.env, v["read-only"] === true, (config) => {
-    if (Array.isArray(config)) return noNeeds();
-    const read: string[] = [];
-    let stdio = false;
-    for (const u of config.upstreams) {
-      if (u.transport !== "mcp_stdio") continue;
-      stdio = true;
-      const c = u.config as { command?: unknown; cwd?: unknown; env?: Record<string, { literal?: string }> };
-      if (typeof c.command !== "string" || typeof c.cwd !== "string") continue;
-      const found = resolveCommand(c.command, c.cwd, c.env?.PATH?.literal ?? o.env("PATH"));
-      if (found) read.push(found);
-    }
-    return mergeNeeds({ read, env: stdio ? ["PATH"] : [] });
-  });
+  return await configNeeds(
+    v["upstreams-config"] as string | undefined,
+    o.env,
+    v["read-only"] === true,
+    (config) => {
+      if (Array.isArray(config)) return noNeeds();
+      const read: string[] = [];
+      let stdio = false;
+      for (const u of config.upstreams) {
+        if (u.transport !== "mcp_stdio") continue;
+        stdio = true;
+        const c = u.config as { command?: unknown; cwd?: unknown; env?: Record<string, { literal?: string }> };
+        if (typeof c.command !== "string" || typeof c.cwd !== "string") continue;
+        const found = resolveCommand(c.command, c.cwd, c.env?.PATH?.literal ?? o.env("PATH"));
+        if (found) read.push(found);
+      }
+      return mergeNeeds({ read, env: stdio ? ["PATH"] : [] });
+    },
+    true,
+    v["allow-writes"] === true,
+  );
 }
 
 /** A folder from `Deno.makeTempDir()`: reading and writing under $TMPDIR (read here to name it, as the check does). */

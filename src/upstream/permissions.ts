@@ -1,6 +1,6 @@
 /**
  * Deno permissions as part of the product: the minimal flags a config needs (hosts with ports, schema and secret
- * files, the config file itself, env vars including PTC_UPSTREAMS and PTC_ALLOW_WRITES, commands), merged from every transport's
+ * files, the config file itself, env vars including PTC_UPSTREAMS, commands), merged from every transport's
  * `permissions(config)`, and a start-up check with `Deno.permissions.query` that names what is missing (never prompts).
  * @module
  */
@@ -29,8 +29,8 @@ export function computePermissions(
 ): PermissionNeeds {
   const net: string[] = [];
   const read: string[] = [];
-  // PTC_ALLOW_WRITES is not listed: without its permission the fallback reads as unset and writes stay off (fail
-  // closed); `ptc mcp` lists it with its other PTC_* flag fallbacks.
+  // PTC_ALLOW_WRITES is a face's flag fallback, not a need of the config: src/cli/face_needs.ts lists it for the
+  // faces that take --allow-writes (when the flag is absent and the config allows writes).
   const env: string[] = options.configFromEnv === false ? [] : [CONFIG_ENV];
   const run: string[] = [];
   let anyEnv = false;

@@ -189,3 +189,32 @@ Deno.test("catalog --operations and init read the document (or reach its URL) an
     "--allow-env=LOG_STREAM,LOG_TOKENS",
   ]);
 });
+
+Deno.test("PTC_ALLOW_WRITES is read by eval, repl, catalog and doctor when the config allows writes and the flag is absent", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const write = async (name: string, doc: Record<string, unknown>) => {
+      const file = join(dir, name);
+      await Deno.writeTextFile(file, JSON.stringify(doc));
+      return file;
+    };
+    const upstream = (extra: Record<string, unknown>) => ({
+      upstreams: { fx: { transport: "mcp_stdio", command: "node", args: ["x.js"], ...extra } },
+    });
+    const allows = await write("allows.json", upstream({ allow_writes: true }));
+    const global = await write("global.json", { allow_writes: true, ...upstream({}) });
+    const never = await write("never.json", upstream({}));
+    for (const command of ["eval", "repl", "catalog", "doctor"]) {
+      const program = command === "eval" ? ["1"] : command === "repl" ? ["-e", "1"] : [];
+      const envOfRun = async (config: string, more: string[] = []) =>
+        (await needs(command, ["--upstreams-config", config, ...more, ...program])).env;
+      assert.ok((await envOfRun(allows)).includes("PTC_ALLOW_WRITES"), `${command}: the fallback can matter`);
+      assert.ok((await envOfRun(global)).includes("PTC_ALLOW_WRITES"), `${command}: top-level allow_writes`);
+      assert.ok(!(await envOfRun(never)).includes("PTC_ALLOW_WRITES"), `${command}: the config allows no write`);
+      assert.ok(!(await envOfRun(allows, ["--allow-writes"])).includes("PTC_ALLOW_WRITES"), `${command}: flag given`);
+      assert.ok(!(await envOfRun(allows, ["--read-only"])).includes("PTC_ALLOW_WRITES"), `${command}: read-only`);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startNotesService, writeNotesConfig } from "../transports/openapi/write_fixture.ts";
+import { launch } from "./launcher_helpers.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
@@ -76,6 +77,26 @@ Deno.test("ptc eval: OpenAPI writes behind the gate, sent once, with honest outc
     assert.equal(stale.code, 0, stale.stderr);
     assert.equal(stale.stdout.trim(), ":not_applied");
     assert.equal(service.count("POST", "/notes"), 2, "one more request for the 401, no retry");
+  } finally {
+    await service.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("bin/ptc eval: PTC_ALLOW_WRITES=1 opens the process half of the gate under the computed flags", async () => {
+  const service = startNotesService("notes-token");
+  const dir = await Deno.makeTempDir({ prefix: "ptc-eval-writes-env-" });
+  try {
+    const config = await writeNotesConfig(dir, service.url);
+    const program = `(:mutation_state (tool/call 'notes/create-note {:title "env"}))`;
+    const closed = await launch(["eval", "--upstreams-config", config, program], { cwd: dir });
+    assert.match(closed.stderr, /started without --allow-writes \(or PTC_ALLOW_WRITES=1\)/);
+    const open = await launch(["eval", "--upstreams-config", config, program], {
+      cwd: dir,
+      env: { PTC_ALLOW_WRITES: "1" },
+    });
+    assert.equal(open.stdout.trim(), ":applied", open.stderr);
+    assert.equal(service.count("POST", "/notes"), 1, "only the launch with the variable wrote");
   } finally {
     await service.close();
     await Deno.remove(dir, { recursive: true });
