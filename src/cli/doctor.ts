@@ -204,6 +204,7 @@ async function diagnose(
             readOnly: config.readOnly,
             configAllowsWrites: spec.allowWrites === true || config.allowWrites === true,
             processAllowsWrites: allowWrites,
+            upstream: spec.name,
           },
         );}
     }

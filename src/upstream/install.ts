@@ -20,6 +20,8 @@ export interface InstallPolicy {
   configAllowsWrites?: boolean;
   /** The process was started with `--allow-writes` (or `PTC_ALLOW_WRITES`). */
   processAllowsWrites?: boolean;
+  /** The upstream's name in the config, so a refusal names the key to set (`upstreams.<name>.allow_writes`). */
+  upstream?: string;
 }
 
 /** The verdict on one tool. `why` completes the sentence "tool 'server/name' …". */
@@ -34,9 +36,14 @@ export function effectOf(entry: ToolEntry): ToolEffect {
 export function installable(entry: ToolEntry, policy: InstallPolicy): InstallVerdict {
   if (effectOf(entry) === "read") return { install: true };
   const declared = entry.effect === "write" ? "is a write tool" : "is a write tool (it is not annotated read-only)";
-  if (policy.readOnly) return { install: false, why: `${declared} and ptc runs in read-only mode (--read-only)` };
+  if (policy.readOnly) {
+    return { install: false, why: `${declared} and ptc runs in read-only mode (--read-only or read_only: true)` };
+  }
+  const key = policy.upstream === undefined ? "allow_writes" : `upstreams.${policy.upstream}.allow_writes`;
   const missing = [
-    ...(policy.configAllowsWrites ? [] : ["the config does not allow writes (set allow_writes: true)"]),
+    ...(policy.configAllowsWrites
+      ? []
+      : [`the config does not allow writes (set ${key}: true, or allow_writes: true at the top level)`]),
     ...(policy.processAllowsWrites ? [] : ["ptc was started without --allow-writes (or PTC_ALLOW_WRITES=1)"]),
   ];
   if (missing.length > 0) return { install: false, why: `${declared} and ${missing.join(" and ")}` };

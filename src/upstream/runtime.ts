@@ -188,6 +188,7 @@ export class Runtime {
       readOnly: this.readOnly,
       configAllowsWrites: spec.allowWrites === true || this.config.allowWrites === true,
       processAllowsWrites: this.processAllowsWrites,
+      upstream: spec.name,
     };
   }
 

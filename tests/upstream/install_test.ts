@@ -45,10 +45,20 @@ Deno.test("installable: a write tool needs both switches and no read-only mode; 
     assert.equal(v.install, false);
     return (v as { why: string }).why;
   };
-  assert.equal(why({ ...OPEN, readOnly: true }), "is a write tool and ptc runs in read-only mode (--read-only)");
+  // read-only mode comes from the flag or the config key: both are named
+  assert.equal(
+    why({ ...OPEN, readOnly: true }),
+    "is a write tool and ptc runs in read-only mode (--read-only or read_only: true)",
+  );
   assert.equal(
     why({ ...OPEN, configAllowsWrites: false }),
-    "is a write tool and the config does not allow writes (set allow_writes: true)",
+    "is a write tool and the config does not allow writes (set allow_writes: true, or allow_writes: true at the top level)",
+  );
+  // with the upstream known, the refusal names the exact key path to set
+  assert.equal(
+    why({ ...OPEN, configAllowsWrites: false, upstream: "desk" }),
+    "is a write tool and the config does not allow writes (set upstreams.desk.allow_writes: true, or allow_writes: " +
+      "true at the top level)",
   );
   assert.equal(
     why({ ...OPEN, processAllowsWrites: false }),
@@ -112,9 +122,11 @@ Deno.test("runtime: a withheld tool is out of the catalog, counted in diagnostic
   delete (noWrites.upstreams.files as Record<string, unknown>).allow_writes;
   for (
     const [doc, allowWrites, pattern] of [
-      [twoUpstreams({ read_only: true }), true, /read-only mode \(--read-only\)/],
+      // the config key read_only: the refusal names it, not only the flag
+      [twoUpstreams({ read_only: true }), true, /read-only mode \(--read-only or read_only: true\)/],
       [twoUpstreams(), false, /started without --allow-writes/],
-      [noWrites, true, /config does not allow writes \(set allow_writes: true\)/],
+      // the upstream's own key path, then the global one
+      [noWrites, true, /config does not allow writes \(set upstreams\.files\.allow_writes: true, or allow_writes/],
     ] as const
   ) {
     const rt = await start(doc, { allowWrites });
