@@ -48,13 +48,19 @@ function findServer(catalog: UpstreamSnapshot[], name: string): UpstreamSnapshot
   return s;
 }
 
-function findTool(catalog: UpstreamSnapshot[], ref: string, op: string): [UpstreamSnapshot, ToolEntry] {
+/**
+ * The tool `ref` names. A tool the write gate withheld is refused with the gate's reason, as `tool/call` refuses it,
+ * never with a "did you mean" pointing at some other tool.
+ */
+function findTool(ctx: RunScope, catalog: UpstreamSnapshot[], ref: string, op: string): [UpstreamSnapshot, ToolEntry] {
   const i = ref.indexOf("/");
   if (i <= 0 || i === ref.length - 1) throw new Fault(`${op} requires upstream/tool ref, got "${ref}"`);
   const server = findServer(catalog, ref.slice(0, i));
   const name = ref.slice(i + 1);
   const tool = server.tools.find((t) => t.name === name);
   if (!tool) {
+    const why = ctx.runtime.upstreams.get(server.name)?.withheld.get(name);
+    if (why !== undefined) throw new Fault(`tool '${server.name}/${name}' ${why}`);
     throw new Fault(
       `no tool '${name}' in upstream '${server.name}'${didYouMean(name, server.tools.map((t) => t.name))}`,
     );
@@ -88,11 +94,11 @@ function compute(ctx: RunScope, op: DiscoveryOp, args: JsonObject): { result: Js
       return { result: tools.slice(offset, offset + limit).map((t) => line(server.name, t)) };
     }
     case "doc": {
-      const [server, tool] = findTool(catalog, refOf(args, "doc"), "doc");
+      const [server, tool] = findTool(ctx, catalog, refOf(args, "doc"), "doc");
       return { result: renderDoc(server.name, tool) };
     }
     case "meta": {
-      const [server, tool] = findTool(catalog, refOf(args, "meta"), "meta");
+      const [server, tool] = findTool(ctx, catalog, refOf(args, "meta"), "meta");
       return {
         result: {
           server: server.name,

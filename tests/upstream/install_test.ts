@@ -144,6 +144,13 @@ Deno.test("runtime: a withheld tool is out of the catalog, counted in diagnostic
       assert.match((value as { message: string }).message, /^tool 'files\/delete-file' is a write tool/);
       assert.match((value as { message: string }).message, pattern);
       assert.equal(seenCalls.length, 0, "a withheld tool never reaches the upstream");
+      // doc and meta say why it is withheld, like tool/call (not "no tool …, did you mean" another one)
+      for (const op of ["doc", "meta"] as const) {
+        const { value: d } = await withRunContext(rt, (ctx) => ctx.discovery(op, { ref: "files/delete-file" }));
+        assert.equal(d.kind, "programmer_fault");
+        assert.match((d as { message: string }).message, /^tool 'files\/delete-file' is a write tool/);
+        assert.match((d as { message: string }).message, pattern);
+      }
     } finally {
       await rt.stop();
     }
