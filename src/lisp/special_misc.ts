@@ -145,8 +145,8 @@ defSpecial("step-done", ["(step-done id summary)"], "Records a progress summary;
 defSpecial(
   "budget/remaining",
   ["(budget/remaining)"],
-  "What is left of this run's budgets: {:tool_calls n :discovery_ops n :call_timeout_ms n :max_response_bytes n " +
-    ":time_ms n} ({} without a host or deadline). Costs no tool call.",
+  "What is left of this run's budgets: {:tool_calls n :write_calls n :discovery_ops n :call_timeout_ms n " +
+    ":max_response_bytes n :time_ms n} ({} without a host or deadline). Costs no tool call.",
   (items, form, a: Ana): Node => {
     if (items.length !== 1) throw formError(a, "invalid_arity", "(budget/remaining) takes no arguments", form);
     const R = a.p.run;

@@ -186,7 +186,7 @@ function pagesValue(v: Value): Value {
 }
 
 /**
- * `(budget/remaining)`: the host's remaining budgets (`:tool_calls :discovery_ops`, and the per-call limits
+ * `(budget/remaining)`: the host's remaining budgets (`:tool_calls :write_calls :discovery_ops`, and the per-call limits
  * `:call_timeout_ms :max_response_bytes`) plus the program's own `:time_ms` left before its deadline.
  */
 export function budgetRemaining(run: EvalContext): Value {

@@ -109,6 +109,7 @@ export class RunContext implements RunScope {
   remaining(): JsonObject {
     return {
       tool_calls: Math.max(0, this.limits.maxToolCalls - this.callCount),
+      write_calls: Math.max(0, this.limits.maxWriteCalls - this.writeCount),
       discovery_ops: Math.max(0, this.limits.maxCatalogOps - this.catalogOpCount),
       call_timeout_ms: this.limits.callTimeoutMs,
       max_response_bytes: this.limits.maxResponseBytes,

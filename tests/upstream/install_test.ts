@@ -222,3 +222,21 @@ Deno.test("runtime: read-only mode withholds an included OpenAPI write operation
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("(budget/remaining) counts down the write budget (max_write_calls) with the tool-call budget", async () => {
+  const rt = await start(twoUpstreams({ limits: { max_write_calls: 2 } }), { allowWrites: true });
+  try {
+    const { value } = await withRunContext(rt, async (ctx) => {
+      const before = ctx.remaining();
+      await ctx.callTool({ name: "call", args: { server: "files", tool: "delete-file" } as never });
+      await ctx.callTool({ name: "call", args: { server: "files", tool: "read-file" } as never });
+      return { before, after: ctx.remaining() } as Record<string, Record<string, number>>;
+    });
+    const { before, after } = value;
+    assert.equal(before.write_calls, 2);
+    assert.equal(after.write_calls, 1, "the write counted; the read did not");
+    assert.equal(before.tool_calls - after.tool_calls, 2);
+  } finally {
+    await rt.stop();
+  }
+});
