@@ -21,21 +21,34 @@ Idiom: (let [r (tool/call 'srv/op {:id 1})] (if (:ok r) (:value r) (fail (:messa
 Pages: (tool/pages 'srv/op {:arg 1} {:max-pages 20}) follows a paging tool's cursor (doc says if it pages) and returns {:items [...] :complete true|false :stopped nil|:max_pages|… :message "…"}; check :complete.
 Discover: (tool/servers) (dir 'server) (doc 'server/tool) shows args, the full Result<…> shape and notes, (apropos "words").`;
 
+/**
+ * The writes card (only when a write tool is installed): what a write's result says and that ptc never repeats one,
+ * so the model checks before repeating a write whose outcome is unknown.
+ */
+export const WRITES_CARD =
+  `Writes: a [write] tool changes the service. Its result carries :mutation_state :applied, :not_applied or :indeterminate (it may have happened); writes are never retried, so after :indeterminate read the service before repeating one.`;
+
 /** The budgets one evaluation runs under (as configured). */
 export interface LimitsInView {
   programTimeoutMs: number;
   maxToolCalls?: number;
+  /** Shown only when a write tool is installed. */
+  maxWriteCalls?: number;
   maxCatalogOps?: number;
   callTimeoutMs?: number;
   maxResponseBytes?: number;
 }
 
-/** The limits in view for a face: its program timeout plus, with tools, the runtime's per-run budgets. */
-export function limitsInView(programTimeoutMs: number, run: RunLimits | undefined): LimitsInView {
+/**
+ * The limits in view for a face: its program timeout plus, with tools, the runtime's per-run budgets (the write budget
+ * when `writes`: a write tool is installed).
+ */
+export function limitsInView(programTimeoutMs: number, run: RunLimits | undefined, writes = false): LimitsInView {
   if (!run) return { programTimeoutMs };
   return {
     programTimeoutMs,
     maxToolCalls: run.maxToolCalls,
+    ...(writes ? { maxWriteCalls: run.maxWriteCalls } : {}),
     maxCatalogOps: run.maxCatalogOps,
     callTimeoutMs: run.callTimeoutMs,
     maxResponseBytes: run.maxResponseBytes,
@@ -56,6 +69,7 @@ function bytes(n: number): string {
 export function limitsCard(l: LimitsInView): string {
   const parts = [`${seconds(l.programTimeoutMs)} per program`];
   if (l.maxToolCalls !== undefined) parts.push(`${l.maxToolCalls} tool calls (each page of tool/pages is one)`);
+  if (l.maxWriteCalls !== undefined) parts.push(`${l.maxWriteCalls} of them writes`);
   if (l.maxCatalogOps !== undefined) parts.push(`${l.maxCatalogOps} discovery operations`);
   if (l.callTimeoutMs !== undefined) parts.push(`${seconds(l.callTimeoutMs)} per call`);
   if (l.maxResponseBytes !== undefined) parts.push(`${bytes(l.maxResponseBytes)} per response`);
@@ -72,10 +86,19 @@ export const SLIM_NOTE =
 
 /** Assemble the description from the cards, the limits, the operator libraries and the rendered catalog. */
 export function lispEvalDescription(
-  options: { hasTools: boolean; catalogText: string; slim: boolean; limits?: LimitsInView; librariesText?: string },
+  options: {
+    hasTools: boolean;
+    catalogText: string;
+    slim: boolean;
+    limits?: LimitsInView;
+    librariesText?: string;
+    /** A write tool is installed: the writes card is added. */
+    writes?: boolean;
+  },
 ): string {
   const parts = [LANGUAGE_CARD];
   if (options.hasTools) parts.push(TOOLS_CARD);
+  if (options.hasTools && options.writes) parts.push(WRITES_CARD);
   if (options.limits) parts.push(limitsCard(options.limits));
   if (options.librariesText?.trim()) parts.push(options.librariesText.trim());
   if (options.catalogText.trim()) parts.push(options.catalogText.trim());

@@ -75,26 +75,34 @@ const SCHEMAS = {
   }, ["service", "operation"]),
 };
 
+/** True when any installed tool of the catalog is a write tool. */
+export function hasWriteTools(catalog: ReturnType<Engine["catalog"]>): boolean {
+  return catalog.some((s) => s.tools.some((t) => t.effect === "write"));
+}
+
 /**
  * `lisp_eval`'s annotations: destructive only when a write tool is installed, so clients can auto-approve an
- * installation that can only read.
+ * installation that can only read; open-world whenever a program can reach an upstream tool (an external service),
+ * closed when it can only compute.
  */
 export function lispEvalAnnotations(catalog: ReturnType<Engine["catalog"]>) {
-  const writes = catalog.some((s) => s.tools.some((t) => t.effect === "write"));
-  return writes
-    ? { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true }
-    : { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+  const openWorldHint = catalog.some((s) => s.tools.length > 0);
+  return hasWriteTools(catalog)
+    ? { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint }
+    : { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint };
 }
 
 /** Build the factory. The description is rendered once from the frozen catalog. */
 export function createServerFactory(deps: ServerDeps) {
   const hasTools = deps.engine.catalog().length > 0;
+  const writes = hasWriteTools(deps.engine.catalog());
   const description = lispEvalDescription({
     hasTools,
     catalogText: hasTools ? deps.engine.renderCatalog(deps.catalogMode) : "",
     librariesText: librariesCard(deps.engine.libraries()),
     slim: deps.profile === "slim",
-    limits: limitsInView(deps.programTimeoutMs, hasTools ? deps.engine.runLimits() : undefined),
+    limits: limitsInView(deps.programTimeoutMs, hasTools ? deps.engine.runLimits() : undefined, writes),
+    writes,
   });
   const annotations = lispEvalAnnotations(deps.engine.catalog());
 
