@@ -175,7 +175,7 @@ Deno.test("ptc catalog --overlay: only with --operations; applied in order; prob
   const ops = JSON.parse(both.stdout) as { id: string; tool?: string; problems?: string[] }[];
   assert.equal(ops.find((o) => o.id === "listPets")?.tool, "all-pets");
   assert.deepEqual(ops.find((o) => o.id === "adminDump")?.problems, [
-    "the document disables it (x-mcp-enabled: false)",
+    "disabled by x-mcp-enabled: false (in the document or an overlay)",
   ]);
   assert.match(
     both.stderr,

@@ -68,7 +68,10 @@ Deno.test("overlays through bin/ptc under the printed flags, from another direct
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, /^\+ listPets +GET \/pets → pets$/m);
       assert.match(r.stdout, /^\+ showPetById +GET \/pets\/\{petId\} → pet$/m);
-      assert.match(r.stdout, /^- adminDump +GET \/admin\/dump: the document disables it \(x-mcp-enabled: false\)$/m);
+      assert.match(
+        r.stdout,
+        /^- adminDump +GET \/admin\/dump: disabled by x-mcp-enabled: false \(in the document or an overlay\)$/m,
+      );
       assert.doesNotMatch(r.stdout, /legacyList/);
       assert.deepEqual(r.flags.filter((f) => f.startsWith("--allow-net")), []);
     });

@@ -142,7 +142,7 @@ export function compileOperation(
   const errors: string[] = [];
   const op = ref.operation;
   if (op["x-mcp-enabled"] === false) {
-    return { errors: [], warnings: [], disabled: "the document disables it (x-mcp-enabled: false)" };
+    return { errors: [], warnings: [], disabled: "disabled by x-mcp-enabled: false (in the document or an overlay)" };
   }
   const overridePath = `${config.path}.operation_overrides.${ref.id}`;
   const decided = operationEffect(ref.method, op, override, where, overridePath);

@@ -263,7 +263,9 @@ Deno.test("compiler: x-mcp-enabled: false skips an operation with a warning; x-m
   const r = compile(["list_traces", "getTrace", "ping"], {}, doc);
   assert.deepEqual(r.operations.map((o) => o.entry.name), ["traces-list", "fetch-trace"]);
   assert.ok(
-    r.warnings.includes("GET /api/v1/ping (ping): the document disables it (x-mcp-enabled: false); not exposed"),
+    r.warnings.includes(
+      "GET /api/v1/ping (ping): disabled by x-mcp-enabled: false (in the document or an overlay); not exposed",
+    ),
   );
   const over = compile(["list_traces"], { operation_overrides: { list_traces: { name: "mine" } } }, doc);
   assert.equal(over.operations[0].entry.name, "mine", "operator config wins over both extensions");

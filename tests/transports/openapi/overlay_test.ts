@@ -67,7 +67,12 @@ Deno.test("overlay: update merges (new keys added, arrays appended), x-mcp-tool-
   assert.deepEqual(Object.keys(pets.inputSchema.properties ?? {}), ["limit", "species"]);
   assert.equal(tools.get("showPetById")!.name, "pet", "x-ptc-name added by the overlay");
   assert.ok(!tools.has("adminDump"), "x-mcp-enabled: false added by an overlay removes the operation");
-  assert.ok(logs.some((l) => /GET \/admin\/dump \(adminDump\): the document disables it/.test(l)), logs.join("\n"));
+  assert.ok(
+    logs.some((l) =>
+      /GET \/admin\/dump \(adminDump\): disabled by x-mcp-enabled: false \(in the document or an overlay\)/.test(l)
+    ),
+    logs.join("\n"),
+  );
   assert.deepEqual(diagnostics.overlays, [join(DATA, "curate.overlay.yaml")]);
   assert.equal(diagnostics.overlay_warnings, 0);
   // /legacy was removed: listing it is now an unknown operation
