@@ -49,6 +49,8 @@ interface UpstreamReport {
   write_tools?: number;
   /** Tools whose operator-declared effect contradicts the server's annotations. */
   effect_disagreements?: string[];
+  /** Tools the write gate withheld, each "name: why" (why completes "tool 'server/name' …"). */
+  withheld?: string[];
   era?: string;
   protocolVersion?: string;
 }
@@ -247,10 +249,11 @@ async function connectOne(
     const upstream = await start(config, deps);
     try {
       const d: JsonObject = upstream.diagnostics();
-      const { installed } = installUpstream(upstream, policy);
+      const { installed, withheld } = installUpstream(upstream, policy);
       report.status = "ready";
       report.tools = installed.length;
       report.write_tools = installed.filter((t) => t.effect === "write").length;
+      if (withheld.size > 0) report.withheld = [...withheld].map(([name, why]) => `${name}: ${why}`);
       const disagreements = effectDisagreements(upstream.listTools());
       if (disagreements.length > 0) report.effect_disagreements = disagreements.map((l) => deps.redactor.redact(l));
       if (typeof d.era === "string") report.era = d.era;
@@ -295,6 +298,7 @@ function renderText(r: DoctorReport, connect: boolean): string {
     lines.push(head);
     if (u.hint) lines.push(`      hint: ${u.hint}`);
     for (const d of u.effect_disagreements ?? []) lines.push(`    ! ${d}`);
+    for (const w of u.withheld ?? []) lines.push(`    - not installed: ${u.name}/${w}`);
     for (const c of u.checks) {
       lines.push(`    ${mark(c.ok)} ${c.check}: ${c.detail}${c.hint ? ` (hint: ${c.hint})` : ""}`);
     }

@@ -111,4 +111,15 @@ Deno.test("doctor --connect: a declared effect the annotations contradict is rep
   const fx = gated.upstreams.find((u: { name: string }) => u.name === "fx");
   assert.equal(fx.tools, 1, "without --allow-writes only the read tool counts");
   assert.equal(fx.effect_disagreements.length, 1);
+  // the withheld write tools (in the server's order) are named with the switch that would install them, as in
+  // `ptc catalog`
+  assert.deepEqual(fx.withheld, [
+    "delete-item: is a write tool and ptc was started without --allow-writes (or PTC_ALLOW_WRITES=1)",
+    "purge-items: is a write tool and ptc was started without --allow-writes (or PTC_ALLOW_WRITES=1)",
+  ]);
+  const gatedText = (await doctor(config, ["--connect"])).stdout;
+  assert.match(
+    gatedText,
+    /^ {4}- not installed: fx\/delete-item: is a write tool and ptc was started without --allow-writes/m,
+  );
 });
