@@ -199,6 +199,15 @@ async function mcpNeeds(args: string[], o: FaceNeedsOptions & { target: Target }
   return { ...config, needs: mergeNeeds(config.needs, own, sandboxNeeds(o.target, o.executable)) };
 }
 
+/** The path of a URL (the URL itself when it does not parse: the face reports it). */
+function urlPath(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url;
+  }
+}
+
 /**
  * An OpenAPI document named on the command line (`catalog --operations DOC`, `init openapi DOC`): the file's read or
  * the URL's host:port, and a read of each `--overlay` file.
@@ -206,8 +215,9 @@ async function mcpNeeds(args: string[], o: FaceNeedsOptions & { target: Target }
 function documentNeeds(doc: string, overlays: unknown): FaceNeeds {
   const read = (Array.isArray(overlays) ? overlays : []).filter((f): f is string => typeof f === "string").map(abs);
   const url = /^https?:\/\//i.test(doc);
-  // a file that is not .json is parsed as YAML, and the YAML parser reads its debug variables
-  const env = [...read, ...(url ? [] : [doc])].some((f) => !isJsonFile(f)) ? YAML_ENV : [];
+  // a file that is not .json is parsed as YAML, and the YAML parser reads its debug variables; so may the answer of a
+  // URL whose path is not .json (YAML unless its content type says JSON or it starts with `{`)
+  const env = [...read, url ? urlPath(doc) : doc].some((f) => !isJsonFile(f)) ? YAML_ENV : [];
   if (!url) return mergeNeeds({ read: [abs(doc), ...read], env });
   try {
     return mergeNeeds({ net: [hostPortOf(new URL(doc))], read, env });

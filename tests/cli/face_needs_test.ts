@@ -182,6 +182,11 @@ Deno.test("catalog --operations and init read the document (or reach its URL) an
     "--allow-read=/o/b.yaml",
     "--allow-env=LOG_STREAM,LOG_TOKENS",
   ]);
+  // a document from a URL not named .json may be YAML (decided by its answer): the YAML parser's variables come with it
+  const url = await needs("catalog", ["--operations", "http://127.0.0.1:9000/openapi.yaml"]);
+  assert.deepEqual(faceFlags(url), ["--allow-net=127.0.0.1:9000", "--allow-env=LOG_STREAM,LOG_TOKENS"]);
+  const json = await needs("init", ["openapi", "http://127.0.0.1:9000/v1/openapi.json?x=1"]);
+  assert.deepEqual(faceFlags(json), ["--allow-net=127.0.0.1:9000"]);
   const init = await needs("init", ["openapi", "/d/doc.yaml", "--overlay", "c.json", "-o", "out/ptc.jsonc"]);
   assert.deepEqual(faceFlags(init), [
     `--allow-read=/d/doc.yaml,${join(cwd, "c.json")}`,

@@ -100,6 +100,15 @@ export function parseDocument(text: string, source: string, format: "json" | "ya
     try {
       doc = parseYaml(text, { maxAliasCount: 1000, uniqueKeys: false });
     } catch (error) {
+      // The yaml package reads two debug variables while parsing: without that grant the text is not at fault.
+      if (error instanceof Deno.errors.NotCapable) {
+        throw new SchemaLoadError(
+          "schema_parse_failed",
+          `${source}: reading YAML needs --allow-env=${
+            YAML_ENV.join(",")
+          } (run with the flags \`ptc permissions\` prints)`,
+        );
+      }
       throw new SchemaLoadError("schema_parse_failed", `${source}: invalid YAML (${yamlProblem(error)})`);
     }
   }
@@ -163,6 +172,9 @@ function jsonProblem(error: unknown, text: string): string {
   }
   return "unexpected end or token";
 }
+
+/** The environment variables the `yaml` package reads while parsing (its debug switches). */
+export const YAML_ENV = ["LOG_STREAM", "LOG_TOKENS"];
 
 /** A YAML parse failure as `<code> at line L, column C`. */
 export function yamlProblem(error: unknown): string {

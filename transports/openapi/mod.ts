@@ -167,14 +167,16 @@ export function suppliedHeaders(config: OpenApiConfig): Set<string> {
 
 /**
  * Deno permissions: the base URL's host:port, the schema file or the schema URL's host:port, the overlay files, and
- * the environment variables the YAML parser reads when a file is not `.json`.
+ * the environment variables the YAML parser reads when a file — or the schema URL's path — does not end in `.json`
+ * (a URL's answer is parsed as YAML unless it says JSON, which is not known before it is fetched).
  */
 export function openapiPermissions(config: OpenApiConfig): PermissionNeeds {
   const net = new Set([config.http.hostPort]);
   const read: string[] = [...config.overlays];
   if (config.schemaFile) read.push(config.schemaFile);
   if (config.schemaUrl) net.add(hostPortOf(new URL(config.schemaUrl)));
-  const yaml = [...config.overlays, ...(config.schemaFile ? [config.schemaFile] : [])].some((f) => !isJsonFile(f));
+  const yaml = (config.schemaUrl !== undefined && !isJsonFile(new URL(config.schemaUrl).pathname)) ||
+    [...config.overlays, ...(config.schemaFile ? [config.schemaFile] : [])].some((f) => !isJsonFile(f));
   return { net: [...net], read, env: yaml ? [...YAML_ENV] : [], run: [] };
 }
 

@@ -8,7 +8,7 @@
 import { parse as parseYaml } from "yaml";
 import parseJsonPath from "jsonpath-rfc9535/parser";
 import { unknownKeyHint } from "../../src/upstream/messages.ts";
-import { fileProblem, yamlProblem } from "./loader.ts";
+import { fileProblem, YAML_ENV, yamlProblem } from "./loader.ts";
 
 /** Bounds on overlays: the files, their actions and the work applying them may do (documented in docs/openapi.md). */
 export const OVERLAY_LIMITS = {
@@ -98,8 +98,7 @@ export function isJsonFile(path: string): boolean {
   return path.toLowerCase().endsWith(".json");
 }
 
-/** The environment variables the `yaml` package reads while parsing (its debug switches). */
-export const YAML_ENV = ["LOG_STREAM", "LOG_TOKENS"];
+export { YAML_ENV };
 
 /** Parse and validate overlay text. Throws OverlayError listing every problem. */
 export function parseOverlay(text: string, source: string, format: "json" | "yaml" = "yaml"): Overlay {

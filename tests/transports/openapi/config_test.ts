@@ -36,6 +36,14 @@ Deno.test("config: a valid entry is normalized", () => {
   );
   assert.ok(!Array.isArray(u));
   assert.deepEqual(openapi.permissions(u).net, ["api.example.com:443", "specs.example.org:8443"]);
+  // a URL's answer is parsed as YAML unless it says JSON: a URL not named .json needs the YAML parser's variables
+  assert.deepEqual(openapi.permissions(u).env, []);
+  const y = parseOpenApiConfig(
+    { ...base, schema_file: undefined, schema_url: "https://specs.example.org/openapi" },
+    configContext(),
+  );
+  assert.ok(!Array.isArray(y));
+  assert.deepEqual(openapi.permissions(y).env, ["LOG_STREAM", "LOG_TOKENS"]);
 });
 
 Deno.test("config: every rule names its key path", () => {

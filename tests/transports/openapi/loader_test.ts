@@ -47,3 +47,25 @@ Deno.test("loader: missing file, bad JSON, bad YAML, Swagger 2 and unknown versi
   assert.throws(() => parseDocument("[1, 2]", "src", "auto"), /not an object/);
   assert.equal(parseDocument('{"openapi": "3.1.0", "paths": {}}', "src", "auto").version, "3.1");
 });
+
+Deno.test("loader: YAML parsed without the yaml package's env grant says so, not 'invalid YAML (syntax error)'", async () => {
+  const root = new URL("../../../", import.meta.url).pathname;
+  const probe = `import { parseDocument } from "${root}transports/openapi/loader.ts";
+    try { parseDocument("openapi: 3.1.0\\ninfo: {title: t, version: '1'}\\npaths: {}\\n", "schema_url https://x/doc", "auto"); console.log("parsed"); }
+    catch (e) { console.log(e.message); }`;
+  const dir = await Deno.makeTempDir({ prefix: "ptc-yaml-probe-" });
+  const file = `${dir}/probe.ts`;
+  await Deno.writeTextFile(file, probe);
+  // read only (the modules): no env grant at all
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--no-prompt", "--allow-read", `--config=${root}deno.json`, file],
+    stdout: "piped",
+    stderr: "piped",
+  }).output().finally(() => Deno.remove(dir, { recursive: true }));
+  const text = new TextDecoder().decode(out.stdout).trim();
+  assert.equal(
+    text,
+    "schema_url https://x/doc: reading YAML needs --allow-env=LOG_STREAM,LOG_TOKENS (run with the flags `ptc permissions` prints)",
+    new TextDecoder().decode(out.stderr),
+  );
+});
