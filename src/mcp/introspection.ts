@@ -134,11 +134,22 @@ export function curlTemplate(tool: CatalogTool): string | undefined {
     const props = (tool.inputSchema.properties ?? {}) as Record<string, JsonObject>;
     const required = new Set((tool.inputSchema.required ?? []) as string[]);
     const pathParams = new Set([...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]));
-    const query = Object.keys(props).filter((k) => required.has(k) && !pathParams.has(k)).map((k) =>
+    // A write's provenance says which arguments travel in the JSON body and which as headers.
+    const body = p.body as { mediaType?: string; args?: string[] } | undefined;
+    const inBody = new Set(body?.args ?? []);
+    const headers = new Set(Array.isArray(p.headerArgs) ? p.headerArgs as string[] : []);
+    const shown = Object.keys(props).filter((k) => required.has(k));
+    const query = shown.filter((k) => !pathParams.has(k) && !inBody.has(k) && !headers.has(k)).map((k) =>
       `${encodeURIComponent(k)}=<${k}>`
     );
     const url = base + path.replace(/\{([^}]+)\}/g, "<$1>") + (query.length ? `?${query.join("&")}` : "");
-    return `curl -sS -X ${method} ${shellQuote(url)} -H 'Accept: application/json'`;
+    const parts = [`curl -sS -X ${method} ${shellQuote(url)} -H 'Accept: application/json'`];
+    for (const h of shown.filter((k) => headers.has(k))) parts.push(`-H ${shellQuote(`${h}: <${h}>`)}`);
+    if (body?.mediaType) {
+      const json = Object.fromEntries(shown.filter((k) => inBody.has(k)).map((k) => [k, `<${k}>`]));
+      parts.push(`-H ${shellQuote(`Content-Type: ${body.mediaType}`)}`, `-d ${shellQuote(JSON.stringify(json))}`);
+    }
+    return parts.join(" ");
   }
   if (typeof p.url === "string" && p.transport === "mcp_http") {
     const body = JSON.stringify({

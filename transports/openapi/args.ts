@@ -68,3 +68,15 @@ export function argumentClashes(params: readonly CompiledParam[], where: string)
   }
   return problems;
 }
+
+/**
+ * Where a write's arguments go when they are not in the URL, for provenance (`meta`, introspection's curl template):
+ * `body` (media type and argument names) and `headerArgs`. Nothing for an operation that sends neither.
+ */
+export function sentOutsideTheUrl(params: CompiledParam[], mediaType: string | undefined): JsonObject {
+  const headers = params.filter((p) => p.in === "header").map((p) => p.name);
+  return {
+    ...(mediaType ? { body: { mediaType, args: params.filter((p) => p.in === "body").map((p) => p.name) } } : {}),
+    ...(headers.length ? { headerArgs: headers } : {}),
+  };
+}

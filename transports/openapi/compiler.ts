@@ -16,7 +16,7 @@ import { effectAnnotations, operationEffect } from "./effect.ts";
 import { RefError, RefResolver } from "./refs.ts";
 import { buildInputSchema, chooseOutput, type CompiledParam, openapi30Transform } from "./schema.ts";
 import { derivedOperationId, hasLetters, kebabCase, toolName } from "./names.ts";
-import { argumentClashes, findParam } from "./args.ts";
+import { argumentClashes, findParam, sentOutsideTheUrl } from "./args.ts";
 import { parseResultPath, type ResultPath } from "./result_path.ts";
 import { type FixedQuery, splitPathTemplate } from "./path_template.ts";
 
@@ -243,6 +243,7 @@ export function compileOperation(
       defaultArgs,
       ...(rawPagination !== undefined ? { pagination: rawPagination as JsonValue } : {}),
       ...(resultPath ? { resultPath: resultPath.source } : {}),
+      ...sentOutsideTheUrl(allParams, body?.mediaType),
     },
     ...(pagination ? { pagination } : {}),
   };

@@ -70,6 +70,16 @@ Deno.test("writes: declared effects, annotations per method, and read only on a 
   });
   assert.deepEqual(by["delete-note"].entry.outputSchema, { type: "null" });
   assert.equal(by["delete-note"].body, undefined);
+  // provenance says which arguments travel outside the URL (introspection's curl template reads it)
+  const sent = (id: string) => {
+    const { body, headerArgs } = by[id].entry._ptc as Record<string, unknown>;
+    return { body, headerArgs };
+  };
+  assert.deepEqual(sent("create-note"), {
+    body: { mediaType: "application/json", args: ["title", "body_text", "tag-list", "meta"] },
+    headerArgs: ["idempotency-key"],
+  });
+  assert.deepEqual(sent("delete-note"), { body: undefined, headerArgs: undefined });
 });
 
 Deno.test("writes: effect read on PUT/PATCH/DELETE is an error naming the key path; HEAD is unsupported", () => {
