@@ -106,6 +106,16 @@ async function configNeeds(
   return { needs, problems: [], configFile: file };
 }
 
+/** `configNeeds` of a face's own flags: `--upstreams-config`, `--read-only` and `--allow-writes`. */
+function flagConfigNeeds(
+  v: Record<string, unknown>,
+  env: (name: string) => string | undefined,
+  extra?: Parameters<typeof configNeeds>[3],
+): Promise<FaceNeedsResult> {
+  const file = v["upstreams-config"] as string | undefined;
+  return configNeeds(file, env, v["read-only"] === true, extra, true, v["allow-writes"] === true);
+}
+
 type Options = NonNullable<ParseArgsConfig["options"]>;
 
 /** Parse like the face does (strictly); undefined when the face will reject the arguments itself. */
@@ -158,14 +168,7 @@ async function replNeeds(args: string[], o: FaceNeedsOptions & { target: Target 
     const dir = path ? dirOf(path) : undefined;
     history = mergeNeeds({ env: [...asked], read: dir ? [dir] : [], write: dir ? [dir] : [] });
   }
-  const config = await configNeeds(
-    v["upstreams-config"] as string | undefined,
-    o.env,
-    v["read-only"] === true,
-    undefined,
-    true,
-    v["allow-writes"] === true,
-  );
+  const config = await flagConfigNeeds(v, o.env);
   return { ...config, needs: mergeNeeds(config.needs, own, history, sandboxNeeds(o.target, o.executable)) };
 }
 
@@ -235,14 +238,7 @@ async function catalogNeeds(args: string[], o: FaceNeedsOptions & { target: Targ
     return { needs: documentNeeds(p.values.operations, p.values.overlay), problems: [] };
   }
   const v = p.values as Record<string, string | boolean | undefined>;
-  const config = await configNeeds(
-    v["upstreams-config"] as string | undefined,
-    o.env,
-    v["read-only"] === true,
-    undefined,
-    true,
-    v["allow-writes"] === true,
-  );
+  const config = await flagConfigNeeds(v, o.env);
   const diff = typeof v.diff === "string" ? [abs(v.diff)] : [];
   return { ...config, needs: mergeNeeds(config.needs, { read: diff }) };
 }
@@ -266,27 +262,20 @@ async function doctorNeeds(args: string[], o: FaceNeedsOptions & { target: Targe
   if (!p) return unparsed("doctor");
   const v = p.values as Record<string, string | boolean | undefined>;
   const { resolveCommand } = await import("../../transports/mcp_stdio/command.ts");
-  return await configNeeds(
-    v["upstreams-config"] as string | undefined,
-    o.env,
-    v["read-only"] === true,
-    (config) => {
-      if (Array.isArray(config)) return noNeeds();
-      const read: string[] = [];
-      let stdio = false;
-      for (const u of config.upstreams) {
-        if (u.transport !== "mcp_stdio") continue;
-        stdio = true;
-        const c = u.config as { command?: unknown; cwd?: unknown; env?: Record<string, { literal?: string }> };
-        if (typeof c.command !== "string" || typeof c.cwd !== "string") continue;
-        const found = resolveCommand(c.command, c.cwd, c.env?.PATH?.literal ?? o.env("PATH"));
-        if (found) read.push(found);
-      }
-      return mergeNeeds({ read, env: stdio ? ["PATH"] : [] });
-    },
-    true,
-    v["allow-writes"] === true,
-  );
+  return await flagConfigNeeds(v, o.env, (config) => {
+    if (Array.isArray(config)) return noNeeds();
+    const read: string[] = [];
+    let stdio = false;
+    for (const u of config.upstreams) {
+      if (u.transport !== "mcp_stdio") continue;
+      stdio = true;
+      const c = u.config as { command?: unknown; cwd?: unknown; env?: Record<string, { literal?: string }> };
+      if (typeof c.command !== "string" || typeof c.cwd !== "string") continue;
+      const found = resolveCommand(c.command, c.cwd, c.env?.PATH?.literal ?? o.env("PATH"));
+      if (found) read.push(found);
+    }
+    return mergeNeeds({ read, env: stdio ? ["PATH"] : [] });
+  });
 }
 
 /** A folder from `Deno.makeTempDir()`: reading and writing under $TMPDIR (read here to name it, as the check does). */
