@@ -38,25 +38,32 @@ Deno.test("cancel: a CPU-bound program stops promptly; its process is replaced a
 Deno.test("cancel: a session program waiting for a tool stops at once and keeps its process and namespace", async () => {
   const pool = new SandboxPool({ size: 1 });
   const session = pool.openSession();
+  const ac = new AbortController();
+  // The cancel is sent once the host holds the call, so the program is provably waiting for the tool (a timer
+  // raced the program's start under load); the tool answers only after the test is over.
+  let release = () => {};
+  const answered = new Promise<ToolOutcome>((r) => release = () => r({ kind: "value", value: 1 }));
+  const noCancel = setTimeout(() => release(), 20_000); // a cancel that never lands fails the test instead of hanging
   const host = {
     toolNames: ["call"],
-    callTool: () => new Promise<ToolOutcome>((r) => setTimeout(() => r({ kind: "value", value: 1 }), 400)),
+    callTool: () => {
+      setTimeout(() => ac.abort(), 0);
+      return answered;
+    },
   };
   try {
     assert.equal((await session.eval("(def x 41)")).ok, true);
     const pid = session.pid;
-    const ac = new AbortController();
-    const running = session.eval("(tool/call 'obs/slow {}) :never", { host, signal: ac.signal });
-    setTimeout(() => ac.abort(), 100);
-    const r = await running;
+    const r = await session.eval("(tool/call 'obs/slow {}) :never", { host, signal: ac.signal });
     assert.equal(!r.ok && r.reason, "cancelled");
     assert.equal(r.sessionLost, undefined);
     assert.equal(session.pid, pid, "the same process serves the session");
     const next = await session.eval("(inc x)");
     assert.equal(next.ok && next.printed, "42");
   } finally {
+    clearTimeout(noCancel);
+    release();
     session.close();
     await pool.close();
   }
-  await new Promise((r) => setTimeout(r, 400)); // let the slow tool's timer finish
 });
