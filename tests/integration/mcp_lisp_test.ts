@@ -80,6 +80,10 @@ async function startWorld(): Promise<World> {
       },
     },
   };
+  // Under a loaded full-suite run, a node server's start can pass the 10 s default; this test is not about that bound.
+  for (const up of Object.values(config.upstreams) as Record<string, unknown>[]) {
+    if (up.transport === "mcp_stdio") up.start_timeout_ms = 60_000;
+  }
   const configPath = join(dir, "upstreams.json");
   await Deno.writeTextFile(configPath, JSON.stringify(config, null, 2));
   const registry = registerBuiltins();
