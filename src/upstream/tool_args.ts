@@ -10,8 +10,10 @@ import type { JsonSchema, ToolEntry } from "./types.ts";
 import { checkAgainstSchema, compileSchema } from "./schema_check.ts";
 import { didYouMean } from "../core/suggest.ts";
 import { formatConfigError, joinKey } from "./messages.ts";
+import { hostMayRun, withoutRiskyPatterns } from "../core/regex_screen.ts";
 
-const validators = new WeakMap<ToolEntry, Validator | null>();
+/** The entry's input schema as the host checks it (risky patterns left to the upstream) and its validator. */
+const validators = new WeakMap<ToolEntry, { schema: JsonSchema; validator: Validator | null }>();
 
 function isObject(v: unknown): v is JsonObject {
   return v !== null && typeof v === "object" && !Array.isArray(v);
@@ -66,6 +68,7 @@ export function declaredArgNames(schema: JsonSchema): string[] | undefined {
 function matchesPattern(schema: JsonSchema, key: string): boolean {
   const patterns = isObject(schema.patternProperties) ? Object.keys(schema.patternProperties) : [];
   return patterns.some((p) => {
+    if (!hostMayRun(p)) return true; // a pattern whose backtracking could freeze the host: the upstream judges
     try {
       return new RegExp(p, "u").test(key);
     } catch {
@@ -88,14 +91,17 @@ export function unknownArguments(schema: JsonSchema, args: JsonObject): string[]
   return problems;
 }
 
-function validatorFor(entry: ToolEntry): Validator | null {
+function validatorFor(entry: ToolEntry): { schema: JsonSchema; validator: Validator | null } {
   let v = validators.get(entry);
   if (v === undefined) {
+    const schema = withoutRiskyPatterns(entry.inputSchema ?? {});
+    let validator: Validator | null;
     try {
-      v = compileSchema(entry.inputSchema ?? {});
+      validator = compileSchema(schema);
     } catch {
-      v = null; // an upstream schema the validator cannot compile: the upstream validates instead
+      validator = null; // an upstream schema the validator cannot compile: the upstream validates instead
     }
+    v = { schema, validator };
     validators.set(entry, v);
   }
   return v;
@@ -103,10 +109,9 @@ function validatorFor(entry: ToolEntry): Validator | null {
 
 /** Problems with `args` (renamed by {@link matchArgNames}) against the tool's input schema, one string each. */
 export function argumentProblems(entry: ToolEntry, args: JsonObject): string[] {
-  const schema = entry.inputSchema ?? {};
+  const { schema, validator } = validatorFor(entry);
   const unknown = unknownArguments(schema, args);
   const reported = new Set(Object.keys(args).map((k) => joinKey("", k)));
-  const validator = validatorFor(entry);
   const rest = validator
     ? checkAgainstSchema(schema, args, "", validator)
       .filter((e) => !(unknown.length > 0 && reported.has(e.path) && e.message.startsWith("unknown key")))

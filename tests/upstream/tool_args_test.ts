@@ -98,3 +98,21 @@ Deno.test("tool args: names mixing - and _ are reached under the language's spel
   assert.deepEqual(matchArgNames({ a_b_c: 1 }, twin), { a_b_c: 1 });
   assert.match(problems(twin, { a_b_c: 1 }).join("\n"), /a_b_c: unknown argument/);
 });
+
+Deno.test("tool args: a pattern whose backtracking could freeze the host is left to the upstream to judge", () => {
+  // An upstream (or a recording's manifest) controls its input schema; `(a+)+` against "aaa…!" takes 2^n steps.
+  const bad = "a".repeat(24) + "!";
+  const risky: JsonSchema = {
+    type: "object",
+    properties: { q: { type: "string", pattern: "^(a+)+$" }, r: { type: "string", pattern: "^(a|aa)*$" } },
+    patternProperties: { "^(x+)+$": { type: "integer" } },
+    additionalProperties: false,
+  };
+  assert.deepEqual(problems(risky, { q: bad, r: bad }), []);
+  assert.deepEqual(problems(risky, { q: 1 }), ["q: must be a string, got 1"], "the rest of the schema still applies");
+  assert.deepEqual(problems(risky, { xxxx: "not checked by the host" }), []);
+  // An ordinary pattern is still checked on the host.
+  const safe: JsonSchema = { type: "object", properties: { q: { type: "string", pattern: "^a+$" } } };
+  assert.equal(problems(safe, { q: bad }).length, 1);
+  assert.match(problems(safe, { q: bad })[0], /^q: must match the pattern/);
+});

@@ -19,6 +19,7 @@ import { derivedOperationId, hasLetters, kebabCase, toolName } from "./names.ts"
 import { argumentClashes, findParam, sentOutsideTheUrl } from "./args.ts";
 import { parseResultPath, type ResultPath } from "./result_path.ts";
 import { type FixedQuery, splitPathTemplate } from "./path_template.ts";
+import { withoutRiskyPatterns } from "../../src/core/regex_screen.ts";
 
 /** Longest tool description kept. */
 export const MAX_DESCRIPTION = 800;
@@ -298,7 +299,7 @@ function compileDefaults(
       );
       continue;
     }
-    const check = new Validator(param.schema as never, "2020-12", false).validate(value);
+    const check = new Validator(withoutRiskyPatterns(param.schema) as never, "2020-12", false).validate(value);
     if (!check.valid) {
       errors.push(`${src}.${key}: ${check.errors.at(-1)?.error ?? "does not match the parameter's schema"}`);
       continue;

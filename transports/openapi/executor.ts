@@ -8,6 +8,7 @@
 import { Validator } from "@cfworker/json-schema";
 import { guardedFetch, type HttpFailure, type HttpResponse } from "../../src/upstream/http_client.ts";
 import type { JsonObject } from "../../src/core/json.ts";
+import { withoutRiskyPatterns } from "../../src/core/regex_screen.ts";
 import type { CallContext, ToolResult, TransportDeps } from "../../src/upstream/types.ts";
 import { mapArgs } from "./args.ts";
 import type { CompiledOperation } from "./compiler.ts";
@@ -108,7 +109,8 @@ export class OperationExecutor {
   #validate(op: CompiledOperation, values: Record<string, unknown>): string[] {
     let validator = this.#validators.get(op.entry.name);
     if (!validator) {
-      validator = new Validator(op.entry.inputSchema as never, "2020-12", false);
+      // A pattern whose backtracking could freeze the host is left to the service to judge.
+      validator = new Validator(withoutRiskyPatterns(op.entry.inputSchema) as never, "2020-12", false);
       this.#validators.set(op.entry.name, validator);
     }
     const result = validator.validate(values);

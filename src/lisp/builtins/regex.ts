@@ -14,48 +14,13 @@ import { EMPTY_VEC, vecFrom } from "../values/vector.ts";
 import { define, type NsGroup } from "./table.ts";
 import { argError, intArg, slots, strArg, stringBytes } from "./util.ts";
 import { parseLong } from "./text.ts";
+import { nestedRepetition } from "../../core/regex_screen.ts";
 
 const R: NsGroup[] = ["regex"];
 /** Max pattern size in UTF-8 bytes. */
 export const MAX_PATTERN_BYTES = 256;
 /** Max input scanned by regex functions (code units). */
 export const MAX_REGEX_INPUT = 32 * 1024;
-
-function unboundedAt(src: string, i: number): boolean {
-  const c = src[i];
-  if (c === "*" || c === "+") return true;
-  if (c === "{") return /^\{\d*,\}/.test(src.slice(i, i + 12));
-  return false;
-}
-
-/** True when the pattern repeats (unboundedly) a group that itself contains unbounded repetition. */
-function nestedRepetition(src: string): boolean {
-  const stack: boolean[] = [false];
-  for (let i = 0; i < src.length; i++) {
-    const c = src[i];
-    if (c === "\\") {
-      i++;
-      continue;
-    }
-    if (c === "[") {
-      i++;
-      if (src[i] === "^") i++;
-      if (src[i] === "]") i++;
-      while (i < src.length && src[i] !== "]") {
-        if (src[i] === "\\") i++;
-        i++;
-      }
-      continue;
-    }
-    if (c === "(") stack.push(false);
-    else if (c === ")") {
-      const inner = stack.length > 1 ? stack.pop()! : false;
-      if (inner && unboundedAt(src, i + 1)) return true;
-      if (inner) stack[stack.length - 1] = true;
-    } else if (unboundedAt(src, i)) stack[stack.length - 1] = true;
-  }
-  return false;
-}
 
 /** Compile a pattern, or return an error message. */
 export function tryCompileRegex(source: string): { ok: true; regex: LRegex } | { ok: false; message: string } {
