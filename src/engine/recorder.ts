@@ -78,18 +78,17 @@ export function recordedServers(runtime: Runtime | undefined): RecordedServer[] 
  * Write `text` as `dir/name` through a temporary file, so a reader never sees half a file; false (nothing written)
  * when `name` exists already (another process records into the same directory).
  */
-async function writeWhole(dir: string, name: string, text: string, replace = false): Promise<boolean> {
+async function writeWhole(dir: string, name: string, text: string): Promise<boolean> {
   const tmp = join(dir, `.${name}.${crypto.randomUUID()}.tmp`);
   await Deno.writeTextFile(tmp, text);
   try {
-    if (replace) await Deno.rename(tmp, join(dir, name));
-    else await Deno.link(tmp, join(dir, name));
+    await Deno.link(tmp, join(dir, name));
     return true;
   } catch (e) {
     if (e instanceof Deno.errors.AlreadyExists) return false;
     throw e;
   } finally {
-    if (!replace) await Deno.remove(tmp).catch(() => {});
+    await Deno.remove(tmp).catch(() => {});
   }
 }
 
@@ -159,20 +158,23 @@ export class Recorder implements RunJournal {
       limits: (runtime?.limits ?? {}) as unknown as JsonObject,
       servers: recordedServers(runtime),
     };
-    if (this.existing) {
-      if (catalogKey(this.existing) !== catalogKey(JSON.parse(JSON.stringify(manifest)))) {
+    const same = (existing: RecordingManifest) => {
+      if (catalogKey(existing) !== catalogKey(JSON.parse(JSON.stringify(manifest)))) {
         throw new RecordingError(
           `--record ${this.dir}: it holds a recording of another catalog or other limits (${MANIFEST_FILE} ` +
             "differs from what the upstreams serve now); record into a new directory",
         );
       }
-      return;
-    }
+    };
+    if (this.existing) return same(this.existing);
+    let written: boolean;
     try {
-      await writeWhole(this.dir, MANIFEST_FILE, JSON.stringify(manifest, null, 2) + "\n", true);
+      // Never replacing: another process that opened the same empty DIR may have written its manifest meanwhile.
+      written = await writeWhole(this.dir, MANIFEST_FILE, JSON.stringify(manifest, null, 2) + "\n");
     } catch (e) {
       throw new RecordingError(`--record ${this.dir}: cannot write ${MANIFEST_FILE}: ${fsReason(e)}`);
     }
+    if (!written) same(await readManifest(this.dir, `--record ${this.dir}`));
   }
 
   /** Number the evaluation now (files sort in start order) and note every call it makes. */

@@ -10,6 +10,7 @@ import {
   MANIFEST_FILE,
   MAX_EVALUATIONS,
   MAX_RECORDING_FILE_BYTES,
+  MAX_RECORDING_TOTAL_BYTES,
   parseEvaluation,
   parseManifest,
   type RecordedEvaluation,
@@ -60,15 +61,55 @@ export async function listRecording(dir: string, where: string): Promise<string[
   return names.sort();
 }
 
-/** The text of `name` in `dir`, refused past the size bound. */
+/**
+ * The size of `name` in `dir`, which must be a regular file: a symlink (it could lead out of DIR), a FIFO (a read
+ * would wait forever) or a device (`/dev/zero` never ends) is refused, and so is a file past the size bound.
+ */
+async function fileSize(dir: string, name: string, where: string): Promise<number> {
+  const file = join(dir, name);
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.lstat(file);
+  } catch (e) {
+    throw new RecordingError(`${where}: cannot read ${file}: ${fsReason(e)}`);
+  }
+  if (!info.isFile) {
+    const what = info.isSymlink ? "a symbolic link" : info.isDirectory ? "a directory" : "not a regular file";
+    throw new RecordingError(`${where}: ${file} is ${what}; a recording holds regular files only`);
+  }
+  if (info.size > MAX_RECORDING_FILE_BYTES) {
+    throw new RecordingError(
+      `${where}: ${file}: ${info.size} bytes is more than a recording file may hold (${MAX_RECORDING_FILE_BYTES})`,
+    );
+  }
+  return info.size;
+}
+
+/** The text of `name` in `dir` (a regular file within the size bound), never more than the bound even if it grew. */
 async function readBounded(dir: string, name: string, where: string): Promise<{ file: string; text: string }> {
   const file = join(dir, name);
+  await fileSize(dir, name, where);
   try {
-    const info = await Deno.stat(file);
-    if (info.size > MAX_RECORDING_FILE_BYTES) {
-      throw new RecordingError(`${where}: ${file}: ${info.size} bytes is more than a recording file may hold`);
+    using handle = await Deno.open(file, { read: true });
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    for (;;) {
+      const buf = new Uint8Array(Math.min(1 << 20, MAX_RECORDING_FILE_BYTES + 1 - total));
+      const n = await handle.read(buf);
+      if (n === null) break;
+      chunks.push(buf.subarray(0, n));
+      total += n;
+      if (total > MAX_RECORDING_FILE_BYTES) {
+        throw new RecordingError(`${where}: ${file}: more bytes than a recording file may hold`);
+      }
     }
-    return { file, text: await Deno.readTextFile(file) };
+    const bytes = new Uint8Array(total);
+    let at = 0;
+    for (const c of chunks) {
+      bytes.set(c, at);
+      at += c.length;
+    }
+    return { file, text: new TextDecoder().decode(bytes) };
   } catch (e) {
     if (e instanceof RecordingError) throw e;
     throw new RecordingError(`${where}: cannot read ${file}: ${fsReason(e)}`);
@@ -95,6 +136,14 @@ export async function loadRecording(dir: string, where: string): Promise<LoadedR
   const names = await listRecording(dir, where);
   if (names.length === 0) {
     throw new RecordingError(`${where}: not a ptc recording (no ${MANIFEST_FILE}; record one with --record)`);
+  }
+  let total = 0;
+  for (const name of names) total += await fileSize(dir, name, where);
+  if (total > MAX_RECORDING_TOTAL_BYTES) {
+    throw new RecordingError(
+      `${where}: its files hold ${total} bytes, more than a replay reads (${MAX_RECORDING_TOTAL_BYTES}); ` +
+        "replay a smaller recording (record fewer evaluations per directory)",
+    );
   }
   const manifest = await readManifest(dir, where);
   const evaluations: RecordedEvaluation[] = [];

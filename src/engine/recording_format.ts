@@ -22,6 +22,8 @@ export const MANIFEST_FILE = "manifest.json";
 export const EVALUATION_FILE = /^(\d{6,})-([0-9a-f]{12})\.json$/;
 /** Largest file a replay reads (hostile input is bounded). */
 export const MAX_RECORDING_FILE_BYTES = 64 * 1024 * 1024;
+/** Most bytes of all the files of a recording a replay reads (it holds them all in memory). */
+export const MAX_RECORDING_TOTAL_BYTES = 256 * 1024 * 1024;
 /** Most evaluation files a replay reads. */
 export const MAX_EVALUATIONS = 100_000;
 
@@ -235,7 +237,12 @@ function parseFile(text: string, file: string, format: string, validator: Valida
 
 /** Read and check `manifest.json` (its text `text`, read from `file`). */
 export function parseManifest(text: string, file: string): RecordingManifest {
-  return parseFile(text, file, RECORDING_FORMAT, manifestValidator) as unknown as RecordingManifest;
+  const manifest = parseFile(text, file, RECORDING_FORMAT, manifestValidator);
+  // Comparing catalogs and installing tools walk it recursively: refuse what would overflow the stack there.
+  if (nestsDeeperThan(manifest, MAX_RESPONSE_DEPTH)) {
+    throw new RecordingError(`${file}: malformed recording: nested deeper than ptc accepts (${MAX_RESPONSE_DEPTH})`);
+  }
+  return manifest as unknown as RecordingManifest;
 }
 
 /** Read and check an evaluation file; its name must agree with its sequence number and program hash. */
