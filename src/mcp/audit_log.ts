@@ -46,8 +46,52 @@ function osError(e: unknown): string {
   return String(e).slice(0, 200);
 }
 
-function openFile(path: string): Promise<Deno.FsFile> {
-  return Deno.open(path, { append: true, create: true, mode: 0o600 });
+/** What `path` is when it is a FIFO or a socket (opening a FIFO would wait for a reader forever). */
+async function notRegular(path: string): Promise<string | undefined> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.stat(path);
+  } catch {
+    return undefined; // absent (created by the open) or unreadable (the open reports it)
+  }
+  if (info.isFifo) return "a FIFO (named pipe): opening it would wait for a reader";
+  if (info.isSocket) return "a socket";
+  return undefined; // a directory or a device: the open says what is wrong
+}
+
+/** How long an open of FILE may take: opening a FIFO nobody reads never ends (ptc may not stat FILE to know). */
+export const OPEN_TIMEOUT_MS = 2_000;
+
+function openError(name: string, what: string): Error {
+  const e = new Error(`${what}; the audit log is a file, rotated by mv and SIGHUP`);
+  e.name = name;
+  return e;
+}
+
+/**
+ * Open `path` for appending, refusing a FIFO or a socket, within `OPEN_TIMEOUT_MS`. An open that is still
+ * waiting (a FIFO without a reader) is handed back through `stuck` and awaited again by the next attempt instead of
+ * starting another: attempts never pile up blocked opens.
+ */
+async function openFile(path: string, stuck: { open?: Promise<Deno.FsFile> }): Promise<Deno.FsFile> {
+  const what = await notRegular(path);
+  if (what !== undefined) throw openError("NotARegularFile", `it is ${what}`);
+  const opening = stuck.open ?? Deno.open(path, { append: true, create: true, mode: 0o600 });
+  stuck.open = undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<"late">((done) => timer = setTimeout(() => done("late"), OPEN_TIMEOUT_MS));
+  const file = await Promise.race([opening, late]).finally(() => clearTimeout(timer));
+  if (file === "late") {
+    stuck.open = opening;
+    opening.catch(() => {});
+    throw openError("OpenTimedOut", `opening it did not finish within ${OPEN_TIMEOUT_MS} ms (a FIFO nobody reads?)`);
+  }
+  const info = await file.stat().catch(() => undefined); // confined to a write of FILE, ptc may not look
+  if (info?.isFifo || info?.isSocket) {
+    file.close();
+    throw openError("NotARegularFile", `it is ${info.isFifo ? "a FIFO (named pipe)" : "a socket"}`);
+  }
+  return file;
 }
 
 /** The append-only JSON Lines writer (see the module comment for its guarantees). */
@@ -58,11 +102,19 @@ export class AuditLog {
   #dropped = 0;
   #failure: string | undefined;
   #onStderr = 0;
+  /** An open of FILE that has not finished yet (see `openFile`). */
+  #stuck: { open?: Promise<Deno.FsFile> } = {};
   readonly #maxPending: number;
   readonly #now: () => Date;
 
-  private constructor(readonly path: string, file: Deno.FsFile, private readonly options: AuditLogOptions) {
+  private constructor(
+    readonly path: string,
+    file: Deno.FsFile,
+    private readonly options: AuditLogOptions,
+    stuck: { open?: Promise<Deno.FsFile> },
+  ) {
     this.#file = file;
+    this.#stuck = stuck;
     this.#maxPending = options.maxPendingBytes ?? DEFAULT_MAX_PENDING_BYTES;
     this.#now = options.now ?? (() => new Date());
   }
@@ -70,12 +122,13 @@ export class AuditLog {
   /** Open (create, mode 0600) `path` for appending and write an `opened` line; throws `AuditLogError`. */
   static async open(path: string, options: AuditLogOptions): Promise<AuditLog> {
     let file;
+    const stuck = {};
     try {
-      file = await openFile(path);
+      file = await openFile(path, stuck);
     } catch (e) {
       throw new AuditLogError(`--audit-log ${path}: cannot open the file for appending (${osError(e)})`);
     }
-    const log = new AuditLog(path, file, options);
+    const log = new AuditLog(path, file, options, stuck);
     if (!(await log.append([log.#event("opened", { pid: Deno.pid })]))) {
       await log.close();
       throw new AuditLogError(`--audit-log ${path}: cannot write to the file (${log.#failure})`);
@@ -175,7 +228,7 @@ export class AuditLog {
     } catch { /* already closed */ }
     this.#file = undefined;
     try {
-      this.#file = await openFile(this.path);
+      this.#file = await openFile(this.path, this.#stuck);
       return true;
     } catch (e) {
       this.#fail(`cannot reopen the file (${osError(e)})`);
