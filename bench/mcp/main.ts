@@ -9,7 +9,10 @@
  * - Memory: the server's RSS (and its sandbox processes') after 100 evaluations and after `--evals` (default
  *   10,000), to show there is no growth beyond noise.
  *
- * Usage: `deno task bench mcp [--seconds 3] [--evals 10000] [--concurrency 8]`, or
+ * - `--audit-log`: the server writes an audit log (`ptc mcp --audit-log FILE`, in the bench's temporary directory), to
+ *   measure what the per-evaluation write costs; the line count is printed at the end.
+ *
+ * Usage: `deno task bench mcp [--seconds 3] [--evals 10000] [--concurrency 8] [--audit-log]`, or
  * `deno run --unstable-worker-options -A bench/mcp/main.ts`. Takes about a minute with the defaults.
  * @module
  */
@@ -121,6 +124,7 @@ export async function run(args: string[]): Promise<void> {
       seconds: { type: "string", default: "3" },
       evals: { type: "string", default: "10000" },
       concurrency: { type: "string", default: "8" },
+      "audit-log": { type: "boolean", default: false },
     },
     strict: false,
   });
@@ -142,11 +146,13 @@ export async function run(args: string[]): Promise<void> {
   });
   const config = await writeConcreteConfig(dir, observatory.url);
   const token = (await Deno.readTextFile(join(tokenDir, "observatory.token"))).trim();
+  const auditLog = values["audit-log"] ? join(dir, "audit.jsonl") : undefined;
   const server = await spawnHttpServer([
     "--upstreams-config",
     config,
     "--max-concurrent-calls",
     String(permits),
+    ...(auditLog ? ["--audit-log", auditLog] : []),
   ]);
   const clients: Client[] = [];
   try {
@@ -184,7 +190,7 @@ export async function run(args: string[]): Promise<void> {
     console.log(
       `ptc mcp --http (${permits} permits = ${permits} sandbox processes; each client at most ${
         Math.ceil(permits / 2)
-      }), ${seconds}s per row, loopback, load ${Deno.loadavg()[0].toFixed(1)}`,
+      }), ${seconds}s per row, loopback, load ${Deno.loadavg()[0].toFixed(1)}${auditLog ? ", --audit-log" : ""}`,
     );
     console.log(`${"scenario".padEnd(28)} cli   req/s  p50 ms   p99 ms      ok  busy  err`);
     for (const n of LEVELS) console.log(row("baseline GET /health", n, await load(n, seconds, fetchOp(health))));
@@ -245,6 +251,10 @@ export async function run(args: string[]): Promise<void> {
       } MiB after 100, ` +
         `${(sandboxN / 1024).toFixed(1)} MiB after ${evals} more`,
     );
+    if (auditLog) {
+      const text = await Deno.readTextFile(auditLog);
+      console.log(`audit log: ${text.split("\n").length - 1} lines, ${(text.length / 1024 / 1024).toFixed(1)} MiB`);
+    }
   } finally {
     for (const c of clients) await c.close().catch(() => {});
     await server.stop();

@@ -5,7 +5,17 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { connectHttp, evalLisp, ptcMcpArgs, spawnHttpServer, spawnStdioServer, textOf } from "./mcp_server_helpers.ts";
+import {
+  connectHttp,
+  evalLisp,
+  MAIN,
+  ptcMcpArgs,
+  spawnHttpServer,
+  spawnStdioServer,
+  textOf,
+} from "./mcp_server_helpers.ts";
+import { printedFlags } from "./launcher_helpers.ts";
+import { startReflector, writeReflectorConfig } from "./reflector.ts";
 import { bigDocument, exponentialRefsDoc } from "../transports/openapi/helpers.ts";
 import { shellLauncher } from "../transports/mcp_stdio/launchers.ts";
 import { pidAlive } from "../transports/mcp_common/helpers.ts";
@@ -260,3 +270,143 @@ function groupMembers(pgid: number): number[] {
   }
   return out;
 }
+
+Deno.test("hostile server: --audit-log at a FIFO nobody reads is refused at start naming the flag, confined too", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "ptc-hostile-audit-" });
+  try {
+    const fifo = join(dir, "audit.fifo");
+    assert.equal((await new Deno.Command("mkfifo", { args: [fifo] }).output()).code, 0);
+    const start = async (permissions: string[]) => {
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: ["run", "--unstable-worker-options", ...permissions, MAIN, "mcp", "--audit-log", fifo],
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const stderr = new TextDecoder().decode(out.stderr);
+      assert.equal(out.code, 2, stderr);
+      assert.equal(out.stdout.length, 0);
+      return stderr;
+    };
+    // With read permission ptc sees what FILE is; confined (a write of FILE only) it cannot, and the open is bounded.
+    assert.match(await start(["-A"]), /^ptc mcp: --audit-log .*audit\.fifo: .*it is a FIFO \(named pipe\)/);
+    const flags = await printedFlags(["mcp", "--audit-log", fifo], dir);
+    assert.ok(!flags.some((f) => f.startsWith("--allow-read")), `${flags}`);
+    assert.match(await start(flags), /^ptc mcp: --audit-log .*audit\.fifo: .*did not finish within 2000 ms \(a FIFO/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("hostile server: a SIGHUP storm while --record and --audit-log evaluations run loses no line", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "ptc-hostile-hup-" });
+  const reflector = startReflector();
+  const log = join(dir, "audit.jsonl");
+  const rec = join(dir, "rec");
+  const calls = 2_000;
+  const server = spawnStdioServer([
+    "--upstreams-config",
+    await writeReflectorConfig(dir, reflector.addr.port, "hup-token"),
+    "--audit-log",
+    log,
+    "--record",
+    rec,
+    "--max-tool-calls",
+    String(calls),
+    "--program-timeout-ms",
+    "120000",
+  ]);
+  try {
+    await server.initialize({ wait: true });
+    const many = `(count (mapv (fn [i] (:ok (tool/call 'reflect/echo {:q (str i)}))) (range ${calls})))`;
+    await server.call(2, many);
+    for (let i = 0; i < 200; i++) {
+      server.child.kill("SIGHUP");
+      if (i % 20 === 0) await new Promise((r) => setTimeout(r, 5));
+    }
+    assert.equal((await server.answer(2)).result?.content[0].text, String(calls));
+    await server.call(3, "(+ 1 2)");
+    assert.equal((await server.answer(3)).result?.content[0].text, "3", "the server serves the next caller");
+    await server.closeInput();
+    const { code, stderr } = await server.finished();
+    assert.equal(code, 0, stderr);
+    assert.ok(!stderr.includes("hup-token"));
+
+    const text = await Deno.readTextFile(log);
+    assert.ok(text.endsWith("\n"));
+    const lines = text.split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    const evals = lines.filter((l) => l.kind === "eval");
+    assert.deepEqual(evals.map((l) => [l.outcome, l.upstream_calls]), [["ok", calls], ["ok", 0]]);
+    // An evaluation's call lines are one write: no reopened line lands among them.
+    const first = lines.findIndex((l) => l.kind === "call");
+    assert.ok(lines.slice(first, first + calls).every((l) => l.kind === "call" && l.eval_id === evals[0].eval_id));
+    const reopened = lines.filter((l) => l.event === "reopened").length;
+    assert.ok(reopened >= 1 && reopened <= 200, `${reopened} reopened lines`);
+    // The recording holds the same evaluations, every call.
+    const files = (await Array.fromAsync(Deno.readDir(rec))).map((e) => e.name).filter((n) => n !== "manifest.json");
+    assert.equal(files.length, 2);
+    const recorded = JSON.parse(await Deno.readTextFile(join(rec, files.sort()[0])));
+    assert.equal(recorded.calls.length, calls);
+  } finally {
+    await server.dispose();
+    await reflector.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("hostile server: a recording's tool schema with a catastrophic pattern does not freeze the replay", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "ptc-hostile-replay-" });
+  try {
+    const rec = join(dir, "rec");
+    await Deno.mkdir(rec);
+    const tool = {
+      name: "find",
+      description: "finds",
+      inputSchema: { type: "object", properties: { q: { type: "string", pattern: "^(a+)+$" } } },
+      annotations: { readOnlyHint: true },
+      effect: "read",
+      _ptc: { transport: "mcp_stdio", upstreamName: "find" },
+    };
+    const manifest = {
+      format: "ptc-recording",
+      version: 1,
+      ptc_version: "test",
+      created: new Date().toISOString(),
+      limits: {},
+      servers: [{ name: "hostile", transport: "mcp_stdio", description: "d", tools: [tool], withheld: {} }],
+    };
+    await Deno.writeTextFile(join(rec, "manifest.json"), JSON.stringify(manifest));
+    const q = "a".repeat(64) + "!"; // 2^64 backtracking steps against ^(a+)+$
+    const program = `(:value (tool/call 'hostile/find {:q "${q}"}))`;
+    const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(program));
+    const hash = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+    const evaluation = {
+      format: "ptc-recording-evaluation",
+      version: 1,
+      sequence: 1,
+      program_sha256: hash,
+      program,
+      started: new Date().toISOString(),
+      outcome: { ok: true },
+      calls: [{
+        server: "hostile",
+        tool: "find",
+        args: { q },
+        effect: "read",
+        result: { ok: true, value: "found", value_kind: "text" },
+      }],
+    };
+    await Deno.writeTextFile(join(rec, `000001-${hash.slice(0, 12)}.json`), JSON.stringify(evaluation));
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--unstable-worker-options", MAIN, "eval", "--replay", rec, program],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    assert.equal(out.code, 0, stderr);
+    assert.equal(new TextDecoder().decode(out.stdout).trim(), `"found"`);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
