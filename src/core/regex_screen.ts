@@ -19,37 +19,11 @@ function unboundedAt(src: string, i: number): boolean {
   return false;
 }
 
-/** True when the pattern repeats (unboundedly) a group that itself contains unbounded repetition. */
-export function nestedRepetition(src: string): boolean {
-  const stack: boolean[] = [false];
-  for (let i = 0; i < src.length; i++) {
-    const c = src[i];
-    if (c === "\\") {
-      i++;
-      continue;
-    }
-    if (c === "[") {
-      i++;
-      if (src[i] === "^") i++;
-      if (src[i] === "]") i++;
-      while (i < src.length && src[i] !== "]") {
-        if (src[i] === "\\") i++;
-        i++;
-      }
-      continue;
-    }
-    if (c === "(") stack.push(false);
-    else if (c === ")") {
-      const inner = stack.length > 1 ? stack.pop()! : false;
-      if (inner && unboundedAt(src, i + 1)) return true;
-      if (inner) stack[stack.length - 1] = true;
-    } else if (unboundedAt(src, i)) stack[stack.length - 1] = true;
-  }
-  return false;
-}
-
-/** True when the pattern repeats (unboundedly) a group holding an alternation, like `(a|a)+` or `(x|xy)*`. */
-function repeatedAlternation(src: string): boolean {
+/**
+ * True when the pattern repeats (unboundedly) a group holding something `marks` picks out at position `i` (escapes
+ * and character classes skipped; nested groups count for the groups around them).
+ */
+function repeatsGroupWith(src: string, marks: (src: string, i: number) => boolean): boolean {
   const stack: boolean[] = [false];
   for (let i = 0; i < src.length; i++) {
     const c = src[i];
@@ -64,14 +38,23 @@ function repeatedAlternation(src: string): boolean {
         i++;
       }
     } else if (c === "(") stack.push(false);
-    else if (c === "|") stack[stack.length - 1] = true;
     else if (c === ")") {
       const inner = stack.length > 1 ? stack.pop()! : false;
       if (inner && unboundedAt(src, i + 1)) return true;
       if (inner) stack[stack.length - 1] = true;
-    }
+    } else if (marks(src, i)) stack[stack.length - 1] = true;
   }
   return false;
+}
+
+/** True when the pattern repeats (unboundedly) a group that itself contains unbounded repetition. */
+export function nestedRepetition(src: string): boolean {
+  return repeatsGroupWith(src, unboundedAt);
+}
+
+/** True when the pattern repeats (unboundedly) a group holding an alternation, like `(a|a)+` or `(x|xy)*`. */
+function repeatedAlternation(src: string): boolean {
+  return repeatsGroupWith(src, (s, i) => s[i] === "|");
 }
 
 /**

@@ -5,16 +5,9 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import {
-  connectHttp,
-  evalLisp,
-  MAIN,
-  ptcMcpArgs,
-  spawnHttpServer,
-  spawnStdioServer,
-  textOf,
-} from "./mcp_server_helpers.ts";
+import { connectHttp, evalLisp, ptcMcpArgs, spawnHttpServer, spawnStdioServer, textOf } from "./mcp_server_helpers.ts";
 import { printedFlags } from "./launcher_helpers.ts";
+import { runPtc } from "./ptc_process.ts";
 import { startReflector, writeReflectorConfig } from "./reflector.ts";
 import { bigDocument, exponentialRefsDoc } from "../transports/openapi/helpers.ts";
 import { shellLauncher } from "../transports/mcp_stdio/launchers.ts";
@@ -277,16 +270,10 @@ Deno.test("hostile server: --audit-log at a FIFO nobody reads is refused at star
     const fifo = join(dir, "audit.fifo");
     assert.equal((await new Deno.Command("mkfifo", { args: [fifo] }).output()).code, 0);
     const start = async (permissions: string[]) => {
-      const out = await new Deno.Command(Deno.execPath(), {
-        args: ["run", "--unstable-worker-options", ...permissions, MAIN, "mcp", "--audit-log", fifo],
-        stdin: "null",
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      const stderr = new TextDecoder().decode(out.stderr);
-      assert.equal(out.code, 2, stderr);
-      assert.equal(out.stdout.length, 0);
-      return stderr;
+      const out = await runPtc(["mcp", "--audit-log", fifo], permissions);
+      assert.equal(out.code, 2, out.stderr);
+      assert.equal(out.stdout, "");
+      return out.stderr;
     };
     // With read permission ptc sees what FILE is; confined (a write of FILE only) it cannot, and the open is bounded.
     assert.match(await start(["-A"]), /^ptc mcp: --audit-log .*audit\.fifo: .*it is a FIFO \(named pipe\)/);
@@ -397,15 +384,9 @@ Deno.test("hostile server: a recording's tool schema with a catastrophic pattern
       }],
     };
     await Deno.writeTextFile(join(rec, `000001-${hash.slice(0, 12)}.json`), JSON.stringify(evaluation));
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--unstable-worker-options", MAIN, "eval", "--replay", rec, program],
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const stderr = new TextDecoder().decode(out.stderr);
-    assert.equal(out.code, 0, stderr);
-    assert.equal(new TextDecoder().decode(out.stdout).trim(), `"found"`);
+    const out = await runPtc(["eval", "--replay", rec, program]);
+    assert.equal(out.code, 0, out.stderr);
+    assert.equal(out.stdout.trim(), `"found"`);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
