@@ -52,6 +52,21 @@ export async function launch(
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
 }
 
+/**
+ * Run `bin/ptc ARGS…` in `cwd` and check it ran confined, under exactly the flags `ptc permissions` prints for the
+ * same arguments; the result carries those flags.
+ */
+export async function launchConfined(
+  args: string[],
+  options: { cwd: string; stdin?: string },
+): Promise<Launched & { flags: string[] }> {
+  const r = await launch(args, options);
+  const flags = launchedFlags(r.stderr);
+  assertConfined(flags);
+  assert.deepEqual(flags, await printedFlags(args, options.cwd));
+  return { ...r, flags };
+}
+
 /** Start a long-running `bin/ptc ARGS…` (a server) in `cwd` with a clean environment; the caller stops it. */
 export function spawnLaunched(args: string[], cwd: string, stdout: "piped" | "null" = "null"): Deno.ChildProcess {
   return new Deno.Command(LAUNCHER, {

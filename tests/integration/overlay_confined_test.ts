@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parse as parseJsonc } from "jsonc-parser";
-import { assertConfined, elsewhere, launch, launchedFlags, printedFlags } from "./launcher_helpers.ts";
+import { elsewhere, launchConfined } from "./launcher_helpers.ts";
 
 const DATA = new URL("../transports/openapi/data/overlays/", import.meta.url).pathname;
 const FILES = ["pets.openapi.yaml", "curate.overlay.yaml", "later.overlay.json"];
@@ -33,13 +33,7 @@ Deno.test("overlays through bin/ptc under the printed flags, from another direct
     );
 
     /** Run through the launcher; check it ran under exactly `ptc permissions` of the same arguments. */
-    const face = async (args: string[]) => {
-      const r = await launch(args, { cwd });
-      const flags = launchedFlags(r.stderr);
-      assertConfined(flags);
-      assert.deepEqual(flags, await printedFlags(args, cwd));
-      return { ...r, flags };
-    };
+    const face = (args: string[]) => launchConfined(args, { cwd });
 
     await t.step("catalog of a config with overlays", async () => {
       const r = await face(["catalog", "--upstreams-config", "api/ptc.jsonc"]);

@@ -13,7 +13,7 @@ import {
   assertConfined,
   cleanEnv,
   elsewhere,
-  launch,
+  launchConfined,
   launchedFlags,
   LAUNCHER,
   printedFlags,
@@ -32,13 +32,7 @@ Deno.test("record/replay confined: ptc eval and ptc mcp under exactly their prin
   try {
     await writeConcreteConfig(cwd, server.url);
     const config = ["--upstreams-config", "upstreams.jsonc"];
-    const face = async (args: string[]) => {
-      const r = await launch(args, { cwd });
-      const flags = launchedFlags(r.stderr);
-      assertConfined(flags);
-      assert.deepEqual(flags, await printedFlags(args, cwd));
-      return { ...r, flags };
-    };
+    const face = (args: string[]) => launchConfined(args, { cwd });
 
     await t.step("eval --record: the upstream's host and secret, DIR read and written", async () => {
       const r = await face(["eval", ...config, "--record", "rec", PROGRAM]);
