@@ -122,7 +122,11 @@ function declareHint(ref: OperationRef, effect: "read" | "write"): string {
     ? `a ${ref.method} the document marks x-ptc-read-only: true; if it is a safe query, include it and add`
     : `a write (${ref.method}); to include it add`;
   const gate = effect === "write" ? ' and "allow_writes": true, and start ptc with --allow-writes' : "";
-  return `${what} ${override}${gate}`;
+  // A POST may be a search the document does not mark: say how to include it as a read, which needs no write switch.
+  const query = effect === "write" && ref.method === "POST"
+    ? `; if it only reads (a search or query), declare {"effect": "read"} instead`
+    : "";
+  return `${what} ${override}${gate}${query}`;
 }
 
 function oneLine(text: string, max: number): string {

@@ -25,8 +25,10 @@ Deno.test("survey: writes and safe queries are listed with the override to add, 
   assert.equal(create.declare, "write");
   assert.deepEqual(create.problems, [
     'a write (POST); to include it add "operation_overrides": {"create-note": {"effect": "write"}} and ' +
-    '"allow_writes": true, and start ptc with --allow-writes',
+    '"allow_writes": true, and start ptc with --allow-writes; if it only reads (a search or query), declare ' +
+    '{"effect": "read"} instead',
   ]);
+  assert.doesNotMatch(ops["delete-note"].problems[0], /only reads/, "a DELETE is never offered as a read");
   assert.equal(ops["delete-note"].declare, "write");
   const query = ops["query-notes"];
   assert.equal(query.declare, "read", "the document's x-ptc-read-only: true suggests a safe query");
