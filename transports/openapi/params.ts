@@ -15,6 +15,7 @@ import type { JsonSchema } from "../../src/upstream/types.ts";
 import { isReservedHeader, secretNamePart } from "../../src/upstream/headers.ts";
 import type { RefResolver } from "./refs.ts";
 import { type CompiledParam, MAX_PARAM_DESCRIPTION, paramShape } from "./schema.ts";
+import { HEADER_VALUE_PATTERN, MAX_HEADER_VALUE } from "./request.ts";
 
 /** The parameters of an operation, or why not. */
 export interface ParamsResult {
@@ -210,7 +211,25 @@ function headerArgument(
     refuse("is a list; header arguments must be scalars");
     return;
   }
-  out.params.push({ ...base(lower, "query", required, schema, param), in: "header", style: "simple", explode: false });
+  const bounded = headerBounds(schema);
+  out.params.push({ ...base(lower, "query", required, bounded, param), in: "header", style: "simple", explode: false });
+}
+
+/**
+ * A header argument's schema with the bounds every header value obeys (at most {@link MAX_HEADER_VALUE}
+ * characters, no control character but tab), so argument validation refuses a violation before anything is sent.
+ * A tighter `maxLength` the document declares is kept; a `pattern` of its own joins ours through `allOf`. Both
+ * keywords apply to strings only: a number or boolean argument is sent as its short text.
+ */
+export function headerBounds(schema: JsonSchema): JsonSchema {
+  const out: JsonSchema = { ...schema };
+  const declared = typeof schema.maxLength === "number" ? schema.maxLength : Infinity;
+  out.maxLength = Math.min(declared, MAX_HEADER_VALUE);
+  if (typeof schema.pattern === "string" && schema.pattern !== HEADER_VALUE_PATTERN) {
+    const allOf = Array.isArray(schema.allOf) ? schema.allOf : [];
+    out.allOf = [...allOf, { pattern: HEADER_VALUE_PATTERN }];
+  } else out.pattern = HEADER_VALUE_PATTERN;
+  return out;
 }
 
 function base(

@@ -82,6 +82,14 @@ export function buildUrl(
 /** Longest header argument value sent. */
 export const MAX_HEADER_VALUE = 4096;
 
+/**
+ * A header argument value holds no control character but tab (no line break can split the header). It is the
+ * `pattern` of every header argument in the tool's input schema (written with `\u` escapes, so the schema and
+ * its messages stay printable), and the send-time backstop below runs the same expression.
+ */
+export const HEADER_VALUE_PATTERN = "^[^\\u0000-\\u0008\\u000a-\\u001f\\u007f]*$";
+const HEADER_VALUE = new RegExp(HEADER_VALUE_PATTERN, "u");
+
 /** Header arguments and the JSON body of one call, or the argument problems that prevent sending them. */
 export type BuiltPayload = { ok: true; headers: Record<string, string>; body?: string } | {
   ok: false;
@@ -114,8 +122,8 @@ export function buildPayload(
         continue;
       }
       const text = String(v);
-      // deno-lint-ignore no-control-regex -- a header value must not carry line breaks or other control characters
-      if (/[\u0000-\u0008\u000a-\u001f\u007f]/.test(text) || text.length > MAX_HEADER_VALUE) {
+      // The input schema bounds header arguments already; this backstop keeps a value that slipped past it unsent.
+      if (text.length > MAX_HEADER_VALUE || !HEADER_VALUE.test(text)) {
         problems.push(
           `header argument "${p.name}" must be at most ${MAX_HEADER_VALUE} characters without control characters`,
         );

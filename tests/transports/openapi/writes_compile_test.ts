@@ -13,6 +13,8 @@ import { listTransports } from "../../../transports/mod.ts";
 import { Validator } from "@cfworker/json-schema";
 import { compileProblems, configContext, exponentialRefsDoc, parseConfig } from "./helpers.ts";
 import { notesDoc, notesOverrides } from "./write_fixture.ts";
+import { HEADER_VALUE_PATTERN, MAX_HEADER_VALUE } from "../../../transports/openapi/request.ts";
+import { hostMayRun } from "../../../src/core/regex_screen.ts";
 
 function compile(include: string[], overrides: Record<string, unknown> = {}, doc = notesDoc(), extra = {}) {
   const config = parseConfig({
@@ -322,4 +324,28 @@ Deno.test("writes: a hostile body schema is bounded by the resolver's limits", (
   const nested = notesDoc() as any;
   nested.paths["/notes"].post.requestBody = { content: { "application/json": { schema: deep } } };
   assert.equal(compile(["create-note"], notesOverrides(), nested).operations.length, 1);
+});
+
+Deno.test("writes: header arguments carry the header bounds in the input schema (a tighter maxLength kept)", () => {
+  const { operations } = compile(["create-note", "replace-note"], notesOverrides());
+  const [create, replace] = operations;
+  const key = (create.entry.inputSchema as any).properties["idempotency-key"];
+  const match = (replace.entry.inputSchema as any).properties["if-match"];
+  assert.deepEqual(key, { type: "string", maxLength: 64, pattern: HEADER_VALUE_PATTERN });
+  assert.deepEqual(match, { type: "string", maxLength: MAX_HEADER_VALUE, pattern: HEADER_VALUE_PATTERN });
+  assert.equal(hostMayRun(HEADER_VALUE_PATTERN), true, "the host's regex screen runs the pattern itself");
+  const re = new RegExp(HEADER_VALUE_PATTERN, "u");
+  assert.equal(re.test('"v1"\twith tab'), true);
+  for (const bad of ["a\nb", "a\rb", "a\u0000b", "a\u007fb", "\u001b[31m"]) assert.equal(re.test(bad), false, bad);
+  // a pattern of the document's own is kept beside ours
+  const doc = notesDoc() as any;
+  doc.paths["/notes"].post.parameters[0].schema = { type: "string", pattern: "^k-" };
+  const own = (compile(["create-note"], notesOverrides(), doc).operations[0].entry.inputSchema as any)
+    .properties["idempotency-key"];
+  assert.deepEqual(own, {
+    type: "string",
+    pattern: "^k-",
+    maxLength: MAX_HEADER_VALUE,
+    allOf: [{ pattern: HEADER_VALUE_PATTERN }],
+  });
 });

@@ -131,6 +131,34 @@ Deno.test("openapi writes: method, header arguments and the JSON body reach the 
   });
 });
 
+Deno.test("openapi writes: a header argument over the bounds is refused like any bad argument, nothing sent", async () => {
+  await withService(async ({ service, start }) => {
+    const rt = await start();
+    const before = service.received.length;
+    // another argument problem (a title that is not a string): the reason every argument problem gets
+    const bad = (await call(rt, "replace-note", { note_id: "n-1", "if-match": '"v1"', title: 5, version: 2 }))
+      .outcome as unknown as { kind: string; reason: string };
+    assert.equal(bad.kind, "raise");
+    const cases: [string, string, RegExp][] = [
+      ["long", "x".repeat(4097), /if-match: must be at most 4096 characters long/],
+      ["line break", '"v1"\r\nx-injected: 1', /if-match: must match the pattern/],
+      ["escape", "\u001b[2J", /if-match: must match the pattern/],
+    ];
+    for (const [label, value, message] of cases) {
+      const r = await call(rt, "replace-note", { note_id: "n-1", "if-match": value, title: "T", version: 2 });
+      const tidy = await call(rt, "replace-note", { note_id: "n-1", "if-match": '"v1"', title: "T", version: 2 });
+      assert.equal(tidy.outcome.ok, true, label);
+      const raised = r.outcome as unknown as { kind: string; reason: string; message: string };
+      assert.equal(raised.kind, "raise", `${label}: ${JSON.stringify(r.outcome)}`);
+      assert.equal(raised.reason, bad.reason, `${label}: the reason of any other argument problem`);
+      assert.match(raised.message, message, label);
+    }
+    // the tidy calls reached the service, the refused ones never did
+    assert.equal(service.received.length, before + cases.length);
+    assert.ok(service.received.every((req) => !String(req.headers["if-match"]).includes("\n")));
+  });
+});
+
 Deno.test("openapi writes: mutation state per outcome, and no write is ever sent twice", async () => {
   await withService(async ({ service, start }) => {
     const rt = await start();
