@@ -11,7 +11,13 @@ import { parseFlags, UsageError, usageError } from "./usage.ts";
 import { loadConfigFile, processAllowsWrites, type PtcConfig, resolveConfigPath } from "../upstream/config.ts";
 import { createMaterializer } from "../upstream/credentials.ts";
 import { createRedactor, type SecretRedactor } from "../upstream/redact.ts";
-import { effectDisagreements, type InstallPolicy, installUpstream } from "../upstream/install.ts";
+import {
+  effectDisagreements,
+  type InstallPolicy,
+  installUpstream,
+  type WithheldTool,
+  withheldTools,
+} from "../upstream/install.ts";
 import { formatConfigError } from "../upstream/messages.ts";
 import type { JsonObject } from "../core/json.ts";
 import type { PreflightCheck, TransportDeps, Upstream } from "../upstream/types.ts";
@@ -49,8 +55,8 @@ interface UpstreamReport {
   write_tools?: number;
   /** Tools whose operator-declared effect contradicts the server's annotations. */
   effect_disagreements?: string[];
-  /** Tools the write gate withheld, each "name: why" (why completes "tool 'server/name' …"). */
-  withheld?: string[];
+  /** Tools the write gate withheld: name, effect and reason (as `ptc catalog --format json` lists them). */
+  withheld?: WithheldTool[];
   era?: string;
   protocolVersion?: string;
 }
@@ -253,7 +259,7 @@ async function connectOne(
       report.status = "ready";
       report.tools = installed.length;
       report.write_tools = installed.filter((t) => t.effect === "write").length;
-      if (withheld.size > 0) report.withheld = [...withheld].map(([name, why]) => `${name}: ${why}`);
+      if (withheld.size > 0) report.withheld = withheldTools(withheld);
       const disagreements = effectDisagreements(upstream.listTools());
       if (disagreements.length > 0) report.effect_disagreements = disagreements.map((l) => deps.redactor.redact(l));
       if (typeof d.era === "string") report.era = d.era;
@@ -298,7 +304,7 @@ function renderText(r: DoctorReport, connect: boolean): string {
     lines.push(head);
     if (u.hint) lines.push(`      hint: ${u.hint}`);
     for (const d of u.effect_disagreements ?? []) lines.push(`    ! ${d}`);
-    for (const w of u.withheld ?? []) lines.push(`    - not installed: ${u.name}/${w}`);
+    for (const w of u.withheld ?? []) lines.push(`    - not installed: ${u.name}/${w.name}: ${w.reason}`);
     for (const c of u.checks) {
       lines.push(`    ${mark(c.ok)} ${c.check}: ${c.detail}${c.hint ? ` (hint: ${c.hint})` : ""}`);
     }

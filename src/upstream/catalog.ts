@@ -6,6 +6,7 @@
  */
 import type { JsonObject, JsonValue } from "../core/json.ts";
 import type { ToolEntry } from "./types.ts";
+import { type WithheldTool, withheldTools } from "./install.ts";
 import type { Runtime, UpstreamSnapshot } from "./runtime.ts";
 import { argSignature, oneLine, resultType } from "./signature.ts";
 
@@ -87,8 +88,22 @@ export function catalogJson(runtime: Runtime): JsonObject {
       tool_count: s.tool_count,
       catalog_loaded: s.catalog_loaded,
       tools: s.tools.map((t) => ({ ...t, signature: argSignature(t), returns: resultType(t) })) as unknown as JsonValue,
+      withheld: runtime.redactor.redactJson(notInstalled(runtime, s.name)) as unknown as JsonValue,
     })),
   };
+}
+
+/** Why each tool an upstream lists is not installed: the write gate's refusals, then the names its mapping omits. */
+function notInstalled(runtime: Runtime, server: string): WithheldTool[] {
+  const state = runtime.upstreams.get(server);
+  return [
+    ...withheldTools(state?.withheld ?? new Map()),
+    // An MCP upstream's tool the operator's `tools` mapping leaves out, by the server's own name.
+    ...diagnosticsList(state?.upstream, "unmapped_tools").map((name) => ({
+      name,
+      reason: "is not in the config's tools mapping",
+    })),
+  ];
 }
 
 /** Human text of the full catalog (`ptc catalog`): inline lines plus each tool's result type. */
@@ -101,10 +116,7 @@ export function catalogText(runtime: Runtime): string {
       lines.push(`  ${s.name}/${t.name}${effectMark(t)} ${argSignature(t)} -> ${resultType(t)}${hidden}`);
       if (t.description) lines.push(`      ${oneLine(t.description, DESCRIPTION_CHARS)}`);
     }
-    const state = runtime.upstreams.get(s.name);
-    for (const [name, why] of state?.withheld ?? []) lines.push(`  ${s.name}/${name} — not installed: ${why}`);
-    const unmapped = diagnosticsList(state?.upstream, "unmapped_tools");
-    for (const name of unmapped) lines.push(`  ${name} — not installed: not in the config's tools mapping`);
+    for (const w of notInstalled(runtime, s.name)) lines.push(`  ${s.name}/${w.name} — not installed: ${w.reason}`);
   }
   return runtime.redactor.redact(lines.join("\n"));
 }

@@ -69,6 +69,23 @@ export function installTools(entries: readonly ToolEntry[], policy: InstallPolic
   return { installed, withheld };
 }
 
+/**
+ * A tool that is listed but not installed, as `ptc catalog --format json` and `ptc doctor --connect --format json`
+ * list it. `effect` is known for a tool the write gate refused (always a write); it is absent for a tool the config's
+ * `tools` mapping leaves out (it was never compiled).
+ */
+export interface WithheldTool {
+  name: string;
+  effect?: ToolEffect;
+  /** Completes the sentence "tool 'server/name' …". */
+  reason: string;
+}
+
+/** The write gate's refusals as {@link WithheldTool}s (only writes are ever refused), in the upstream's order. */
+export function withheldTools(withheld: ReadonlyMap<string, string>): WithheldTool[] {
+  return [...withheld].map(([name, reason]) => ({ name, effect: "write" as const, reason }));
+}
+
 /** Install a started upstream's tools (`installTools` over its list). */
 export function installUpstream(upstream: Upstream, policy: InstallPolicy): Installation {
   return installTools(upstream.listTools(), policy);

@@ -112,10 +112,11 @@ Deno.test("doctor --connect: a declared effect the annotations contradict is rep
   assert.equal(fx.tools, 1, "without --allow-writes only the read tool counts");
   assert.equal(fx.effect_disagreements.length, 1);
   // the withheld write tools (in the server's order) are named with the switch that would install them, as in
-  // `ptc catalog`
+  // `ptc catalog` (its JSON's `withheld` has the same shape)
+  const why = "is a write tool and ptc was started without --allow-writes (or PTC_ALLOW_WRITES=1)";
   assert.deepEqual(fx.withheld, [
-    "delete-item: is a write tool and ptc was started without --allow-writes (or PTC_ALLOW_WRITES=1)",
-    "purge-items: is a write tool and ptc was started without --allow-writes (or PTC_ALLOW_WRITES=1)",
+    { name: "delete-item", effect: "write", reason: why },
+    { name: "purge-items", effect: "write", reason: why },
   ]);
   const gatedText = (await doctor(config, ["--connect"])).stdout;
   assert.match(
