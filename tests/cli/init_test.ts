@@ -79,7 +79,7 @@ Deno.test("ptc init openapi: real documents and the Observatory give configs tha
       assert.match(init.stderr, new RegExp(`${c.included.length} of \\d+ operations included`));
       const text = await Deno.readTextFile(file);
       const config = parseJsonc(text) as {
-        credentials: Record<string, { var: string }>;
+        credentials?: Record<string, { var: string }>;
         upstreams: Record<string, { include_operations: string[] }>;
       };
       const entry = config.upstreams[name];
@@ -91,8 +91,10 @@ Deno.test("ptc init openapi: real documents and the Observatory give configs tha
       }
       // credentials are env placeholders the comments explain; a placeholder value is enough to compile
       const env: Record<string, string> = {};
-      for (const cred of Object.values(config.credentials)) env[cred.var] = "placeholder-not-a-secret";
-      if (Object.keys(config.credentials).length) assert.match(text, /PLACEHOLDER for security scheme/);
+      for (const cred of Object.values(config.credentials ?? {})) env[cred.var] = "placeholder-not-a-secret";
+      // a credentials section only when there is something in it
+      if (config.credentials) assert.match(text, /PLACEHOLDER for security scheme/);
+      else assert.match(text, /No credentials: the document requires no security scheme/, name);
       const catalog = await ptc(["catalog", "--upstreams-config", file, "--format", "json"], env);
       assert.equal(catalog.code, 0, `${name}: ${catalog.stderr}`);
       const tools = JSON.parse(catalog.stdout).servers[0].tools;
@@ -120,6 +122,11 @@ Deno.test("ptc init openapi: base URL placeholder, refusal to overwrite, usage e
     assert.match(r.stdout, /PLACEHOLDER: the document names no absolute server URL/);
     assert.match(r.stdout, /"no_servers": \{/);
     assert.match(r.stdout, /"list-x", \/\/ GET \/x → list-x/);
+    // no security scheme: no (empty) credentials section, a comment saying how to add one instead
+    const config = parseJsonc(r.stdout);
+    assert.equal(Object.hasOwn(config, "credentials"), false, r.stdout);
+    assert.equal(Object.hasOwn(config.upstreams.no_servers, "auth"), false);
+    assert.match(r.stdout, /^ {2}\/\/ No credentials: the document requires no security scheme/m);
     const file = join(dir, "out.jsonc");
     await Deno.writeTextFile(file, "{}");
     const again = await ptc(["init", "openapi", doc, "-o", file]);

@@ -2,7 +2,8 @@
  * The commented JSONC config `ptc init openapi` writes for a document: every operation that compiles as a read is
  * included, every other one is listed commented out with the reason; the base URL comes from the document's
  * `servers` (or is a placeholder), and each security scheme becomes a credential placeholder plus an auth emitter,
- * with comments that say what to replace. Every value is JSON-encoded and every comment is one sanitized line.
+ * with comments that say what to replace; with none, the `credentials` section is left out and a comment says how to
+ * add one. Every value is JSON-encoded and every comment is one sanitized line.
  * @module
  */
 import type { SurveyedOperation } from "./survey.ts";
@@ -47,9 +48,17 @@ export function renderInitConfig(input: InitInput): string {
   );
   const plan = authPlan(input);
   lines.push("{");
-  lines.push('  "credentials": {');
-  lines.push(...plan.credentials.map((l) => `    ${l}`));
-  lines.push("  },");
+  if (plan.credentials.length) {
+    lines.push('  "credentials": {');
+    lines.push(...plan.credentials.map((l) => `    ${l}`));
+    lines.push("  },");
+  } else {
+    lines.push(
+      "  // No credentials: the document requires no security scheme ptc can send. If the service needs one, add a",
+      '  // "credentials" section (e.g. "api_token": {"source": "env", "var": "API_TOKEN"}) and an "auth" emitter',
+      '  // below (e.g. [{"scheme": "bearer", "binding": "api_token"}]).',
+    );
+  }
   lines.push('  "upstreams": {');
   lines.push(`    ${j(input.name)}: {`);
   lines.push('      "transport": "openapi",');
