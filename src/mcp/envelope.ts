@@ -28,12 +28,14 @@ interface ProfileLimits {
   printBytes: number;
   feedbackBytes: number;
   textBytes: number;
+  /** Call records listed in `upstream_calls`; the rest are counted in `upstream_calls_omitted`. */
+  calls: number;
 }
 
 const LIMITS: Record<ResponseProfile, ProfileLimits> = {
-  slim: { prints: 20, printBytes: 8 * 1024, feedbackBytes: 8 * 1024, textBytes: 32 * 1024 },
-  structured: { prints: 50, printBytes: 16 * 1024, feedbackBytes: 16 * 1024, textBytes: 96 * 1024 },
-  debug: { prints: 200, printBytes: 64 * 1024, feedbackBytes: 64 * 1024, textBytes: 512 * 1024 },
+  slim: { prints: 20, printBytes: 8 * 1024, feedbackBytes: 8 * 1024, textBytes: 32 * 1024, calls: 0 },
+  structured: { prints: 50, printBytes: 16 * 1024, feedbackBytes: 16 * 1024, textBytes: 96 * 1024, calls: 100 },
+  debug: { prints: 200, printBytes: 64 * 1024, feedbackBytes: 64 * 1024, textBytes: 512 * 1024, calls: 1000 },
 };
 
 /** Told to the client when a session continues on a fresh worker (cancelled or abandoned evaluation). */
@@ -167,7 +169,7 @@ function renderSuccess(
   if (!value.cut && jsonSize(result.json) <= limits.textBytes) structured.value = result.json;
   if (prints.length > 0) structured.prints = prints;
   if (options.validated !== undefined) structured.validated = options.validated;
-  if (options.profile === "debug") decorateDebug(structured, result.calls, text);
+  if (options.profile === "debug") decorateDebug(structured, result.calls, text, limits);
   response.structuredContent = structured;
   return response;
 }
@@ -212,22 +214,34 @@ function renderError(
   if (result.sessionLost) structured.session_lost = true;
   if (result.sessionEnded) structured.session_ended = true;
   if (options.profile === "structured") {
-    structured.upstream_calls = result.calls.filter((c) => c.status === "error").map((c) => ({
-      server: c.server,
-      tool: c.tool,
-      status: "error",
-      reason: c.reason ?? "error",
-    }));
+    // Every call made, in order — the ones that succeeded too: a write applied before the failure stays applied.
+    listCalls(structured, result.calls, limits, (c) => {
+      const rec: JsonObject = { server: c.server, tool: c.tool, status: c.status };
+      if (c.status === "error") rec.reason = c.reason ?? "error";
+      if (c.mutation_state) rec.mutation_state = c.mutation_state;
+      return rec;
+    });
   } else {
-    decorateDebug(structured, result.calls, "");
+    decorateDebug(structured, result.calls, "", limits);
   }
   response.structuredContent = structured;
   return response;
 }
 
-function decorateDebug(structured: JsonObject, calls: CallRecord[], returned: string) {
+/** `upstream_calls`: the first `limits.calls` records, in call order; `upstream_calls_omitted` counts the rest. */
+function listCalls(
+  structured: JsonObject,
+  calls: CallRecord[],
+  limits: ProfileLimits,
+  record: (c: CallRecord) => JsonObject,
+): void {
+  structured.upstream_calls = calls.slice(0, limits.calls).map(record);
+  if (calls.length > limits.calls) structured.upstream_calls_omitted = calls.length - limits.calls;
+}
+
+function decorateDebug(structured: JsonObject, calls: CallRecord[], returned: string, limits: ProfileLimits) {
   // The record's own field names; its args and preview stay off the wire.
-  structured.upstream_calls = calls.map((c) => {
+  listCalls(structured, calls, limits, (c) => {
     const rec: JsonObject = {
       server: c.server,
       tool: c.tool,

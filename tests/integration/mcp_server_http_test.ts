@@ -148,7 +148,11 @@ Deno.test("ptc mcp over HTTP with the official client", async (t) => {
       assert.match(text, /fixture\/fail error: tool_error/);
       assert.match(text, /upstream fixture\/fail failed: tool_error/);
       const upstreamCalls = sc(failed).upstream_calls as Structured[];
-      assert.deepEqual(upstreamCalls.map((u) => u.tool), ["fail"]);
+      // every call made, the successful one before the failure included, in order
+      assert.deepEqual(upstreamCalls, [
+        { server: "fixture", tool: "get-user", status: "ok" },
+        { server: "fixture", tool: "fail", status: "error", reason: "tool_error" },
+      ]);
     });
 
     await t.step("output_schema validates the returned value", async () => {

@@ -163,3 +163,48 @@ Deno.test("an evaluation that wrote lists its writes in the text and in structur
   assert.equal((failed.structuredContent?.writes as unknown[]).length, 2);
   assert.equal(renderEvalResult(ok("1"), { profile: "slim" }).content[0].text, "1", "no writes, no line");
 });
+
+Deno.test("structured errors list every upstream call made, a write applied before the failure included", () => {
+  const call = (tool: string, extra: Record<string, unknown> = {}) => ({
+    server: "s",
+    tool,
+    args: { secret_arg: "x" },
+    status: "ok" as const,
+    duration_ms: 1,
+    bytes: 2,
+    preview: "p",
+    ...extra,
+  });
+  const calls = [
+    call("read"),
+    call("annotate", { mutation_state: "applied" }),
+    call("fail", { status: "error", reason: "tool_error", message: "upstream text", bytes: 0 }),
+  ] as EngineEvalResult["calls"];
+  const failed = (list: EngineEvalResult["calls"]) =>
+    ({
+      ok: false,
+      reason: "runtime_error",
+      message: "boom",
+      prints: [],
+      calls: list,
+      elapsedMs: 1,
+    }) as EngineEvalResult;
+  const structured = renderEvalResult(failed(calls), { profile: "structured" }).structuredContent!;
+  assert.deepEqual(structured.upstream_calls, [
+    { server: "s", tool: "read", status: "ok" },
+    { server: "s", tool: "annotate", status: "ok", mutation_state: "applied" },
+    { server: "s", tool: "fail", status: "error", reason: "tool_error" },
+  ]);
+  assert.equal(structured.upstream_calls_omitted, undefined);
+  const debug = renderEvalResult(failed(calls), { profile: "debug" }).structuredContent!;
+  assert.deepEqual((debug.upstream_calls as { tool: string }[]).map((c) => c.tool), ["read", "annotate", "fail"]);
+  assert.equal(renderEvalResult(failed(calls), { profile: "slim" }).structuredContent, undefined);
+
+  // bounded: the first 100 in call order, the rest counted
+  const many = Array.from({ length: 130 }, (_, i) => call(`t${i}`)) as EngineEvalResult["calls"];
+  const bounded = renderEvalResult(failed(many), { profile: "structured" }).structuredContent!;
+  const listed = bounded.upstream_calls as { tool: string }[];
+  assert.equal(listed.length, 100);
+  assert.equal(listed[99].tool, "t99");
+  assert.equal(bounded.upstream_calls_omitted, 30);
+});
