@@ -25,7 +25,6 @@ async function ptcEval(args: string[]): Promise<Record<string, unknown> | null> 
       // node_modules is already installed by the parent `deno task`; `manual` skips re-resolving npm packages.
       args: [
         "run",
-        "--unstable-worker-options",
         "--node-modules-dir=manual",
         "-A",
         `${ROOT}main.ts`,

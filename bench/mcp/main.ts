@@ -13,7 +13,7 @@
  *   measure what the per-evaluation write costs; the line count is printed at the end.
  *
  * Usage: `deno task bench mcp [--seconds 3] [--evals 10000] [--concurrency 8] [--audit-log]`, or
- * `deno run --unstable-worker-options -A bench/mcp/main.ts`. Takes about a minute with the defaults.
+ * `deno run -A bench/mcp/main.ts`. Takes about a minute with the defaults.
  * @module
  */
 import { parseArgs } from "node:util";

@@ -14,7 +14,7 @@ const DATA = new URL("../transports/openapi/data/", import.meta.url).pathname;
 
 async function ptc(args: string[], env: Record<string, string> = {}, cwd?: string) {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--unstable-worker-options", "-A", MAIN, ...args],
+    args: ["run", "-A", MAIN, ...args],
     env,
     cwd,
     stdin: "null",

@@ -11,10 +11,10 @@ export interface Run {
   stderr: string;
 }
 
-/** `deno run --unstable-worker-options -A ARGS…`, with `stdin` written and closed when given. */
+/** `deno run -A ARGS…`, with `stdin` written and closed when given. */
 export async function runDeno(args: string[], stdin?: string): Promise<Run> {
   const cmd = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--unstable-worker-options", "-A", ...args],
+    args: ["run", "-A", ...args],
     stdin: stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",

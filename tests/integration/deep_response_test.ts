@@ -48,7 +48,7 @@ Deno.test("deep response: 200k-deep JSON from an upstream is invalid_response, n
     );
     const program = "(let [r (tool/call 'deep/deep {})] [(:ok r) (:reason r) (:message r) (+ 1 2)])";
     const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "--unstable-worker-options", "-A", MAIN, "eval", "--upstreams-config", config, program],
+      args: ["run", "-A", MAIN, "eval", "--upstreams-config", config, program],
       stdout: "piped",
       stderr: "piped",
       env: { NO_COLOR: "1" },

@@ -26,7 +26,6 @@ Deno.test("edge redaction: a reflected token never reaches ptc eval's output or 
         const out = await new Deno.Command(Deno.execPath(), {
           args: [
             "run",
-            "--unstable-worker-options",
             "-A",
             MAIN,
             "eval",

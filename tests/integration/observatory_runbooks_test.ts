@@ -148,7 +148,7 @@ Deno.test("runbooks: the config copy pins the stdio server's working directory t
 
 Deno.test("runbooks: ptc permissions for upstreams.example.jsonc names node and PATH next to the fixture's port", async () => {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--unstable-worker-options", "-A", MAIN, "permissions", "--upstreams-config", EXAMPLE_CONFIG],
+    args: ["run", "-A", MAIN, "permissions", "--upstreams-config", EXAMPLE_CONFIG],
     stdout: "piped",
     stderr: "piped",
     env: { NO_COLOR: "1" },

@@ -13,7 +13,7 @@ const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
 async function ptc(args: string[]) {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--unstable-worker-options", "-A", MAIN, ...args],
+    args: ["run", "-A", MAIN, ...args],
     stdin: "null",
     stdout: "piped",
     stderr: "piped",

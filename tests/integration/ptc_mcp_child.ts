@@ -13,7 +13,7 @@ export const MAIN = join(ROOT, "main.ts");
 
 /** The deno command line that runs `ptc mcp` with the given flags. */
 export function ptcMcpArgs(flags: string[]): string[] {
-  return ["run", "--unstable-worker-options", "--unstable-no-legacy-abort", "-A", MAIN, "mcp", ...flags];
+  return ["run", "--unstable-no-legacy-abort", "-A", MAIN, "mcp", ...flags];
 }
 
 /** A `ptc mcp --http` child process. */

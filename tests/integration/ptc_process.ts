@@ -16,7 +16,7 @@ export interface PtcRun {
 /** Run ptc with `args` under Deno `permissions` (default `-A`). */
 export async function runPtc(args: string[], permissions = ["-A"]): Promise<PtcRun> {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--unstable-worker-options", ...permissions, MAIN, ...args],
+    args: ["run", ...permissions, MAIN, ...args],
     stdout: "piped",
     stderr: "piped",
     env: { NO_COLOR: "1" },

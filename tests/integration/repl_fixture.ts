@@ -81,7 +81,7 @@ export interface ReplRun {
 /** Run `ptc repl ARGS` (non-interactively: stdin is a pipe) and collect its output. */
 export async function runRepl(args: string[], options: { stdin?: string; env?: Record<string, string> } = {}) {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--unstable-worker-options", "-A", join(ROOT, "main.ts"), "repl", ...args],
+    args: ["run", "-A", join(ROOT, "main.ts"), "repl", ...args],
     cwd: ROOT,
     stdin: "piped",
     stdout: "piped",

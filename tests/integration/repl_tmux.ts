@@ -54,7 +54,6 @@ export class TmuxRepl {
       ...(options.launcher ? [shellQuote(options.launcher)] : [
         shellQuote(Deno.execPath()),
         "run",
-        "--unstable-worker-options",
         "-A",
         shellQuote(join(ROOT, "main.ts")),
       ]),

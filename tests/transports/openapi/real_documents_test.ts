@@ -103,7 +103,6 @@ async function evalJson(config: string, program: string, env: Record<string, str
   const out = await new Deno.Command(Deno.execPath(), {
     args: [
       "run",
-      "--unstable-worker-options",
       "-A",
       MAIN,
       "eval",
