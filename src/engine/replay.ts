@@ -10,15 +10,9 @@ import type { SandboxHost } from "../sandbox/mod.ts";
 import type { JsonObject } from "../core/json.ts";
 import type { RecordedCall } from "./types.ts";
 
-/** JSON text with object keys sorted at every level: equal values give equal text whatever order keys came in. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v) => {
-    if (v === null || typeof v !== "object" || Array.isArray(v)) return v;
-    const sorted: Record<string, unknown> = {};
-    for (const k of Object.keys(v).sort()) sorted[k] = (v as Record<string, unknown>)[k];
-    return sorted;
-  });
-}
+import { canonicalJson } from "../core/digest.ts";
+
+export { canonicalJson };
 
 /**
  * Recorded answers by request key. Each answer is handed out once; identical requests get their answers in recorded

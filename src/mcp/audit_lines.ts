@@ -12,6 +12,7 @@
 import type { JsonObject, JsonValue } from "../core/json.ts";
 import type { CallRecord, CatalogServer, EngineEvalResult } from "../engine/types.ts";
 import { utf8Bytes } from "./metrics.ts";
+import { canonicalJson, sha256Hex } from "../core/digest.ts";
 
 /** Longest line written (a line over it keeps its shape with every string cut to 32 characters). */
 export const MAX_LINE_BYTES = 4096;
@@ -24,20 +25,6 @@ const REASON = /^[a-z][a-z0-9_]{0,63}$/;
 export function reasonCode(reason: string | undefined | null): string | null {
   if (reason === undefined || reason === null) return null;
   return REASON.test(reason) ? reason : "other";
-}
-
-/** Hex SHA-256 of the UTF-8 bytes of `text`. */
-export async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-/** JSON with every object's keys sorted (the same value gives the same text whatever its key order). */
-export function canonicalJson(value: JsonValue): string {
-  if (value === null || typeof value !== "object") return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  const keys = Object.keys(value).sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k] ?? null)}`).join(",")}}`;
 }
 
 /** Digest of a call's (already redacted) arguments; null when they cannot be serialized (nested too deep). */

@@ -11,6 +11,7 @@ import { buildGuard, guardResponse, isLoopbackHost } from "./guards.ts";
 import { InFlightResponses } from "./inflight.ts";
 import { BodyReader } from "./body.ts";
 import { clientAddress, type TrustedProxies } from "./client_address.ts";
+import { sha256Hex } from "../core/digest.ts";
 
 /** Longest wait for open connections after draining; the process exits afterwards anyway. */
 const SHUTDOWN_GRACE_MS = 5_000;
@@ -65,11 +66,6 @@ export interface HttpFace {
   drain(): void;
   /** Close the listener and the MCP handler. */
   close(): Promise<void>;
-}
-
-async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /** Build the Hono app (exported for tests that drive it without a socket). */

@@ -5,17 +5,16 @@
 import assert from "node:assert/strict";
 import {
   argsDigest,
-  canonicalJson,
   cutLine,
   deniedLine,
   type EvalFacts,
   evaluationLines,
   MAX_LINE_BYTES,
   reasonCode,
-  sha256Hex,
   ToolIndex,
 } from "../../src/mcp/audit_lines.ts";
 import type { CallRecord, CatalogServer, EngineEvalResult } from "../../src/engine/types.ts";
+import { canonicalJson, sha256Hex } from "../../src/core/digest.ts";
 
 const CATALOG: CatalogServer[] = [{
   name: "obs",
