@@ -33,6 +33,7 @@ export function toEngineResult(
     elapsedMs,
     evalMs: r.elapsedMs,
     ...(refusals.length ? { budgetRefusals: refusals } : {}),
+    ...(catalogOps.length ? { discoveryOps: catalogOps.length } : {}),
   };
   if (r.ok) {
     const out: EngineEvalResult = { ok: true, status: r.status, printed: r.printed, json: r.json, ...common };

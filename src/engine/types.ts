@@ -79,6 +79,8 @@ export type EngineEvalResult =
      * partial even though the program returned): one line per budget, with how many were refused.
      */
     budgetRefusals?: string[];
+    /** How many discovery operations (`tool/servers`, `dir`, `doc`, `meta`, `apropos`) the program made. */
+    discoveryOps?: number;
   }
   & (
     | {

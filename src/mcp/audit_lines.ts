@@ -154,6 +154,7 @@ export async function evaluationLines(facts: EvalFacts, index: ToolIndex): Promi
     upstream_bytes_in: calls.reduce((n, c) => n + c.bytes, 0),
     upstream_bytes_out: calls.reduce((n, c) => n + argBytes(c), 0),
     writes: calls.filter((c) => c.mutation_state !== undefined).length,
+    discovery_ops: facts.result?.discoveryOps ?? 0,
     answer_bytes: facts.answerBytes,
   }));
   return lines;

@@ -57,6 +57,7 @@ Deno.test("an evaluation with calls: call lines (in order) then the eval line, e
     json: 3,
     prints: [],
     elapsedMs: 12.5,
+    discoveryOps: 3,
     calls: [
       call({}),
       call({
@@ -119,6 +120,7 @@ Deno.test("an evaluation with calls: call lines (in order) then the eval line, e
     upstream_bytes_in: 1020,
     upstream_bytes_out: [read, write, unknownServer, unknownTool].reduce((n, l) => n + (l.bytes_out as number), 0),
     writes: 1,
+    discovery_ops: 3,
     answer_bytes: 77,
   });
 });
