@@ -1,7 +1,8 @@
 /**
  * `--record DIR`: every evaluation of the engine becomes one file in DIR holding its program, outcome and every
  * upstream call with the upstream's result; `manifest.json` holds the catalog the upstreams served and the limits.
- * Everything is passed through the upstreams' redactor before it is written: no secret reaches the disk.
+ * Everything is passed through the upstreams' redactor before it is written: no secret reaches the disk. Nothing is
+ * written that a replay would refuse: `RecordingBudget` counts the files and bytes of DIR against the replay's limits.
  * @module
  */
 import { join, resolve } from "node:path";
@@ -21,14 +22,17 @@ import {
   type RecordedServer,
   type RecordedUpstreamCall,
   RECORDING_FORMAT,
+  RECORDING_LIMITS,
   RECORDING_VERSION,
   RecordingError,
+  type RecordingLimits,
   type RecordingManifest,
 } from "./recording_format.ts";
+import { RecordingBudget, type RecordingUsage } from "./recording_budget.ts";
 import type { EngineEvalResult } from "./types.ts";
 import type { JsonObject } from "../core/json.ts";
 import { canonicalJson } from "./replay.ts";
-import { fsReason, listRecording, readManifest } from "./recording_dir.ts";
+import { fsReason, listRecording, readManifest, recordingUsage } from "./recording_dir.ts";
 
 /**
  * The recorded form of what a transport answered. A value nested past the runtime's depth limit is recorded as the
@@ -78,9 +82,9 @@ export function recordedServers(runtime: Runtime | undefined): RecordedServer[] 
  * Write `text` as `dir/name` through a temporary file, so a reader never sees half a file; false (nothing written)
  * when `name` exists already (another process records into the same directory).
  */
-async function writeWhole(dir: string, name: string, text: string): Promise<boolean> {
+async function writeWhole(dir: string, name: string, bytes: Uint8Array): Promise<boolean> {
   const tmp = join(dir, `.${name}.${crypto.randomUUID()}.tmp`);
-  await Deno.writeTextFile(tmp, text);
+  await Deno.writeFile(tmp, bytes);
   try {
     await Deno.link(tmp, join(dir, name));
     return true;
@@ -102,6 +106,9 @@ export class Recorder implements RunJournal {
   readonly replacesUpstreams = false;
   #sequence: number;
   #redactor: SecretRedactor | undefined;
+  #budget: RecordingBudget;
+  /** Reserved in the budget, not written yet. */
+  #pending: RecordingUsage = { files: 0, bytes: 0 };
 
   private constructor(
     readonly dir: string,
@@ -109,17 +116,28 @@ export class Recorder implements RunJournal {
     lastSequence: number,
     readonly onError: (message: string) => void,
     readonly ptcVersion: string,
+    onDisk: RecordingUsage,
+    limits: RecordingLimits,
   ) {
     this.#sequence = lastSequence;
+    this.#budget = new RecordingBudget(dir, limits, onDisk);
   }
 
   /**
    * Record into `dir`: a new directory (created; its parent must exist), an empty one, or one holding a recording,
    * which is added to (an MCP client that restarts its server keeps one recording) provided the catalog and limits
    * are the same (checked when the upstreams have started). Anything else in it is refused. `onError` hears about
-   * an evaluation file that could not be written; `ptcVersion` goes into the manifest.
+   * an evaluation file that could not be written or was not recorded (a limit of the replay, below); `ptcVersion`
+   * goes into the manifest. `limits` (tests pass smaller ones) are those of the replay: an evaluation whose file
+   * would pass the per-file limit is not recorded, and at the file-count or total-size limit (what DIR held already
+   * counts) recording stops — the evaluations still run and answer.
    */
-  static async open(dir: string, onError: (message: string) => void, ptcVersion = "unknown"): Promise<Recorder> {
+  static async open(
+    dir: string,
+    onError: (message: string) => void,
+    ptcVersion = "unknown",
+    limits: RecordingLimits = RECORDING_LIMITS,
+  ): Promise<Recorder> {
     const at = resolve(dir);
     const where = `--record ${dir}`;
     let info: Deno.FileInfo | undefined;
@@ -134,14 +152,15 @@ export class Recorder implements RunJournal {
       } catch (e) {
         throw new RecordingError(`${where}: cannot create the directory: ${fsReason(e)}`);
       }
-      return new Recorder(at, undefined, 0, onError, ptcVersion);
+      return new Recorder(at, undefined, 0, onError, ptcVersion, { files: 0, bytes: 0 }, limits);
     }
     if (!info.isDirectory) throw new RecordingError(`${where}: not a directory`);
     const names = await listRecording(at, `${where} (record into a new or empty directory, or an earlier recording)`);
-    if (names.length === 0) return new Recorder(at, undefined, 0, onError, ptcVersion);
+    if (names.length === 0) return new Recorder(at, undefined, 0, onError, ptcVersion, { files: 0, bytes: 0 }, limits);
     const manifest = await readManifest(at, where);
-    const last = Math.max(0, ...names.map((n) => Number(EVALUATION_FILE.exec(n)?.[1] ?? 0)));
-    return new Recorder(at, manifest, last, onError, ptcVersion);
+    const usage = await recordingUsage(at, names, where);
+    const last = names.reduce((m, n) => Math.max(m, Number(EVALUATION_FILE.exec(n)?.[1] ?? 0)), 0);
+    return new Recorder(at, manifest, last, onError, ptcVersion, usage, limits);
   }
 
   /**
@@ -167,10 +186,17 @@ export class Recorder implements RunJournal {
       }
     };
     if (this.existing) return same(this.existing);
+    const bytes = new TextEncoder().encode(JSON.stringify(manifest, null, 2) + "\n");
+    if (!this.#budget.reserveManifest(bytes.length)) {
+      throw new RecordingError(
+        `--record ${this.dir}: the catalog's ${MANIFEST_FILE} would hold ${bytes.length} bytes, more than a replay ` +
+          `reads in one file (${this.#budget.limits.fileBytes}); record with fewer upstreams or tools`,
+      );
+    }
     let written: boolean;
     try {
       // Never replacing: another process that opened the same empty DIR may have written its manifest meanwhile.
-      written = await writeWhole(this.dir, MANIFEST_FILE, JSON.stringify(manifest, null, 2) + "\n");
+      written = await writeWhole(this.dir, MANIFEST_FILE, bytes);
     } catch (e) {
       throw new RecordingError(`--record ${this.dir}: cannot write ${MANIFEST_FILE}: ${fsReason(e)}`);
     }
@@ -190,6 +216,7 @@ export class Recorder implements RunJournal {
         return result;
       },
       finish: async (result) => {
+        if (this.#budget.stopped) return; // said once, when it stopped
         try {
           // A number another process took meanwhile: the next free one.
           for (let tries = 0; tries < 1000; tries++, sequence = ++this.#sequence) {
@@ -204,7 +231,8 @@ export class Recorder implements RunJournal {
               calls,
             };
             const text = JSON.stringify(this.#redactor?.redactJson(evaluation) ?? evaluation, null, 2) + "\n";
-            if (await writeWhole(this.dir, evaluationFileName(sequence, hash), text)) return;
+            const written = await this.#write(sequence, hash, new TextEncoder().encode(text));
+            if (written !== "taken") return;
           }
           this.onError(`recording: no free evaluation number in ${this.dir}`);
         } catch (e) {
@@ -212,5 +240,31 @@ export class Recorder implements RunJournal {
         }
       },
     };
+  }
+
+  /**
+   * Write evaluation `sequence` if the budget has room for it: "written", "refused" (said through `onError` when it
+   * is news) or "taken" (another process wrote that number: the budget is counted again from DIR).
+   */
+  async #write(sequence: number, hash: string, bytes: Uint8Array): Promise<"written" | "refused" | "taken"> {
+    const reserved = this.#budget.reserve(`evaluation ${sequence}`, bytes.length);
+    if (!reserved.ok) {
+      if (reserved.message) this.onError(reserved.message);
+      return "refused";
+    }
+    this.#pending.files++;
+    this.#pending.bytes += bytes.length;
+    let written = false;
+    try {
+      written = await writeWhole(this.dir, evaluationFileName(sequence, hash), bytes);
+    } finally {
+      this.#pending.files--;
+      this.#pending.bytes -= bytes.length;
+      if (!written) this.#budget.release(bytes.length);
+    }
+    if (written) return "written";
+    const where = `--record ${this.dir}`;
+    this.#budget.resync(await recordingUsage(this.dir, await listRecording(this.dir, where), where), this.#pending);
+    return "taken";
   }
 }

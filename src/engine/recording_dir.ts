@@ -1,7 +1,9 @@
 /**
  * A recording directory on disk: listing it (only `manifest.json`, `NNNNNN-HASH.json` and dot-named temporary files
- * may be in it), reading its files within bounds, and loading it whole. Every problem is a RecordingError naming the
- * directory flag (`where`, e.g. `--replay DIR`) and the file.
+ * may be in it), measuring it, reading its files within bounds, and checking it whole at start while keeping only an
+ * index of it (a replay reads each evaluation file again when it is needed, so memory is bounded by the largest
+ * file, not the directory). Every problem is a RecordingError naming the directory flag (`where`, e.g.
+ * `--replay DIR`) and the file.
  * @module
  */
 import { join } from "node:path";
@@ -17,6 +19,7 @@ import {
   RecordingError,
   type RecordingManifest,
 } from "./recording_format.ts";
+import type { RecordingUsage } from "./recording_budget.ts";
 
 /** Why a file-system call failed, in a few words. */
 export function fsReason(e: unknown): string {
@@ -27,11 +30,23 @@ export function fsReason(e: unknown): string {
   return e instanceof Error ? e.message.split("\n")[0] : String(e);
 }
 
-/** A recording read whole. */
-export interface LoadedRecording {
+/** One evaluation file of a checked recording, without its contents. */
+export interface EvaluationEntry {
+  /** The file name in the directory. */
+  name: string;
+  sequence: number;
+  program_sha256: string;
+  /** Its size when checked. */
+  bytes: number;
+  /** It holds at least one recorded read call (what answers a program with no recording of its own). */
+  hasReads: boolean;
+}
+
+/** A recording checked whole: its manifest and the index of its evaluation files. */
+export interface IndexedRecording {
   manifest: RecordingManifest;
   /** In sequence order. */
-  evaluations: RecordedEvaluation[];
+  evaluations: EvaluationEntry[];
 }
 
 /** The names of the files of the recording in `dir` (dot-named temporary files left out), checked. */
@@ -86,7 +101,11 @@ async function fileSize(dir: string, name: string, where: string): Promise<numbe
 }
 
 /** The text of `name` in `dir` (a regular file within the size bound), never more than the bound even if it grew. */
-async function readBounded(dir: string, name: string, where: string): Promise<{ file: string; text: string }> {
+async function readBounded(
+  dir: string,
+  name: string,
+  where: string,
+): Promise<{ file: string; text: string; bytes: number }> {
   const file = join(dir, name);
   await fileSize(dir, name, where);
   try {
@@ -109,7 +128,7 @@ async function readBounded(dir: string, name: string, where: string): Promise<{ 
       bytes.set(c, at);
       at += c.length;
     }
-    return { file, text: new TextDecoder().decode(bytes) };
+    return { file, text: new TextDecoder().decode(bytes), bytes: total };
   } catch (e) {
     if (e instanceof RecordingError) throw e;
     throw new RecordingError(`${where}: cannot read ${file}: ${fsReason(e)}`);
@@ -131,14 +150,29 @@ export async function readManifest(dir: string, where: string): Promise<Recordin
   return checked(where, () => parseManifest(m.text, m.file));
 }
 
-/** Read and check every file of the recording in `dir` (which must exist and hold a manifest). */
-export async function loadRecording(dir: string, where: string): Promise<LoadedRecording> {
+/** Evaluation files and bytes of all the files `names` of `dir` (each a regular file within the size bound). */
+export async function recordingUsage(dir: string, names: string[], where: string): Promise<RecordingUsage> {
+  let bytes = 0;
+  for (const name of names) bytes += await fileSize(dir, name, where);
+  return { files: names.filter((n) => n !== MANIFEST_FILE).length, bytes };
+}
+
+/** Read and check evaluation file `name` of `dir`. */
+export async function readEvaluation(dir: string, name: string, where: string): Promise<RecordedEvaluation> {
+  const { file, text } = await readBounded(dir, name, where);
+  return checked(where, () => parseEvaluation(text, file, name));
+}
+
+/**
+ * Check every file of the recording in `dir` (which must exist and hold a manifest), one at a time, and keep only
+ * the manifest and an index of the evaluation files.
+ */
+export async function indexRecording(dir: string, where: string): Promise<IndexedRecording> {
   const names = await listRecording(dir, where);
   if (names.length === 0) {
     throw new RecordingError(`${where}: not a ptc recording (no ${MANIFEST_FILE}; record one with --record)`);
   }
-  let total = 0;
-  for (const name of names) total += await fileSize(dir, name, where);
+  const { bytes: total } = await recordingUsage(dir, names, where);
   if (total > MAX_RECORDING_TOTAL_BYTES) {
     throw new RecordingError(
       `${where}: its files hold ${total} bytes, more than a replay reads (${MAX_RECORDING_TOTAL_BYTES}); ` +
@@ -146,10 +180,17 @@ export async function loadRecording(dir: string, where: string): Promise<LoadedR
     );
   }
   const manifest = await readManifest(dir, where);
-  const evaluations: RecordedEvaluation[] = [];
+  const evaluations: EvaluationEntry[] = [];
   for (const name of names.filter((n) => n !== MANIFEST_FILE)) {
-    const { file, text } = await readBounded(dir, name, where);
-    evaluations.push(checked(where, () => parseEvaluation(text, file, name)));
+    const { file, text, bytes } = await readBounded(dir, name, where);
+    const e = checked(where, () => parseEvaluation(text, file, name));
+    evaluations.push({
+      name,
+      sequence: e.sequence,
+      program_sha256: e.program_sha256,
+      bytes,
+      hasReads: e.calls.some((c) => c.effect !== "write"),
+    });
   }
   evaluations.sort((a, b) => a.sequence - b.sequence);
   for (let i = 1; i < evaluations.length; i++) {

@@ -22,10 +22,27 @@ export const MANIFEST_FILE = "manifest.json";
 export const EVALUATION_FILE = /^(\d{6,})-([0-9a-f]{12})\.json$/;
 /** Largest file a replay reads (hostile input is bounded). */
 export const MAX_RECORDING_FILE_BYTES = 64 * 1024 * 1024;
-/** Most bytes of all the files of a recording a replay reads (it holds them all in memory). */
+/** Most bytes of all the files of a recording a replay reads (it checks every one at start). */
 export const MAX_RECORDING_TOTAL_BYTES = 256 * 1024 * 1024;
 /** Most evaluation files a replay reads. */
 export const MAX_EVALUATIONS = 100_000;
+
+/** The bounds a replay puts on a recording, which a recorder therefore keeps to (tests pass smaller ones). */
+export interface RecordingLimits {
+  /** Most evaluation files (the manifest is not counted). */
+  files: number;
+  /** Most bytes of one file. */
+  fileBytes: number;
+  /** Most bytes of all the files, the manifest included. */
+  totalBytes: number;
+}
+
+/** The limits of this ptc's replay. */
+export const RECORDING_LIMITS: Readonly<RecordingLimits> = Object.freeze({
+  files: MAX_EVALUATIONS,
+  fileBytes: MAX_RECORDING_FILE_BYTES,
+  totalBytes: MAX_RECORDING_TOTAL_BYTES,
+});
 
 /** One upstream of the recorded catalog: what discovery (`tool/servers`, `dir`, `doc`, `meta`, `apropos`) reads. */
 export interface RecordedServer {

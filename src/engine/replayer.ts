@@ -10,6 +10,11 @@
  * recorded write answers only the evaluation it was recorded in). Within an
  * evaluation a call is matched by server, tool and canonical arguments, each recorded answer used once (see
  * `AnswerPool`). docs/record-replay.md says the same for users.
+ *
+ * Memory: every file is checked at load, but only the manifest and an index are kept; an evaluation's file is read
+ * again when a program of its hash begins, so memory is bounded by the largest file, not the directory. The reads
+ * that answer a program with no recording of its own are gathered once, when first needed, from the earliest
+ * evaluations holding reads, at most `MAX_FALLBACK_BYTES` of their files.
  * @module
  */
 import { parseConfigText, type PtcConfig } from "../upstream/config.ts";
@@ -20,10 +25,10 @@ import type { DispatchedCall } from "../upstream/run_context.ts";
 import type { JsonObject } from "../core/json.ts";
 import type { EvaluationJournal, RunJournal } from "./journal.ts";
 import { AnswerPool, canonicalJson } from "./replay.ts";
-import { fsReason, loadRecording } from "./recording_dir.ts";
+import { type EvaluationEntry, fsReason, indexRecording, readEvaluation } from "./recording_dir.ts";
 import {
+  MAX_RECORDING_FILE_BYTES,
   programHash,
-  type RecordedEvaluation,
   type RecordedResult,
   type RecordedServer,
   type RecordedUpstreamCall,
@@ -33,6 +38,11 @@ import {
 
 /** Longest rendering of a call's arguments in a mismatch message. */
 const MAX_ARGS_CHARS = 300;
+/** Most bytes of evaluation files whose reads answer programs with no recording of their own (one file's worth). */
+export const MAX_FALLBACK_BYTES = MAX_RECORDING_FILE_BYTES;
+
+/** Recorded calls with their matching keys. */
+type KeyedCalls = (readonly [key: string, call: RecordedUpstreamCall])[];
 
 /** The matching key of a call: server, tool and canonical arguments. */
 function callKey(server: string, tool: string, args: JsonObject): string {
@@ -87,21 +97,30 @@ function defaultConfig(): PtcConfig {
 /** A loaded recording answering the evaluations of one engine (see the module doc). Create with `Replayer.load`. */
 export class Replayer implements RunJournal {
   readonly replacesUpstreams = true;
-  #used = new Set<RecordedEvaluation>();
+  #used = new Set<EvaluationEntry>();
+  /** The reads answering programs with no recording of their own; gathered on first need. */
+  #fallback: Promise<Fallback> | undefined;
 
   private constructor(
     readonly dir: string,
     readonly manifest: RecordingManifest,
-    readonly evaluations: RecordedEvaluation[],
+    /** The index of the evaluation files, in sequence order (their contents are read when needed). */
+    readonly evaluations: EvaluationEntry[],
     readonly onNote: (message: string) => void,
+    readonly fallbackBytes: number,
   ) {}
 
   /**
-   * Read and check every file of the recording in `dir`. Throws RecordingError naming the directory or the file:
+   * Check every file of the recording in `dir`, keeping only the manifest and an index. Throws RecordingError naming the directory or the file:
    * missing, not a directory, unreadable, no manifest, another format or version, malformed, a foreign file.
-   * `onNote` hears when an evaluation answers from the whole recording.
+   * `onNote` hears when an evaluation answers from the whole recording; `fallbackBytes` bounds the files read for
+   * that (tests pass less).
    */
-  static async load(dir: string, onNote: (message: string) => void): Promise<Replayer> {
+  static async load(
+    dir: string,
+    onNote: (message: string) => void,
+    fallbackBytes = MAX_FALLBACK_BYTES,
+  ): Promise<Replayer> {
     const where = `--replay ${dir}`;
     let info: Deno.FileInfo;
     try {
@@ -112,8 +131,8 @@ export class Replayer implements RunJournal {
       );
     }
     if (!info.isDirectory) throw new RecordingError(`${where}: not a directory (name the folder --record wrote)`);
-    const { manifest, evaluations } = await loadRecording(dir, where);
-    return new Replayer(dir, manifest, evaluations, onNote);
+    const { manifest, evaluations } = await indexRecording(dir, where);
+    return new Replayer(dir, manifest, evaluations, onNote, fallbackBytes);
   }
 
   /**
@@ -175,22 +194,34 @@ export class Replayer implements RunJournal {
   async begin(program: string): Promise<EvaluationJournal> {
     const hash = await programHash(program);
     const match = this.evaluations.find((e) => !this.#used.has(e) && e.program_sha256 === hash);
-    let calls: RecordedUpstreamCall[];
+    let entries: KeyedCalls;
     let source: string;
-    if (match) {
-      this.#used.add(match);
-      calls = match.calls;
-      source = `evaluation ${match.sequence} of ${this.dir}`;
-    } else {
-      // A recorded write answers only the evaluation it was recorded in: never a call the recording did not see.
-      calls = this.evaluations.flatMap((e) => e.calls).filter((c) => c.effect !== "write");
-      source = `the recording ${this.dir} (a recorded write answers only its own program)`;
-      this.onNote(
-        `replay: no unused recorded evaluation of this program (sha256 ${hash.slice(0, 12)}); ` +
-          `its calls are answered from the reads of every evaluation of ${this.dir}`,
-      );
+    try {
+      if (match) {
+        this.#used.add(match);
+        source = `evaluation ${match.sequence} of ${this.dir}`;
+        entries = (await this.#read(match)).map((c) => [callKey(c.server, c.tool, c.args), c] as const);
+      } else {
+        // A recorded write answers only the evaluation it was recorded in: never a call the recording did not see.
+        this.#fallback ??= this.#gatherReads().catch((e) => {
+          this.#fallback = undefined; // a file that changed: tried again by the next such program
+          throw e;
+        });
+        const fallback = await this.#fallback;
+        entries = fallback.entries;
+        source = `the recording ${this.dir} (a recorded write answers only its own program${fallback.partial})`;
+        this.onNote(
+          `replay: no unused recorded evaluation of this program (sha256 ${hash.slice(0, 12)}); ` +
+            `its calls are answered from the reads of ${fallback.from} of ${this.dir}`,
+        );
+      }
+    } catch (e) {
+      if (!(e instanceof RecordingError)) throw e;
+      // The file changed or went away since the replay started: every call of this evaluation fails, saying so.
+      const failure = { kind: "raise" as const, reason: "replay_mismatch", message: e.message };
+      return { intercept: () => Promise.resolve(failure), finish: () => Promise.resolve() };
     }
-    const pool = new AnswerPool(calls.map((c) => [callKey(c.server, c.tool, c.args), c] as const));
+    const pool = new AnswerPool(entries);
     return {
       intercept: (call) => {
         const hit = pool.take(callKey(call.server, call.tool, call.args));
@@ -199,6 +230,48 @@ export class Replayer implements RunJournal {
       finish: () => Promise.resolve(),
     };
   }
+
+  /** The calls of `entry`'s file, read again; it must still be the file that was checked at load. */
+  async #read(entry: EvaluationEntry): Promise<RecordedUpstreamCall[]> {
+    const where = `--replay ${this.dir}`;
+    const evaluation = await readEvaluation(this.dir, entry.name, where);
+    if (evaluation.program_sha256 !== entry.program_sha256 || evaluation.sequence !== entry.sequence) {
+      throw new RecordingError(`${where}: ${entry.name} changed since the replay started`);
+    }
+    return evaluation.calls;
+  }
+
+  /** The read calls of the earliest evaluations holding reads, at most `fallbackBytes` of their files. */
+  async #gatherReads(): Promise<Fallback> {
+    const entries: KeyedCalls = [];
+    const withReads = this.evaluations.filter((e) => e.hasReads);
+    let bytes = 0;
+    let used = 0;
+    for (; used < withReads.length && bytes + withReads[used].bytes <= this.fallbackBytes; used++) {
+      bytes += withReads[used].bytes;
+      for (const c of await this.#read(withReads[used])) {
+        if (c.effect !== "write") entries.push([callKey(c.server, c.tool, c.args), c]);
+      }
+    }
+    const left = withReads.length - used;
+    if (left === 0) return { entries, from: "every evaluation", partial: "" };
+    const last = used > 0 ? withReads[used - 1].sequence : 0;
+    return {
+      entries,
+      from: `the evaluations up to ${last} (the ${left} later one(s) holding reads are left out: a replay gathers ` +
+        `at most ${this.fallbackBytes} bytes of files for this)`,
+      partial: `; only the evaluations up to ${last} answer it`,
+    };
+  }
+}
+
+/** The reads answering programs with no recording of their own (see `Replayer`). */
+interface Fallback {
+  entries: KeyedCalls;
+  /** Which evaluations they come from, for the note. */
+  from: string;
+  /** What was left out, for a mismatch message ("" when nothing was). */
+  partial: string;
 }
 
 /** The loud failure of a call the recording does not hold. */
