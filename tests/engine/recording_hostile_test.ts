@@ -17,17 +17,11 @@ import type { EngineEvalResult } from "../../src/engine/types.ts";
 import { parseConfigText, type PtcConfig } from "../../src/upstream/config.ts";
 import { startRuntime } from "../../src/upstream/runtime.ts";
 import { TransportRegistry } from "../../src/upstream/registry.ts";
+import { withRecordingDir } from "./recording_dirs.ts";
 
 const RESULT: EngineEvalResult = { ok: true, status: "ok", printed: "3", json: 3, prints: [], calls: [], elapsedMs: 1 };
 
-async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
-  const root = await Deno.makeTempDir({ prefix: "ptc-rec-hostile-" });
-  try {
-    await fn(join(root, "rec"));
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
-}
+const withDir = (fn: (dir: string) => Promise<void>) => withRecordingDir("ptc-rec-hostile-", fn);
 
 /** A recording of one evaluation of `(+ 1 2)` with no upstreams, in `dir`; its evaluation file's name. */
 async function record(dir: string): Promise<string> {

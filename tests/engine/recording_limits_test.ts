@@ -15,18 +15,12 @@ import {
 } from "../../src/engine/recording_format.ts";
 import type { EngineEvalResult } from "../../src/engine/types.ts";
 import type { ToolResult } from "../../src/upstream/types.ts";
+import { fillSparse, withRecordingDir } from "./recording_dirs.ts";
 
 const RESULT: EngineEvalResult = { ok: true, status: "ok", printed: "3", json: 3, prints: [], calls: [], elapsedMs: 1 };
 const READ = { server: "s", tool: "t", effect: "read" as const };
 
-async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
-  const root = await Deno.makeTempDir({ prefix: "ptc-rec-limits-" });
-  try {
-    await fn(join(root, "rec"));
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
-}
+const withDir = (fn: (dir: string) => Promise<void>) => withRecordingDir("ptc-rec-limits-", fn);
 
 /** One evaluation of `program` whose one read call `{n}` answers `value`. */
 async function evaluate(recorder: Recorder, program: string, n: number, value: string): Promise<void> {
@@ -85,15 +79,7 @@ Deno.test("record: at the replay's total-size limit (what DIR held included) rec
     await first.started(undefined);
     await evaluate(first, "(a)", 1, "a");
     // Sparse files (no disk used) fill DIR up to 100 bytes below the limit.
-    let held = 0;
-    for await (const e of Deno.readDir(dir)) held += (await Deno.stat(join(dir, e.name))).size;
-    const sizes = [MAX_RECORDING_FILE_BYTES, MAX_RECORDING_FILE_BYTES, MAX_RECORDING_FILE_BYTES];
-    sizes.push(MAX_RECORDING_TOTAL_BYTES - 100 - held - sizes.reduce((a, b) => a + b));
-    for (const [i, size] of sizes.entries()) {
-      const file = join(dir, evaluationFileName(i + 2, "0".repeat(64)));
-      await Deno.writeFile(file, new Uint8Array());
-      await Deno.truncate(file, size);
-    }
+    await fillSparse(dir, MAX_RECORDING_TOTAL_BYTES - 100, 2, MAX_RECORDING_FILE_BYTES);
     const recorder = await Recorder.open(dir, (m) => said.push(m));
     await recorder.started(undefined);
     await evaluate(recorder, "(b)", 1, "b");

@@ -5,7 +5,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runDeno } from "../cli/run_deno.ts";
-import { evaluationFileName, MAX_RECORDING_TOTAL_BYTES } from "../../src/engine/recording_format.ts";
+import { MAX_RECORDING_FILE_BYTES, MAX_RECORDING_TOTAL_BYTES } from "../../src/engine/recording_format.ts";
+import { fillSparse } from "../engine/recording_dirs.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
@@ -16,15 +17,7 @@ Deno.test("ptc eval --record: past the replay's size limit the evaluations answe
     const first = await runDeno([MAIN, "eval", "--record", rec, "(+ 1 2)"]);
     assert.equal(first.code, 0, first.stderr);
     // Sparse files (no disk used) bring DIR to 50 bytes below what a replay reads in all.
-    let held = 0;
-    for await (const e of Deno.readDir(rec)) held += (await Deno.stat(join(rec, e.name))).size;
-    const rest = MAX_RECORDING_TOTAL_BYTES - 50 - held;
-    const quarter = Math.floor(rest / 4);
-    for (const [i, size] of [quarter, quarter, quarter, rest - 3 * quarter].entries()) {
-      const file = join(rec, evaluationFileName(i + 2, "0".repeat(64)));
-      await Deno.writeFile(file, new Uint8Array());
-      await Deno.truncate(file, size);
-    }
+    await fillSparse(rec, MAX_RECORDING_TOTAL_BYTES - 50, 2, MAX_RECORDING_FILE_BYTES);
     const before = (await Array.fromAsync(Deno.readDir(rec))).length;
     const r = await runDeno([MAIN, "eval", "--record", rec, "--jsonl"], '"(+ 40 2)"\n"(* 6 7)"\n');
     assert.equal(r.code, 0, r.stderr);
