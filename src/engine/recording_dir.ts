@@ -107,27 +107,26 @@ async function readBounded(
   where: string,
 ): Promise<{ file: string; text: string; bytes: number }> {
   const file = join(dir, name);
-  await fileSize(dir, name, where);
+  const size = await fileSize(dir, name, where);
+  const tooLarge = () => new RecordingError(`${where}: ${file}: more bytes than a recording file may hold`);
   try {
     using handle = await Deno.open(file, { read: true });
-    const chunks: Uint8Array[] = [];
+    // One buffer of the size seen (a byte more shows the file grew), enlarged only if it did: one copy in memory.
+    let buf = new Uint8Array(Math.min(size, MAX_RECORDING_FILE_BYTES) + 1);
     let total = 0;
     for (;;) {
-      const buf = new Uint8Array(Math.min(1 << 20, MAX_RECORDING_FILE_BYTES + 1 - total));
-      const n = await handle.read(buf);
-      if (n === null) break;
-      chunks.push(buf.subarray(0, n));
-      total += n;
-      if (total > MAX_RECORDING_FILE_BYTES) {
-        throw new RecordingError(`${where}: ${file}: more bytes than a recording file may hold`);
+      if (total === buf.length) {
+        if (total > MAX_RECORDING_FILE_BYTES) throw tooLarge();
+        const bigger = new Uint8Array(Math.min(2 * buf.length, MAX_RECORDING_FILE_BYTES + 1));
+        bigger.set(buf);
+        buf = bigger;
       }
+      const n = await handle.read(buf.subarray(total));
+      if (n === null) break;
+      total += n;
     }
-    const bytes = new Uint8Array(total);
-    let at = 0;
-    for (const c of chunks) {
-      bytes.set(c, at);
-      at += c.length;
-    }
+    if (total > MAX_RECORDING_FILE_BYTES) throw tooLarge();
+    const bytes = buf.subarray(0, total);
     return { file, text: new TextDecoder().decode(bytes), bytes: total };
   } catch (e) {
     if (e instanceof RecordingError) throw e;
