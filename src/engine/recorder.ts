@@ -31,7 +31,7 @@ import {
 import { RecordingBudget, type RecordingUsage } from "./recording_budget.ts";
 import type { EngineEvalResult } from "./types.ts";
 import type { JsonObject } from "../core/json.ts";
-import { canonicalJson } from "./replay.ts";
+import { canonicalJson } from "../core/digest.ts";
 import { fsReason, listRecording, readManifest, recordingUsage } from "./recording_dir.ts";
 
 /**

@@ -9,6 +9,7 @@ import { Validator } from "@cfworker/json-schema";
 import type { JsonObject, JsonValue } from "../core/json.ts";
 import type { ToolEffect } from "../upstream/types.ts";
 import { MAX_RESPONSE_DEPTH, nestsDeeperThan } from "../upstream/json_depth.ts";
+import { sha256Hex } from "../core/digest.ts";
 
 /** `format` of the manifest. */
 export const RECORDING_FORMAT = "ptc-recording";
@@ -117,9 +118,8 @@ export function evaluationFileName(sequence: number, hash: string): string {
 }
 
 /** SHA-256 of the program's UTF-8 text, hex. */
-export async function programHash(program: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(program));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+export function programHash(program: string): Promise<string> {
+  return sha256Hex(program);
 }
 
 const head = (format: string) => ({

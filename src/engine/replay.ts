@@ -12,8 +12,6 @@ import type { RecordedCall } from "./types.ts";
 
 import { canonicalJson } from "../core/digest.ts";
 
-export { canonicalJson };
-
 /**
  * Recorded answers by request key. Each answer is handed out once; identical requests get their answers in recorded
  * order, different requests in any order (`pmap` branches finish in any order).

@@ -24,7 +24,8 @@ import type { FailureReason, ToolEntry, ToolResult, Transport, Upstream } from "
 import type { DispatchedCall } from "../upstream/run_context.ts";
 import type { JsonObject } from "../core/json.ts";
 import type { EvaluationJournal, RunJournal } from "./journal.ts";
-import { AnswerPool, canonicalJson } from "./replay.ts";
+import { AnswerPool } from "./replay.ts";
+import { canonicalJson } from "../core/digest.ts";
 import { type EvaluationEntry, fsReason, indexRecording, readEvaluation } from "./recording_dir.ts";
 import {
   MAX_RECORDING_FILE_BYTES,

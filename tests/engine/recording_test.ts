@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { AnswerPool, canonicalJson, replayHost } from "../../src/engine/replay.ts";
+import { AnswerPool, replayHost } from "../../src/engine/replay.ts";
+import { canonicalJson } from "../../src/core/digest.ts";
 import { Recorder } from "../../src/engine/recorder.ts";
 import { Replayer } from "../../src/engine/replayer.ts";
 import { parseEvaluation, parseManifest, programHash, RecordingError } from "../../src/engine/recording_format.ts";
