@@ -125,6 +125,10 @@ export class SandboxProcess {
       return Promise.resolve(failure("internal_error", "the sandbox process is gone", started, { abandoned: true }));
     }
     if (this.#run) throw new Error("SandboxProcess.run: an evaluation is already running on this process");
+    if (opts.signal?.aborted) {
+      // Cancelled before it started: nothing is sent, and the process stays as it was for the next run.
+      return Promise.resolve(failure("cancelled", "the evaluation was cancelled before it started", started));
+    }
     const id = this.#nextId++;
     const limits = opts.limits;
     const deadline = started + limits.timeoutMs;

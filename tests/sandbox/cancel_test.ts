@@ -20,7 +20,8 @@ Deno.test("cancel: a CPU-bound program stops promptly; its process is replaced a
     assert.equal(r.sessionLost, true);
     const next = await session.eval("(def x 1) (inc x)");
     assert.equal(next.ok && next.printed, "2");
-    // a stateless pooled evaluation can be cancelled the same way, and the pool keeps serving
+    // a pooled evaluation cancelled before it starts never runs (an already-aborted signal fires no abort event, so
+    // it used to run until a budget ended it), and the pool keeps serving
     const ac2 = new AbortController();
     ac2.abort();
     const r2 = await pool.evaluate("(loop [i 0] (recur (inc i)))", {
@@ -28,6 +29,7 @@ Deno.test("cancel: a CPU-bound program stops promptly; its process is replaced a
       limits: { timeoutMs: 60_000 },
     });
     assert.equal(!r2.ok && r2.reason, "cancelled");
+    assert.equal(!r2.ok && r2.message, "the evaluation was cancelled before it started");
     assert.equal((await pool.evaluate("(+ 1 2)")).ok, true);
   } finally {
     session.close();

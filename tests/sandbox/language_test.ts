@@ -188,12 +188,13 @@ Deno.test("real language: the production worker entry runs without permissions",
 Deno.test("real language: cancelling through an AbortSignal ends a program waiting for a tool", () =>
   withPool(async (pool) => {
     const controller = new AbortController();
-    const host = aggregatorHost(300);
+    const slow = aggregatorHost(300);
+    // cancel once the host holds the first call (a timer raced the program's start under load)
+    const host = { ...slow, callTool: (r: ToolRequest) => (setTimeout(() => controller.abort(), 0), slow.callTool(r)) };
     const pending = pool.evaluate("(tool/call 'obs/slow {}) (tool/call 'obs/slow {}) :done", {
       host,
       signal: controller.signal,
     });
-    setTimeout(() => controller.abort(), 50);
     const e = errorOf(await pending);
     assert.equal(e.reason, "cancelled");
     assert.match(e.message, /cancelled by the host/);
