@@ -5,7 +5,7 @@ import { type Run, runDeno } from "./run_deno.ts";
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
 function ptc(args: string[], stdin?: string, entry: string[] = [MAIN, "eval"]): Promise<Run> {
-  return runDeno([...entry, ...args], stdin);
+  return runDeno([...entry, ...args], { stdin });
 }
 
 async function tempFile(text: string, suffix = ".json"): Promise<string> {

@@ -1,6 +1,6 @@
 /**
- * Running ptc (or another entry) as a real subprocess with every permission, optionally feeding stdin: the helper
- * of the `ptc eval` end-to-end tests.
+ * Running ptc (or another entry) as a real subprocess, optionally feeding stdin: the one subprocess helper of the
+ * end-to-end tests (`runPtc` in tests/integration/ptc_process.ts is this with main.ts and colour off).
  * @module
  */
 
@@ -11,13 +11,22 @@ export interface Run {
   stderr: string;
 }
 
-/** `deno run -A ARGS…`, with `stdin` written and closed when given. */
-export async function runDeno(args: string[], stdin?: string): Promise<Run> {
+/** How to run it: Deno permission flags (default `-A`), stdin text (written and closed), extra environment. */
+export interface RunOptions {
+  permissions?: string[];
+  stdin?: string;
+  env?: Record<string, string>;
+}
+
+/** `deno run PERMISSIONS ARGS…`. */
+export async function runDeno(args: string[], options: RunOptions = {}): Promise<Run> {
+  const { permissions = ["-A"], stdin, env } = options;
   const cmd = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", ...args],
+    args: ["run", ...permissions, ...args],
     stdin: stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",
+    ...(env ? { env } : {}),
   });
   const child = cmd.spawn();
   if (stdin !== undefined) {

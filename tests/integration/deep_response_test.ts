@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { MAIN } from "./mcp_server_helpers.ts";
+import { runPtc } from "./ptc_process.ts";
 
 const DEPTH = 200_000;
 
@@ -47,14 +47,9 @@ Deno.test("deep response: 200k-deep JSON from an upstream is invalid_response, n
       }),
     );
     const program = "(let [r (tool/call 'deep/deep {})] [(:ok r) (:reason r) (:message r) (+ 1 2)])";
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", MAIN, "eval", "--upstreams-config", config, program],
-      stdout: "piped",
-      stderr: "piped",
-      env: { NO_COLOR: "1" },
-    }).output();
-    const stdout = new TextDecoder().decode(out.stdout);
-    assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+    const out = await runPtc(["eval", "--upstreams-config", config, program]);
+    const stdout = out.stdout;
+    assert.equal(out.code, 0, out.stderr);
     assert.match(stdout, /^\[false :invalid_response "[^"]*nests arrays\/objects deeper than 1000 levels[^"]*" 3\]/);
     assert.doesNotMatch(stdout, /call stack/i);
   } finally {

@@ -4,8 +4,9 @@
  * not in `ptc eval`'s value or prints, not in an MCP `lisp_eval` envelope.
  */
 import assert from "node:assert/strict";
-import { connectHttp, evalLisp, MAIN, spawnHttpServer } from "./mcp_server_helpers.ts";
+import { connectHttp, evalLisp, spawnHttpServer } from "./mcp_server_helpers.ts";
 import { startReflector, writeReflectorConfig } from "./reflector.ts";
+import { runPtc } from "./ptc_process.ts";
 
 const TOKEN = `reflect-${crypto.randomUUID()}-${crypto.randomUUID()}`;
 
@@ -23,24 +24,8 @@ Deno.test("edge redaction: a reflected token never reaches ptc eval's output or 
 
     await t.step("ptc eval (text and json formats)", async () => {
       for (const format of ["text", "json"]) {
-        const out = await new Deno.Command(Deno.execPath(), {
-          args: [
-            "run",
-            "-A",
-            MAIN,
-            "eval",
-            "--upstreams-config",
-            config,
-            "--format",
-            format,
-            PROGRAM,
-          ],
-          stdout: "piped",
-          stderr: "piped",
-          env: { NO_COLOR: "1" },
-        }).output();
-        const stdout = new TextDecoder().decode(out.stdout);
-        const stderr = new TextDecoder().decode(out.stderr);
+        const out = await runPtc(["eval", "--upstreams-config", config, "--format", format, PROGRAM]);
+        const { stdout, stderr } = out;
         assert.equal(out.code, 0, stderr);
         assert.ok(!stdout.includes(TOKEN) && !stderr.includes(TOKEN), `token leaked (${format}): ${stdout}`);
         assert.match(stdout, /\[REDACTED\]/, stdout);

@@ -16,9 +16,9 @@ import {
 import { type RuntimeSession, withDemoRuntime } from "./demo_runtime.ts";
 import { withRunContext } from "../../src/upstream/run_context.ts";
 import type { JsonObject } from "../../src/core/json.ts";
+import { runPtc } from "./ptc_process.ts";
 
 const ROOT = dirname(EXAMPLE_CONFIG);
-const MAIN = join(ROOT, "main.ts");
 const ERROR_CLASSES = [
   "content_filter",
   "context_length_exceeded",
@@ -147,14 +147,9 @@ Deno.test("runbooks: the config copy pins the stdio server's working directory t
 });
 
 Deno.test("runbooks: ptc permissions for upstreams.example.jsonc names node and PATH next to the fixture's port", async () => {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "permissions", "--upstreams-config", EXAMPLE_CONFIG],
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).output();
-  const stdout = new TextDecoder().decode(out.stdout);
-  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  const out = await runPtc(["permissions", "--upstreams-config", EXAMPLE_CONFIG]);
+  const stdout = out.stdout;
+  assert.equal(out.code, 0, out.stderr);
   assert.match(stdout, /--allow-run=([^ ]*,)?node(,|\s|$)/);
   assert.match(stdout, /--allow-env=[^ ]*\bPATH\b/);
   assert.match(stdout, /--allow-net=127\.0\.0\.1:8765\b/);

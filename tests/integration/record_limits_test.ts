@@ -19,7 +19,7 @@ Deno.test("ptc eval --record: past the replay's size limit the evaluations answe
     // Sparse files (no disk used) bring DIR to 50 bytes below what a replay reads in all.
     await fillSparse(rec, MAX_RECORDING_TOTAL_BYTES - 50, 2, MAX_RECORDING_FILE_BYTES);
     const before = (await Array.fromAsync(Deno.readDir(rec))).length;
-    const r = await runDeno([MAIN, "eval", "--record", rec, "--jsonl"], '"(+ 40 2)"\n"(* 6 7)"\n');
+    const r = await runDeno([MAIN, "eval", "--record", rec, "--jsonl"], { stdin: '"(+ 40 2)"\n"(* 6 7)"\n' });
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(r.stdout.trim().split("\n").map((l) => JSON.parse(l).value), [42, 42], "both still answer");
     const stops = r.stderr.split("\n").filter((l) => l.includes("recording stopped"));

@@ -14,7 +14,7 @@ import { runDeno } from "../cli/run_deno.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
-const ptc = (args: string[], stdin?: string) => runDeno([MAIN, ...args], stdin);
+const ptc = (args: string[], stdin?: string) => runDeno([MAIN, ...args], { stdin });
 
 /** Calls in parallel (pmap), a world fault, and every discovery form over the catalog. */
 const PROGRAM = `(let [r (pmap (fn [s] (tool/call 'observatory/list-traces {:org_id "acme" :status s :limit 3}))

@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { Hono } from "hono";
 import { serve } from "./helpers.ts";
+import { runDeno } from "../../cli/run_deno.ts";
 
 const MAIN = new URL("../../../main.ts", import.meta.url).pathname;
 const CANARY = "canary-token-5b1e0d";
@@ -99,30 +100,8 @@ function mockDoc(): Record<string, unknown> {
   };
 }
 
-async function evalJson(config: string, program: string, env: Record<string, string> = {}) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      MAIN,
-      "eval",
-      "--format",
-      "json",
-      "--upstreams-config",
-      config,
-      "-",
-    ],
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-    env,
-  }).spawn();
-  const w = out.stdin.getWriter();
-  await w.write(new TextEncoder().encode(program));
-  await w.close();
-  const res = await out.output();
-  const dec = new TextDecoder();
-  return { code: res.code, stdout: dec.decode(res.stdout), stderr: dec.decode(res.stderr) };
+function evalJson(config: string, program: string, env: Record<string, string> = {}) {
+  return runDeno([MAIN, "eval", "--format", "json", "--upstreams-config", config, "-"], { stdin: program, env });
 }
 
 async function withMock(fn: (config: string) => Promise<void>) {
