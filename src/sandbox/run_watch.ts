@@ -29,9 +29,9 @@ export interface RunWatchActions {
 }
 
 /**
- * Start the clock of a run that started at `started` under `limits`, cancelled by `signal` (already aborted: cancel
- * at once, so start the watch after the evaluation frame was written). Returns the function that stops every timer
- * and the cancel listener once the run is answered.
+ * Start the clock of a run that started at `started` under `limits`, cancelled when `signal` aborts (a run whose
+ * signal was already aborted is never started: `SandboxProcess.run` answers it first). Returns the function that
+ * stops every timer and the cancel listener once the run is answered.
  */
 export function watchRun(
   limits: Pick<SandboxLimits, "timeoutMs" | "graceMs">,
@@ -64,7 +64,6 @@ export function watchRun(
     );
     act.kill();
   }, timerDelay(limits.timeoutMs + limits.graceMs));
-  if (signal?.aborted) onCancel();
   return () => {
     clearTimeout(abortTimer);
     clearTimeout(cancelTimer);
