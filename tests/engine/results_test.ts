@@ -15,8 +15,7 @@ Deno.test("engine result: counts the program's discovery operations (the audit l
         fx: {
           transport: "mcp_stdio",
           command: Deno.execPath(),
-          args: ["run", "--no-lock", "--allow-env", STDIO_FIXTURE],
-          env: { DENO_NO_PACKAGE_JSON: "1" },
+          args: ["run", "--frozen", "--cached-only", "--allow-env", STDIO_FIXTURE],
         },
       },
     }),

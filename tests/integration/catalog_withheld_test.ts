@@ -8,8 +8,8 @@ import { ROOT, STDIO_FIXTURE } from "../transports/mcp_common/helpers.ts";
 
 async function ptc(file: string, args: string[]) {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--no-lock", "-A", `${ROOT}/main.ts`, ...args, "--upstreams-config", file],
-    env: { DENO_NO_PACKAGE_JSON: "1", PTC_ALLOW_WRITES: "" },
+    args: ["run", "--frozen", "--cached-only", "-A", `${ROOT}/main.ts`, ...args, "--upstreams-config", file],
+    env: { PTC_ALLOW_WRITES: "" },
     stdout: "piped",
     stderr: "piped",
   }).output();
@@ -36,7 +36,7 @@ Deno.test("catalog --format json: withheld tools with effect and reason, as the 
           fx: {
             transport: "mcp_stdio",
             command: Deno.execPath(),
-            args: ["run", "--allow-env", STDIO_FIXTURE],
+            args: ["run", "--frozen", "--cached-only", "--allow-env", STDIO_FIXTURE],
             tools: { echo: { effect: "read" }, delete_item: { effect: "write" } },
           },
         },

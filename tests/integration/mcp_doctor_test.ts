@@ -9,8 +9,18 @@ async function doctor(configText: string, flags: string[], env: Record<string, s
     const file = `${dir}/upstreams.jsonc`;
     await Deno.writeTextFile(file, configText.replaceAll("$DIR", dir));
     const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "--no-lock", "-A", `${ROOT}/main.ts`, "doctor", "--upstreams-config", file, ...flags],
-      env: { DENO_NO_PACKAGE_JSON: "1", ...env },
+      args: [
+        "run",
+        "--frozen",
+        "--cached-only",
+        "-A",
+        `${ROOT}/main.ts`,
+        "doctor",
+        "--upstreams-config",
+        file,
+        ...flags,
+      ],
+      env: { ...env },
       stdout: "piped",
       stderr: "piped",
     }).output();
@@ -38,7 +48,7 @@ Deno.test("doctor: credentials, commands and permissions without --connect; secr
       "from_env": {"source": "env", "var": "PTC_DOCTOR_MISSING_VAR"}
     },
     "upstreams": {
-      "fx": {"transport": "mcp_stdio", "command": "${Deno.execPath()}", "args": ["run", "${STDIO_FIXTURE}"],
+      "fx": {"transport": "mcp_stdio", "command": "${Deno.execPath()}", "args": ["run", "--frozen", "--cached-only", "${STDIO_FIXTURE}"],
              "env": {"A": {"binding": "from_file"}, "B": {"binding": "from_env"}}},
       "gone": {"transport": "mcp_stdio", "command": "no-such-mcp-server-xyz"}
     }
@@ -66,12 +76,10 @@ Deno.test("doctor --connect --format json: ready with tool count and era, or a c
     const config = `{
       "upstreams": {
         "stdio_fx": {"transport": "mcp_stdio", "command": "${Deno.execPath()}",
-                     "args": ["run", "--no-lock", "--allow-env", "${STDIO_FIXTURE}", "--era", "legacy"],
-                     "env": {"DENO_NO_PACKAGE_JSON": "1"}},
+                     "args": ["run", "--frozen", "--cached-only", "--allow-env", "${STDIO_FIXTURE}", "--era", "legacy"]},
         "http_fx": {"transport": "mcp_http", "url": "${fx.url}", "allow_insecure_loopback": true},
         "pinned": {"transport": "mcp_stdio", "command": "${Deno.execPath()}",
-                   "args": ["run", "--no-lock", "--allow-env", "${STDIO_FIXTURE}", "--era", "legacy"],
-                   "env": {"DENO_NO_PACKAGE_JSON": "1"}, "protocol": "2026-07-28"}
+                   "args": ["run", "--frozen", "--cached-only", "--allow-env", "${STDIO_FIXTURE}", "--era", "legacy"], "protocol": "2026-07-28"}
       }
     }`;
     const r = await doctor(config, ["--connect", "--format", "json"]);
@@ -95,7 +103,7 @@ Deno.test("doctor --connect: a declared effect the annotations contradict is rep
   const config = `{
     "allow_writes": true,
     "upstreams": {
-      "fx": {"transport": "mcp_stdio", "command": "${Deno.execPath()}", "args": ["run", "--allow-env", "${STDIO_FIXTURE}"],
+      "fx": {"transport": "mcp_stdio", "command": "${Deno.execPath()}", "args": ["run", "--frozen", "--cached-only", "--allow-env", "${STDIO_FIXTURE}"],
              "tools": {"purge_items": {"effect": "write"}, "echo": {"effect": "read"}, "delete_item": {"effect": "write"}}}
     }
   }`;

@@ -58,8 +58,7 @@ async function startWorld(): Promise<World> {
         transport: "mcp_stdio",
         description: "our stdio fixture",
         command: Deno.execPath(),
-        args: ["run", "--no-lock", "--allow-env", STDIO_FIXTURE],
-        env: { DENO_NO_PACKAGE_JSON: "1" },
+        args: ["run", "--frozen", "--cached-only", "--allow-env", STDIO_FIXTURE],
       },
       remote: { transport: "mcp_http", description: "our HTTP fixture", url: http.url, allow_insecure_loopback: true },
       everything: {
@@ -181,7 +180,8 @@ Deno.test({
       const out = await new Deno.Command(Deno.execPath(), {
         args: [
           "run",
-          "--no-lock",
+          "--frozen",
+          "--cached-only",
           "-A",
           `${ROOT}/main.ts`,
           "catalog",
@@ -190,7 +190,7 @@ Deno.test({
           "--format",
           "json",
         ],
-        env: { DENO_NO_PACKAGE_JSON: "1", PATH: Deno.env.get("PATH") ?? "" },
+        env: { PATH: Deno.env.get("PATH") ?? "" },
         stdout: "piped",
         stderr: "piped",
       }).output();

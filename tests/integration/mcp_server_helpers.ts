@@ -72,7 +72,7 @@ export async function startWorld(
         transport: "mcp_stdio",
         description: "MCP fixture over stdio (a child process).",
         command: Deno.execPath(),
-        args: ["run", "--allow-env", join(ROOT, "fixtures/mcp/stdio.ts")],
+        args: ["run", "--frozen", "--cached-only", "--allow-env", join(ROOT, "fixtures/mcp/stdio.ts")],
       });
     }
     return {

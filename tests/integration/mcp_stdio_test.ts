@@ -141,7 +141,7 @@ Deno.test("mcp_stdio: explicit environment, literal and binding env, redacted st
       assert.ok(r.ok);
       const v = r.value as { value: string; names: string[] };
       assert.equal(v.value, "s3cr3t-token-value");
-      assert.deepEqual(v.names, ["API_TOKEN", "DENO_NO_PACKAGE_JSON", "FIXTURE_LOG_ENV", "LOG_LEVEL", "NUM", "PATH"]);
+      assert.deepEqual(v.names, ["API_TOKEN", "FIXTURE_LOG_ENV", "LOG_LEVEL", "NUM", "PATH"]);
       const d = JSON.stringify(u.diagnostics());
       assert.ok(d.includes("[REDACTED]"), "stderr tail captured and redacted");
       assert.ok(!d.includes("s3cr3t-token-value"));
@@ -273,8 +273,7 @@ for (const how of ["exit", "SIGTERM", "SIGINT", "graceful"] as const) {
   Deno.test(`mcp_stdio: no orphaned child when ptc ends (${how})`, async () => {
     const helper = new URL("./mcp_orphan_child.ts", import.meta.url).pathname;
     const proc = new Deno.Command(Deno.execPath(), {
-      args: ["run", "--no-lock", "-A", helper, how === "exit" || how === "graceful" ? how : "wait"],
-      env: { DENO_NO_PACKAGE_JSON: "1" },
+      args: ["run", "--frozen", "--cached-only", "-A", helper, how === "exit" || how === "graceful" ? how : "wait"],
       stdout: "piped",
       stderr: "null",
     }).spawn();

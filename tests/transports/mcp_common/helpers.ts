@@ -95,10 +95,15 @@ export async function startUpstream<C>(
 }
 
 /**
- * Environment every fixture child gets: the fixture needs only deno.json's npm imports, so package.json (whose
- * Node-side test peers Deno would otherwise try to resolve) is ignored.
+ * How a test starts a Deno child (a fixture server, or ptc itself): `--frozen --cached-only` resolves every package
+ * from deno.lock and the installed node_modules, never from the registry. An MCP stdio child gets a cleared
+ * environment, so it cannot reach the registry through this machine's proxy; with `--no-lock` it resolved against
+ * whatever registry metadata the Deno cache held, and passed or failed by which test ran first on a fresh machine.
  */
-export const FIXTURE_ENV: JsonObject = { DENO_NO_PACKAGE_JSON: "1" };
+export const DENO_RUN_ARGS = ["run", "--frozen", "--cached-only"];
+
+/** Environment every fixture child gets besides what a test adds (nothing: the child's environment is cleared). */
+export const FIXTURE_ENV: JsonObject = {};
 
 /** The stdio fixture as an mcp_stdio config. */
 export function stdioFixture(extraArgs: string[] = [], more: JsonObject = {}): JsonObject {
@@ -106,7 +111,7 @@ export function stdioFixture(extraArgs: string[] = [], more: JsonObject = {}): J
   return {
     transport: "mcp_stdio",
     command: DENO,
-    args: ["run", "--no-lock", "--allow-env", STDIO_FIXTURE, ...extraArgs],
+    args: [...DENO_RUN_ARGS, "--allow-env", STDIO_FIXTURE, ...extraArgs],
     ...more,
     env,
   };

@@ -3,9 +3,9 @@
  * tests that check a server's whole process group ends with it.
  * @module
  */
-import { DENO, FIXTURE_ENV, STDIO_FIXTURE } from "../mcp_common/helpers.ts";
+import { DENO, DENO_RUN_ARGS, FIXTURE_ENV, STDIO_FIXTURE } from "../mcp_common/helpers.ts";
 
-const FIXTURE_ARGS = ["run", "--no-lock", "--allow-env", STDIO_FIXTURE];
+const FIXTURE_ARGS = [...DENO_RUN_ARGS, "--allow-env", STDIO_FIXTURE];
 
 /** A shell that starts `sleep 300` in the background, writes its pid, then becomes the fixture server. */
 export function shellLauncher(pidFile: string) {
