@@ -40,6 +40,7 @@ const TRANSPORT_UPSTREAM_IMPORTS = [
   "src/upstream/headers.ts",
   "src/upstream/bytes.ts",
   "src/upstream/config_keys.ts",
+  "src/upstream/duplicate_keys.ts",
   "src/upstream/messages.ts",
   "src/upstream/tool_names.ts",
   "src/upstream/pagination.ts",

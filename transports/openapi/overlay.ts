@@ -7,6 +7,7 @@
  */
 import { parse as parseYaml } from "yaml";
 import parseJsonPath from "jsonpath-rfc9535/parser";
+import { duplicateKeys } from "../../src/upstream/duplicate_keys.ts";
 import { unknownKeyHint } from "../../src/upstream/messages.ts";
 import { fileProblem, YAML_ENV, yamlProblem } from "./loader.ts";
 
@@ -108,6 +109,12 @@ export function parseOverlay(text: string, source: string, format: "json" | "yam
       raw = JSON.parse(text);
     } catch {
       throw new OverlayError("overlay_parse_failed", `${source}: invalid JSON`);
+    }
+    // JSON.parse keeps the last of two equal keys: a repeated `update` or `target` would drop an action's first half
+    const repeated = duplicateKeys(text);
+    if (repeated.length > 0) {
+      const lines = repeated.map((e) => `${source}: ${e.path ? `${e.path}: ` : ""}${e.message}`);
+      throw new OverlayError("overlay_invalid", lines.join("\n"));
     }
   } else {
     try {

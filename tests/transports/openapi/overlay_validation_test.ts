@@ -113,6 +113,12 @@ Deno.test("overlay validation: YAML and JSON syntax, duplicate keys, the file it
     "invalid YAML (duplicate key at line 3, column 1)",
   ]);
   assert.deepEqual(problems('{"overlay": "1.0.0",', "json"), ["invalid JSON"]);
+  // JSON.parse would keep the second `update` and drop the first without a word
+  const twice = '{"overlay": "1.0.0", "info": {"title": "t", "version": "1"},\n' +
+    '"actions": [{"target": "$.info", "update": {"x-a": 1},\n"update": {"x-b": 2}}]}';
+  assert.deepEqual(problems(twice, "json"), [
+    "actions[0].update: duplicate key (lines 2 and 3); JSON keeps only the last one, so remove or rename one",
+  ]);
   const dir = await Deno.makeTempDir({ prefix: "ptc-overlay-file-" });
   try {
     const json = join(dir, "a.overlay.json");
