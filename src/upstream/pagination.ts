@@ -10,7 +10,7 @@
  * @module
  */
 import type { JsonValue } from "../core/json.ts";
-import type { Pagination } from "./types.ts";
+import type { JsonSchema, Pagination } from "./types.ts";
 
 const CURSOR_KEYS = ["style", "items", "cursor_param", "next_cursor"];
 const OFFSET_KEYS = ["style", "items", "offset_param", "limit_param"];
@@ -21,6 +21,41 @@ function path(text: string): string[] {
 
 function notAParameter(where: string, key: string, name: string, params: readonly string[]): string {
   return `${where}.${key}: "${name}" is not a parameter of this tool (parameters: ${params.join(", ") || "none"})`;
+}
+
+/**
+ * JSON Schema of the written descriptor, for the config's published schema: the one shape {@link parsePagination}
+ * accepts, wherever a config key takes it (an OpenAPI `operation_overrides` entry, an MCP tool mapping).
+ */
+export function paginationSchema(description: string): JsonSchema {
+  const param = (description: string) => ({ type: "string", minLength: 1, description });
+  return {
+    description,
+    oneOf: [
+      {
+        type: "object",
+        properties: {
+          style: { const: "cursor" },
+          items: { type: "string", description: 'Key path of the page\'s items ("" = the value itself).' },
+          cursor_param: param("The argument the next cursor is sent as."),
+          next_cursor: { type: "string", description: "Key path of the next cursor in a page (absent/null: last)." },
+        },
+        required: ["style", "items", "cursor_param", "next_cursor"],
+        additionalProperties: false,
+      },
+      {
+        type: "object",
+        properties: {
+          style: { const: "offset" },
+          items: { type: "string", description: 'Key path of the page\'s items ("" = the value itself).' },
+          offset_param: param("The argument set to the items received so far."),
+          limit_param: param("The page-size argument (a shorter page is the last)."),
+        },
+        required: ["style", "items", "offset_param"],
+        additionalProperties: false,
+      },
+    ],
+  };
 }
 
 /**

@@ -69,6 +69,36 @@ Deno.test("ptc docs schema-config prints a schema that accepts upstreams.example
   assert.equal((await capture(() => docs(["nope"]))).code, 2);
 });
 
+Deno.test("ptc docs schema-config: a pagination descriptor has one shape on OpenAPI overrides and MCP tool mappings", async () => {
+  const schema = JSON.parse((await capture(() => docs(["schema-config"]))).out);
+  const valid = (upstream: Record<string, unknown>) =>
+    new Validator(schema, "2020-12", false).validate({ upstreams: { u: upstream } }).valid;
+  const openapi = (pagination: unknown) => ({
+    transport: "openapi",
+    base_url: "https://api.example.com",
+    schema_file: "doc.json",
+    include_operations: ["list-things"],
+    operation_overrides: { "list-things": { pagination } },
+  });
+  const mcp = (pagination: unknown) => ({
+    transport: "mcp_stdio",
+    command: "/usr/bin/node",
+    tools: { list_things: { effect: "read", pagination } },
+  });
+  const cursor = { style: "cursor", items: "things", cursor_param: "cursor", next_cursor: "next" };
+  const offset = { style: "offset", items: "", offset_param: "offset", limit_param: "limit" };
+  const wrong = [
+    { style: "cursor", items: "things", next_cursor: "next" }, // no cursor_param
+    { style: "offset", items: "things", offset_param: "" }, // an empty parameter name
+    { style: "offset", items: "things", offset_param: "offset", cursor_param: "c" }, // a key of the other style
+    { style: "pages", items: "things" },
+  ];
+  for (const entry of [openapi, mcp]) {
+    assert.ok(valid(entry(cursor)) && valid(entry(offset)), entry.name);
+    for (const p of wrong) assert.equal(valid(entry(p)), false, `${entry.name}: ${JSON.stringify(p)}`);
+  }
+});
+
 Deno.test("ptc catalog prints text and json; --diff reports changes", async () => {
   await withConfig(GOOD, async (file, dir) => {
     const text = await capture(() => catalog(["--upstreams-config", file]));

@@ -7,7 +7,7 @@
 import type { ConfigError, JsonSchema, Pagination, ToolEffect } from "../../src/upstream/types.ts";
 import { joinKey } from "../../src/upstream/messages.ts";
 import { unknownKeys } from "../../src/upstream/config_keys.ts";
-import { paginationParamProblems, parsePagination } from "../../src/upstream/pagination.ts";
+import { paginationParamProblems, paginationSchema, parsePagination } from "../../src/upstream/pagination.ts";
 
 /** How much of a server's own error text (an `isError` result or a JSON-RPC error to `tools/call`) a program sees. */
 export type ErrorFeedback = "closed" | "bounded";
@@ -37,35 +37,6 @@ export type ToolMap = Map<string, ToolMapping>;
 const ENTRY_KEYS = ["as", "description", "effect", "hidden", "error_feedback", "pagination"];
 const KEBAB = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
-/** JSON Schema of a mapping's `pagination` (the descriptor of src/upstream/pagination.ts). */
-const paginationSchema: JsonSchema = {
-  description: "How the tool pages, for tool/pages (as OpenAPI's x-ptc-pagination).",
-  oneOf: [
-    {
-      type: "object",
-      properties: {
-        style: { const: "cursor" },
-        items: { type: "string", description: 'Key path of the page\'s items ("" = the value itself).' },
-        cursor_param: { type: "string", description: "The argument the next cursor is sent as." },
-        next_cursor: { type: "string", description: "Key path of the next cursor in a page (absent/null: last)." },
-      },
-      required: ["style", "items", "cursor_param", "next_cursor"],
-      additionalProperties: false,
-    },
-    {
-      type: "object",
-      properties: {
-        style: { const: "offset" },
-        items: { type: "string", description: "Key path of the page's items." },
-        offset_param: { type: "string", description: "The argument set to the items received so far." },
-        limit_param: { type: "string", description: "The page-size argument (a shorter page is the last)." },
-      },
-      required: ["style", "items", "offset_param"],
-      additionalProperties: false,
-    },
-  ],
-};
-
 /** JSON Schema of the `tools` key. */
 export const toolMapSchema: JsonSchema = {
   type: "object",
@@ -84,7 +55,9 @@ export const toolMapSchema: JsonSchema = {
         enum: ["closed", "bounded"],
         description: "closed: only the reason; bounded (default): up to 1024 bytes of server text, marked untrusted.",
       },
-      pagination: paginationSchema,
+      pagination: paginationSchema(
+        "How the tool pages, for tool/pages (the descriptor OpenAPI's x-ptc-pagination takes).",
+      ),
     },
     required: ["effect"],
     additionalProperties: false,

@@ -10,6 +10,7 @@ import { checkHttpUrl } from "../http_common/config.ts";
 import { didYouMean } from "../../src/core/suggest.ts";
 import { joinIndex, joinKey, unknownKeyHint } from "../../src/upstream/messages.ts";
 import { unknownKeys } from "../../src/upstream/config_keys.ts";
+import { paginationSchema } from "../../src/upstream/pagination.ts";
 import { overlaysSchema, parseOverlays } from "./overlay_config.ts";
 
 /** Defaults of the numeric settings. */
@@ -140,12 +141,7 @@ export const openapiConfigSchema: JsonSchema = {
             description: 'What the operation does: "write" includes a POST/PUT/PATCH/DELETE (or marks a GET as ' +
               'having side effects); "read" makes a POST a safe query. Writes pass the write gate.',
           },
-          pagination: {
-            type: "object",
-            description: 'How the operation pages, for (tool/pages …): {"style": "cursor", "items": "traces", ' +
-              '"cursor_param": "cursor", "next_cursor": "next_cursor"} or {"style": "offset", "items": "items", ' +
-              '"offset_param": "offset", "limit_param": "limit"}.',
-          },
+          pagination: paginationSchema("How the operation pages, for (tool/pages …); as x-ptc-pagination."),
         },
         additionalProperties: false,
       },
