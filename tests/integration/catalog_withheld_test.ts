@@ -5,17 +5,15 @@
  */
 import assert from "node:assert/strict";
 import { ROOT, STDIO_FIXTURE } from "../transports/mcp_common/helpers.ts";
+import { runDeno } from "../cli/run_deno.ts";
 
 async function ptc(file: string, args: string[]) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--frozen", "--cached-only", "-A", `${ROOT}/main.ts`, ...args, "--upstreams-config", file],
+  const out = await runDeno([`${ROOT}/main.ts`, ...args, "--upstreams-config", file], {
+    permissions: ["--frozen", "--cached-only", "-A"],
     env: { PTC_ALLOW_WRITES: "" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const stdout = new TextDecoder().decode(out.stdout);
-  assert.equal(out.code, 0, stdout + new TextDecoder().decode(out.stderr));
-  return stdout;
+  });
+  assert.equal(out.code, 0, out.stdout + out.stderr);
+  return out.stdout;
 }
 
 interface Withheld {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { startMcpHttpFixture } from "../../fixtures/mcp/http.ts";
 import { ROOT, STDIO_FIXTURE } from "../transports/mcp_common/helpers.ts";
+import { runDeno } from "../cli/run_deno.ts";
 
 async function doctor(configText: string, flags: string[], env: Record<string, string> = {}) {
   const dir = await Deno.makeTempDir({ prefix: "ptc-doctor-" });
@@ -8,27 +9,10 @@ async function doctor(configText: string, flags: string[], env: Record<string, s
     await Deno.writeTextFile(`${dir}/secret.txt`, "file-secret-value-42\n");
     const file = `${dir}/upstreams.jsonc`;
     await Deno.writeTextFile(file, configText.replaceAll("$DIR", dir));
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "--frozen",
-        "--cached-only",
-        "-A",
-        `${ROOT}/main.ts`,
-        "doctor",
-        "--upstreams-config",
-        file,
-        ...flags,
-      ],
-      env: { ...env },
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    return {
-      code: out.code,
-      stdout: new TextDecoder().decode(out.stdout),
-      stderr: new TextDecoder().decode(out.stderr),
-    };
+    return await runDeno([`${ROOT}/main.ts`, "doctor", "--upstreams-config", file, ...flags], {
+      permissions: ["--frozen", "--cached-only", "-A"],
+      env,
+    });
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

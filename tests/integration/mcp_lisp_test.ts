@@ -13,6 +13,7 @@ import { withRunContext } from "../../src/upstream/run_context.ts";
 import { type Runtime, startRuntime } from "../../src/upstream/runtime.ts";
 import { registerBuiltins } from "../../transports/mod.ts";
 import { ROOT, STDIO_FIXTURE } from "../transports/mcp_common/helpers.ts";
+import { runDeno } from "../cli/run_deno.ts";
 
 const NM = `${ROOT}/node_modules`;
 
@@ -177,25 +178,14 @@ Deno.test({
       assert.ok(!JSON.stringify(results).includes("mcp"), "call results do not name the transport");
 
       // ptc catalog: the same config, both kinds of upstream side by side
-      const out = await new Deno.Command(Deno.execPath(), {
-        args: [
-          "run",
-          "--frozen",
-          "--cached-only",
-          "-A",
-          `${ROOT}/main.ts`,
-          "catalog",
-          "--upstreams-config",
-          w.configPath,
-          "--format",
-          "json",
-        ],
-        env: { PATH: Deno.env.get("PATH") ?? "" },
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      const text = new TextDecoder().decode(out.stdout);
-      assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+      const out = await runDeno(
+        [`${ROOT}/main.ts`, "catalog", "--upstreams-config", w.configPath, "--format", "json"],
+        {
+          permissions: ["--frozen", "--cached-only", "-A"],
+        },
+      );
+      const text = out.stdout;
+      assert.equal(out.code, 0, out.stderr);
       for (const n of ["observatory", "fixture", "remote", "everything", "fs_legacy", "fs_modern"]) {
         assert.ok(text.includes(`"${n}"`), `catalog lists ${n}`);
       }
