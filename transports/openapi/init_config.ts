@@ -6,6 +6,7 @@
  * add one. Every value is JSON-encoded and every comment is one sanitized line.
  * @module
  */
+import { isReservedHeader } from "../../src/upstream/headers.ts";
 import type { SurveyedOperation } from "./survey.ts";
 
 /** What the generator needs. */
@@ -135,6 +136,19 @@ function authPlan(input: InitInput): AuthPlan {
       if (type !== "http") {
         plan.notes.push(`Scheme ${name} is ${type}: ptc sends a token you obtain yourself as a bearer token.`);
       }
+    } else if (
+      type === "apiKey" && scheme.in === "header" && typeof scheme.name === "string" && isReservedHeader(scheme.name)
+    ) {
+      // A custom_header emitter may not set a protocol header (the config refuses it), so none is written.
+      plan.notes.push(
+        scheme.name.toLowerCase() === "authorization"
+          ? `Scheme ${name} is an apiKey in the Authorization header, which ptc sets only through its bearer or ` +
+            'basic emitters: if the service takes "Authorization: Bearer <key>", add a credential and ' +
+            '{"scheme": "bearer", "binding": "…"} to auth; any other Authorization value cannot be sent.'
+          : `Scheme ${name} is an apiKey in the ${scheme.name} header, a protocol header ptc never lets a config ` +
+            "set; it cannot be sent.",
+      );
+      continue;
     } else if (type === "apiKey" && scheme.in === "header" && typeof scheme.name === "string") {
       header = scheme.name.toLowerCase();
       emitter = inline({ scheme: "custom_header", header: scheme.name, binding: cred });
