@@ -98,7 +98,7 @@ export function parseDocument(text: string, source: string, format: "json" | "ya
     }
   } else {
     try {
-      doc = parseYaml(text, { maxAliasCount: 1000, uniqueKeys: false });
+      doc = parseYaml(text, { maxAliasCount: YAML_MAX_ALIAS_COUNT, uniqueKeys: false });
     } catch (error) {
       // The yaml package reads two debug variables while parsing: without that grant the text is not at fault.
       if (error instanceof Deno.errors.NotCapable) {
@@ -176,8 +176,19 @@ function jsonProblem(error: unknown, text: string): string {
 /** The environment variables the `yaml` package reads while parsing (its debug switches). */
 export const YAML_ENV = ["LOG_STREAM", "LOG_TOKENS"];
 
+/** The most alias expansions a YAML text may make (the `yaml` package's `maxAliasCount`): alias bombs stop here. */
+export const YAML_MAX_ALIAS_COUNT = 1000;
+
 /** A YAML parse failure as `<code> at line L, column C`. */
 export function yamlProblem(error: unknown): string {
+  // The package's alias checks throw a ReferenceError with no code or position: the text is valid YAML syntax.
+  if (error instanceof ReferenceError) {
+    if (/^Excessive alias count/.test(error.message)) {
+      return `its aliases expand too much: more than the ${YAML_MAX_ALIAS_COUNT} alias expansions ptc allows`;
+    }
+    const unresolved = /^Unresolved alias .*: (\S{1,64})$/.exec(error.message);
+    if (unresolved) return `alias *${unresolved[1]} names no anchor set before it`;
+  }
   const e = error as { linePos?: { line: number; col: number }[]; code?: string; message?: string };
   const pos = e.linePos?.[0];
   const code = typeof e.code === "string" ? e.code.toLowerCase().replace(/_/g, " ") : "syntax error";

@@ -9,7 +9,7 @@ import { parse as parseYaml } from "yaml";
 import parseJsonPath from "jsonpath-rfc9535/parser";
 import { duplicateKeys } from "../../src/upstream/duplicate_keys.ts";
 import { unknownKeyHint } from "../../src/upstream/messages.ts";
-import { fileProblem, YAML_ENV, yamlProblem } from "./loader.ts";
+import { fileProblem, YAML_ENV, YAML_MAX_ALIAS_COUNT, yamlProblem } from "./loader.ts";
 
 /** Bounds on overlays: the files, their actions and the work applying them may do (documented in docs/openapi.md). */
 export const OVERLAY_LIMITS = {
@@ -118,7 +118,7 @@ export function parseOverlay(text: string, source: string, format: "json" | "yam
     }
   } else {
     try {
-      raw = parseYaml(text, { maxAliasCount: 1000, uniqueKeys: true });
+      raw = parseYaml(text, { maxAliasCount: YAML_MAX_ALIAS_COUNT, uniqueKeys: true });
     } catch (error) {
       const why = error instanceof Deno.errors.NotCapable
         ? `reading YAML needs --allow-env=${YAML_ENV.join(",")}`

@@ -41,6 +41,10 @@ Deno.test("loader: missing file, bad JSON, bad YAML, Swagger 2 and unknown versi
   await assert.rejects(loadSchemaFile("/nonexistent/x.json", 100), /schema_file \/nonexistent\/x\.json: no such file/);
   assert.throws(() => parseDocument('{\n "openapi": "3.0.0",\n oops }', "src", "auto"), /src: invalid JSON \(line 3/);
   assert.throws(() => parseDocument("openapi: 3.1.0\npaths: [unclosed", "src", "auto"), /src: invalid YAML \(.+line/);
+  assert.throws(
+    () => parseDocument("openapi: 3.1.0\npaths: *nope\n", "src", "auto"),
+    /^SchemaLoadError: src: invalid YAML \(alias \*nope names no anchor set before it\)$/,
+  );
   assert.throws(() => parseDocument('{"swagger": "2.0"}', "src", "auto"), /Swagger 2\.0 documents are not supported/);
   assert.throws(() => parseDocument('{"openapi": "4.0.0"}', "src", "auto"), /version "4\.0\.0" is not supported/);
   assert.throws(() => parseDocument('{"info": {}}', "src", "auto"), /no "openapi" version field/);
