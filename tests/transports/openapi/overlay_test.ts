@@ -190,6 +190,59 @@ Deno.test("overlay precedence: removing the document's safety settings puts them
   assert.equal(warnings.filter((w) => w.includes("an overlay cannot widen it")).length, 2);
 });
 
+Deno.test("overlay precedence: an operation moved to a path that requests the same URL keeps the document's floor", () => {
+  // Removing /pets/{petId}/feed and adding it back under another template name, with a fragment or with a trailing
+  // slash gives a new operation id and location, but ptc sends the same GET to the same URL: still a write, still
+  // capped at 5000 bytes; the document's disabled /legacy stays disabled the same way.
+  const feed = (path: string, id: string) => `
+  - target: $.paths
+    update:
+      ${path}:
+        get:
+          operationId: ${id}
+          parameters: [{ name: pid, in: path, required: true, schema: { type: string } }]
+          responses: { "200": { description: ok, content: { application/json: { schema: { type: object } } } } }`;
+  const moved = overlay(`
+  - target: $.paths['/pets/{petId}/feed']
+    remove: true
+  - target: $.paths['/legacy']
+    remove: true${feed("/pets/{pid}/feed", "feedRenamed")}${feed("/pets/{pid}/feed#again", "feedFragment")}${
+    feed("/pets/{pid}/feed/", "feedSlash")
+  }
+  - target: $.paths
+    update:
+      /legacy#new:
+        get:
+          operationId: legacyAgain
+          responses: { "200": { description: ok, content: { application/json: { schema: { type: object } } } } }
+`);
+  const { byId, warnings } = compileInline([moved], { operation_overrides: {} }, [
+    "feedRenamed",
+    "feedFragment",
+    "feedSlash",
+  ]);
+  for (const id of ["feedRenamed", "feedFragment", "feedSlash"]) {
+    assert.equal(byId.get(id)!.entry.effect, "write", id);
+    assert.equal(byId.get(id)!.maxResponseBytes, 5000, id);
+  }
+  assert.ok(
+    warnings.some((w) =>
+      /GET \/pets\/\{pid\}\/feed \(feedRenamed\): the document marks GET \/pets\/\{petId\}\/feed/.test(w)
+    ),
+    warnings.join("\n"),
+  );
+  const legacy = compileInline([moved], {}, ["legacyAgain"]);
+  assert.equal(legacy.byId.has("legacyAgain"), false, "still disabled, so not exposed");
+  assert.ok(
+    legacy.warnings.some((w) => /^GET \/legacy#new \(legacyAgain\): the document disables GET \/legacy /.test(w)),
+    legacy.warnings.join("\n"),
+  );
+  // an operation the document itself holds at a location is judged by that location only: the fragment operations
+  // of one path (box.com's way) keep their own settings
+  const untouched = compileInline([overlay("  - target: $.info\n    update: { x-note: 1 }\n")], {}, ["listPets"]);
+  assert.equal(untouched.byId.get("listPets")!.entry.effect, "read");
+});
+
 Deno.test("overlay precedence: the operator's name and description win over the overlay's", () => {
   const { byId } = compileInline([Deno.readTextFileSync(join(DATA, "curate.overlay.yaml"))], {
     operation_overrides: { listPets: { name: "operator-pets", description: "The operator's words." } },
