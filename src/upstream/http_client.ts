@@ -267,6 +267,15 @@ export function classifyFetchError(
   if (/certificate|tls|ssl|handshake|unknownissuer|notvalidforname|peer is incompatible|alert/.test(text)) {
     return { ok: false, kind: "tls_failed", message: "the TLS handshake failed (certificate or protocol)", bytes };
   }
+  if (/requests to port \d+ are blocked/.test(text)) {
+    // Deno's fetch refuses the WHATWG "bad ports" (6000, 6665-6669, 10080, …) before it connects
+    return {
+      ok: false,
+      kind: "connect_failed",
+      message: 'the port is one that fetch never contacts (a WHATWG "bad port"); serve the upstream on another port',
+      bytes,
+    };
+  }
   if (/connection refused|connect error|econnrefused|os error 111|tcp connect/.test(text)) {
     return { ok: false, kind: "connect_failed", message: "the connection was refused", bytes };
   }

@@ -118,3 +118,19 @@ Deno.test("guardedFetch: an https URL pointed at a plain-HTTP port is tls_failed
     await server.shutdown();
   }
 });
+
+Deno.test("guardedFetch: a port fetch refuses to contact (6000, 10080, …) is said so, and nothing was sent", async () => {
+  // Deno's fetch blocks the WHATWG "bad ports" before connecting; the text was "failed at the network level", so an
+  // operator serving an upstream on such a port had no clue, and a write to it was reported indeterminate.
+  for (const port of [6000, 10080]) {
+    const r = await guardedFetch(`http://127.0.0.1:${port}/x`, { ...base, fetch: globalThis.fetch });
+    assert.equal(r.ok, false);
+    if (!r.ok) {
+      assert.equal(r.kind, "connect_failed", r.message);
+      assert.equal(
+        r.message,
+        'the port is one that fetch never contacts (a WHATWG "bad port"); serve the upstream on another port',
+      );
+    }
+  }
+});
