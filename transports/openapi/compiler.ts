@@ -142,6 +142,9 @@ export function compileOperation(
   const where = `${describeOperation(ref)} (${ref.id})`;
   const errors: string[] = [];
   const op = ref.operation;
+  // A safety extension of the wrong type would otherwise read as "not set": the operation enabled, a read, uncapped.
+  const mistyped = mistypedSafetyExtensions(op).map((p) => `${where}: ${p}`);
+  if (mistyped.length) return { errors: mistyped, warnings: [] };
   if (op["x-mcp-enabled"] === false) {
     return { errors: [], warnings: [], disabled: "disabled by x-mcp-enabled: false (in the document or an overlay)" };
   }
@@ -390,6 +393,21 @@ function closestIds(id: string, candidates: string[], max: number): string[] {
     [c, editDistance(w, c.toLowerCase().slice(0, 64))] as const
   )
     .sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0])).slice(0, max).map(([c]) => c);
+}
+
+/** Problems with `x-mcp-enabled`, `x-ptc-read-only` and `x-ptc-max-response-bytes` values of the wrong type. */
+function mistypedSafetyExtensions(op: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  const shown = (v: unknown) => clip(JSON.stringify(v) ?? String(v), 60);
+  for (const key of ["x-mcp-enabled", "x-ptc-read-only"]) {
+    const v = op[key];
+    if (v !== undefined && typeof v !== "boolean") out.push(`${key} must be true or false, got ${shown(v)}`);
+  }
+  const cap = op["x-ptc-max-response-bytes"];
+  if (cap !== undefined && !(typeof cap === "number" && Number.isInteger(cap) && cap > 0)) {
+    out.push(`x-ptc-max-response-bytes must be a positive integer, got ${shown(cap)}`);
+  }
+  return out;
 }
 
 function narrowest(base: number, ...caps: unknown[]): number {

@@ -271,6 +271,29 @@ Deno.test("compiler: x-mcp-enabled: false skips an operation with a warning; x-m
   assert.equal(over.operations[0].entry.name, "mine", "operator config wins over both extensions");
 });
 
+Deno.test("compiler: a safety extension that is not a boolean or a positive integer is refused, not ignored", () => {
+  // `x-mcp-enabled: "false"` (quoted in YAML) was read as "not false": the operation the author disabled compiled;
+  // `x-ptc-read-only: "false"` made a side-effecting GET a read; a cap of "5000" or 0 left the responses uncapped.
+  const cases: [string, unknown, RegExp][] = [
+    ["x-mcp-enabled", "false", /^GET \/api\/v1\/ping \(ping\): x-mcp-enabled must be true or false, got "false"/],
+    ["x-ptc-read-only", "false", /^GET \/api\/v1\/ping \(ping\): x-ptc-read-only must be true or false, got "false"/],
+    ["x-ptc-max-response-bytes", "5000", /\(ping\): x-ptc-max-response-bytes must be a positive integer, got "5000"/],
+    ["x-ptc-max-response-bytes", 0, /\(ping\): x-ptc-max-response-bytes must be a positive integer, got 0/],
+  ];
+  for (const [key, value, re] of cases) {
+    const doc = sampleDoc();
+    (doc.paths as any)["/api/v1/ping"].get[key] = value;
+    const p = problems(() => compile(["ping"], {}, doc));
+    assert.equal(p.length, 1, p.join("\n"));
+    assert.match(p[0], re);
+  }
+  // booleans and integers still work as before
+  const doc = sampleDoc();
+  (doc.paths as any)["/api/v1/ping"].get["x-mcp-enabled"] = true;
+  (doc.paths as any)["/api/v1/ping"].get["x-ptc-max-response-bytes"] = 1234;
+  assert.equal(compile(["ping"], {}, doc).operations[0].maxResponseBytes, 1234);
+});
+
 Deno.test("compiler: conflicts error | first_wins | skip, each naming both sides", () => {
   const doc = sampleDoc();
   const paths = doc.paths as any;
