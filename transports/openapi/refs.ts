@@ -36,7 +36,8 @@ export type SchemaTransform = (node: Record<string, unknown>) => Record<string, 
 export class RefResolver {
   readonly #doc: Json;
   readonly #maxDepth: number;
-  readonly #memo = new Map<string, Json>();
+  /** Inlined acyclic targets and the levels of nesting they hold. */
+  readonly #memo = new Map<string, { value: Json; height: number }>();
   readonly #transform: SchemaTransform;
   readonly #budget: number;
   #spent = 0;
@@ -101,7 +102,7 @@ export class RefResolver {
    */
   inlineSchema(schema: Json, where: string): Json {
     this.#spent = 0;
-    const value = this.#inline(schema, where, [], 0).value;
+    const value = this.#inline(schema, where, [], 0, false, 0).value;
     // Memoized targets are shared, so the result is small in memory; but everything downstream (redaction,
     // JSON serialisation, signatures) walks it as a tree. Refuse one whose tree would be huge.
     if (expandedSize(value, MAX_EXPANDED_NODES) > MAX_EXPANDED_NODES) {
@@ -115,19 +116,24 @@ export class RefResolver {
     return value;
   }
 
-  #inline(node: Json, where: string, stack: string[], depth: number, isMap = false): { value: Json; cut: boolean } {
-    if (node === null || typeof node !== "object") return { value: node, cut: false };
+  #inline(node: Json, where: string, stack: string[], depth: number, isMap: boolean, level: number): Inlined {
+    if (node === null || typeof node !== "object") return { value: node, cut: false, height: 0 };
+    // Every walker after this one (schema checks, signatures, validation) recurses too: bound the nesting here, where
+    // a document nested thousands of levels deep would otherwise overflow the stack.
+    if (level >= MAX_SCHEMA_LEVELS) throw tooDeep(where);
+    let height = 0;
     if (Array.isArray(node)) {
       let cut = false;
       const out = node.map((item) => {
-        const r = this.#inline(item, where, stack, depth);
+        const r = this.#inline(item, where, stack, depth, false, level + 1);
         cut ||= r.cut;
+        height = Math.max(height, r.height + 1);
         return r.value;
       });
-      return { value: out, cut };
+      return { value: out, cut, height };
     }
     const obj = node as Record<string, Json>;
-    if (!isMap && typeof obj.$ref === "string") return this.#inlineRef(obj, where, stack, depth);
+    if (!isMap && typeof obj.$ref === "string") return this.#inlineRef(obj, where, stack, depth, level);
     let cut = false;
     const out: Record<string, Json> = {};
     this.#spent++;
@@ -140,45 +146,84 @@ export class RefResolver {
         continue;
       }
       if (!isMap && DATA_KEYWORDS.has(k)) {
+        // data is copied as it is: its nesting counts too
+        const h = nesting(v, MAX_SCHEMA_LEVELS - level);
+        if (h === undefined) throw tooDeep(where);
+        height = Math.max(height, h + 1);
         out[k] = v;
         continue;
       }
-      const r = this.#inline(v, where, stack, depth, !isMap && MAP_KEYWORDS.has(k));
+      const r = this.#inline(v, where, stack, depth, !isMap && MAP_KEYWORDS.has(k), level + 1);
       cut ||= r.cut;
+      height = Math.max(height, r.height + 1);
       out[k] = r.value;
     }
-    return { value: isMap ? out : this.#transform(out), cut };
+    return { value: isMap ? out : this.#transform(out), cut, height };
   }
 
-  #inlineRef(obj: Record<string, Json>, where: string, stack: string[], depth: number): { value: Json; cut: boolean } {
+  #inlineRef(obj: Record<string, Json>, where: string, stack: string[], depth: number, level: number): Inlined {
     const ref = obj.$ref as string;
     const siblings = Object.keys(obj).filter((k) => k !== "$ref" && !k.startsWith("x-"));
     if (stack.includes(ref) || depth >= this.#maxDepth || this.#spent >= this.#budget) {
       const why = stack.includes(ref) ? "recursive" : depth >= this.#maxDepth ? "nested too deep" : "schema too large";
-      return { value: stub(ref, why), cut: true };
+      return { value: stub(ref, why), cut: true, height: 1 };
     }
-    let resolved: { value: Json; cut: boolean };
+    let resolved: Inlined;
     const memo = this.#memo.get(ref);
     if (memo !== undefined) {
-      resolved = { value: memo, cut: false };
+      // a shared target placed deeper than where it was first inlined nests deeper too
+      if (level + memo.height >= MAX_SCHEMA_LEVELS) throw tooDeep(where);
+      resolved = { value: memo.value, cut: false, height: memo.height };
     } else {
       const target = this.lookup(ref, where);
-      resolved = this.#inline(target, where, [...stack, ref], depth + 1);
-      if (!resolved.cut) this.#memo.set(ref, resolved.value);
+      resolved = this.#inline(target, where, [...stack, ref], depth + 1, false, level);
+      if (!resolved.cut) this.#memo.set(ref, { value: resolved.value, height: resolved.height });
     }
     if (siblings.length === 0) return resolved;
     // OpenAPI 3.1 allows keywords beside $ref (e.g. a description): merge them over a copy of the target.
     const rest: Record<string, Json> = {};
     for (const k of siblings) rest[k] = obj[k];
-    const inlinedRest = this.#inline(rest, where, stack, depth);
+    const inlinedRest = this.#inline(rest, where, stack, depth, false, level);
     const base = resolved.value !== null && typeof resolved.value === "object" && !Array.isArray(resolved.value)
       ? resolved.value as Record<string, Json>
       : {};
     return {
       value: { ...base, ...(inlinedRest.value as Record<string, Json>) },
       cut: resolved.cut || inlinedRest.cut,
+      height: Math.max(resolved.height, inlinedRest.height),
     };
   }
+}
+
+/** What inlining one node gave: the copy, whether a stub cut it, and how many levels of objects/arrays it nests. */
+interface Inlined {
+  value: Json;
+  cut: boolean;
+  height: number;
+}
+
+/** Deepest nesting of objects and arrays an inlined schema may have (counted through its refs). */
+export const MAX_SCHEMA_LEVELS = 1000;
+
+function tooDeep(where: string): RefError {
+  return new RefError(
+    `${where}: schema_too_complex: the schema nests objects and arrays more than ${MAX_SCHEMA_LEVELS} levels deep ` +
+      "(counted through its $refs); simplify the schema or leave the operation out of include_operations",
+  );
+}
+
+/** Levels of objects/arrays in `value`, or undefined once past `limit` (an explicit stack: no recursion). */
+function nesting(value: Json, limit: number): number | undefined {
+  let max = 0;
+  const todo: [Json, number][] = [[value, 0]];
+  while (todo.length) {
+    const [node, level] = todo.pop()!;
+    if (node === null || typeof node !== "object") continue;
+    if (level + 1 > limit) return undefined;
+    max = Math.max(max, level + 1);
+    for (const child of Array.isArray(node) ? node : Object.values(node)) todo.push([child, level + 1]);
+  }
+  return max;
 }
 
 /** Largest inlined schema accepted, counted as the nodes of its fully written-out tree. */

@@ -79,3 +79,32 @@ Deno.test("refs: a schema whose shared $refs multiply past the bound is refused 
   const small = new RefResolver(exponentialRefsDoc(4)).inlineSchema({ $ref: "#/components/schemas/L0" }, "w");
   assert.ok(expandedSize(small, 1e9) < MAX_EXPANDED_NODES);
 });
+
+Deno.test("refs: a schema nested thousands of levels deep is refused naming the operation, never a stack overflow", () => {
+  // Written inline (no $ref), a 3,000-level schema overflowed the stack of the inliner: a RangeError with a stack
+  // trace instead of a problem line naming the operation.
+  const nest = (levels: number, leaf: unknown = { type: "string" }) => {
+    let s: unknown = leaf;
+    for (let i = 0; i < levels; i++) s = { type: "object", properties: { a: s } };
+    return s;
+  };
+  const deep = new RefResolver({});
+  assert.throws(
+    () => deep.inlineSchema(nest(3_000), "GET /a (a).responses.200"),
+    (e: Error) =>
+      e instanceof RefError &&
+      /^GET \/a \(a\)\.responses\.200: schema_too_complex: the schema nests objects and arrays more than 1000 levels/
+        .test(e.message),
+  );
+  // data keywords copied as they are count too (a `default` nested 3,000 deep)
+  assert.throws(() => deep.inlineSchema({ type: "array", default: nest(3_000) }, "w"), RefError);
+  // a shared target reused deeper than where it was first inlined: the levels add up through the memo
+  const shared = {
+    components: { schemas: { Deep: nest(300) } },
+  };
+  const r = new RefResolver(shared);
+  r.inlineSchema({ $ref: "#/components/schemas/Deep" }, "first"); // memoized at the top
+  assert.throws(() => r.inlineSchema(nest(250, { $ref: "#/components/schemas/Deep" }), "second"), RefError);
+  // real nesting is far from the bound
+  assert.equal(typeof new RefResolver({}).inlineSchema(nest(200), "ok"), "object");
+});
