@@ -23,6 +23,9 @@ interface Budget {
 
 type Key = string | number;
 
+/** Levels of the document a query reads at one step a read; deeper reads also pay for the levels below this. */
+const FREE_DEPTH = 64;
+
 /**
  * Apply `overlays` to `doc` in order (changing it in place), then hold the document's safety settings against them
  * (`overlay_narrow.ts`). Returns the warnings; throws OverlayError on the first action that cannot be applied.
@@ -111,12 +114,23 @@ class Stop extends Error {
 function select(doc: Record<string, unknown>, target: string, budget: Budget, where: string): Key[][] {
   const limit = Math.min(budget.limits.maxStepsPerAction, budget.limits.maxSteps - budget.steps);
   let steps = 0;
-  const tick = () => {
-    if (++steps > limit) throw new Stop("steps");
+  const tick = (cost = 1) => {
+    steps += cost;
+    if (steps > limit) throw new Stop("steps");
   };
   const views = new WeakMap<object, object>();
+  // The query library copies a node's path for every node it visits: past FREE_DEPTH levels a read is charged the
+  // extra levels too, so a descendant search down a chain nested 100,000 deep stops instead of running for minutes.
+  const depths = new WeakMap<object, number>([[doc, 0]]);
+  const read = (t: object, k: string | symbol, r: unknown) => {
+    const depth = depths.get(t) ?? 0;
+    tick(1 + Math.max(0, depth - FREE_DEPTH));
+    const value = Reflect.get(t, k, r);
+    if (value !== null && typeof value === "object" && !depths.has(value)) depths.set(value, depth + 1);
+    return view(value);
+  };
   const handler: ProxyHandler<object> = {
-    get: (t, k, r) => (tick(), view(Reflect.get(t, k, r))),
+    get: read,
     ownKeys: (t) => (tick(), Reflect.ownKeys(t)),
     has: (t, k) => (tick(), Reflect.has(t, k)),
     getOwnPropertyDescriptor: (t, k) => (tick(), Reflect.getOwnPropertyDescriptor(t, k)),

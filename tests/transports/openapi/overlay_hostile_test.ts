@@ -61,6 +61,28 @@ Deno.test("hostile overlay: a query whose work grows with the square of the docu
   );
 });
 
+Deno.test("hostile overlay: a descendant search down a document nested 100,000 deep stops at the step budget", () => {
+  // The query library copies a node's path for every node it visits, so its work grows with the square of the depth
+  // while the reads it makes grow only linearly: `$..nothing` over a 100,000-level chain (a 400 KB file) read 100,000
+  // nodes, well inside the budget, and ran for half a minute (200,000 levels: minutes).
+  let chain: unknown = [];
+  for (let i = 0; i < 100_000; i++) chain = [chain];
+  const doc = { openapi: "3.1.0", info: { title: "deep", version: "1" }, paths: {}, x: chain };
+  const started = performance.now();
+  const e = refusal(() => applyOverlays(doc, [overlay([{ target: "$..nothing", update: { x: 1 } }])], "3.1"));
+  assert.equal(e.code, "overlay_too_complex");
+  assert.match(e.message, /the query needs more work than allowed \(2000000 steps for one target\)/);
+  assert.ok(performance.now() - started < 5_000, `stopped after ${Math.round(performance.now() - started)} ms`);
+  // the same search over a document of ordinary depth is not charged more than before
+  assert.deepEqual(
+    applyOverlays(bigDocument(40), [
+      overlay([{ target: "$..[?@.operationId == 'getResource7']", update: { "x-a": 1 } }]),
+    ], "3.1")
+      .filter((w) => !/matches nothing/.test(w)),
+    [],
+  );
+});
+
 Deno.test("hostile overlay: cheap actions add up to the upstream's total step budget", () => {
   const doc = bigDocument(50);
   const walk = { target: "$..[?@.operationId == 'none']", update: { x: 1 } };
