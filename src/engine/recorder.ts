@@ -84,7 +84,8 @@ export function recordedServers(runtime: Runtime | undefined): RecordedServer[] 
  */
 async function writeWhole(dir: string, name: string, bytes: Uint8Array): Promise<boolean> {
   const tmp = join(dir, `.${name}.${crypto.randomUUID()}.tmp`);
-  await Deno.writeFile(tmp, bytes);
+  // owner only: a recording holds whole upstream answers
+  await Deno.writeFile(tmp, bytes, { mode: 0o600 });
   try {
     await Deno.link(tmp, join(dir, name));
     return true;
@@ -148,7 +149,7 @@ export class Recorder implements RunJournal {
     }
     if (!info) {
       try {
-        await Deno.mkdir(at);
+        await Deno.mkdir(at, { mode: 0o700 });
       } catch (e) {
         throw new RecordingError(`${where}: cannot create the directory: ${fsReason(e)}`);
       }

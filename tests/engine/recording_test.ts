@@ -106,3 +106,20 @@ Deno.test("a value nested past the depth limit is recorded as the invalid_respon
     await Deno.remove(join(dir, ".."), { recursive: true });
   }
 });
+
+Deno.test("a recording DIR ptc creates, and every file it writes, is readable by its owner only", async () => {
+  // A recording holds whole upstream answers (customer data, not only the digests the 0600 audit log holds): with the
+  // umask's 0755/0644 another user of the machine could read them.
+  const dir = join(await Deno.makeTempDir({ prefix: "ptc-rec-mode-" }), "rec");
+  try {
+    const r = await Recorder.open(dir, () => {});
+    await r.started(undefined);
+    await (await r.begin("(+ 1 2)")).finish(RESULT);
+    assert.equal((await Deno.stat(dir)).mode! & 0o777, 0o700);
+    for await (const e of Deno.readDir(dir)) {
+      assert.equal((await Deno.stat(join(dir, e.name))).mode! & 0o777, 0o600, e.name);
+    }
+  } finally {
+    await Deno.remove(join(dir, ".."), { recursive: true });
+  }
+});
