@@ -63,25 +63,34 @@ async function loadCliDocumentOnly(doc: string): Promise<CliDocument> {
   }
 }
 
-/** The first server URL of the document (variables filled with their defaults), resolved against a URL source. */
-export function documentBaseUrl(cli: CliDocument): { url: string; note?: string } | undefined {
+/**
+ * The document's first absolute server URL (variables filled with their defaults; relative ones resolved against a
+ * URL source, skipped for a file) and its index in `servers`.
+ */
+export function documentBaseUrl(cli: CliDocument): { url: string; index: number; note?: string } | undefined {
   const servers = cli.loaded.doc.servers;
   if (!Array.isArray(servers) || servers.length === 0) return undefined;
-  const s = servers[0] as { url?: unknown; variables?: Record<string, { default?: unknown }> };
-  if (!s || typeof s.url !== "string") return undefined;
-  const vars = s.variables ?? {};
-  const filled = s.url.replace(/\{([^}]+)\}/g, (_, v) => String(vars[v]?.default ?? `{${v}}`));
-  if (/[{}]/.test(filled)) return undefined;
-  try {
-    const url = cli.kind === "url" ? new URL(filled, cli.location) : new URL(filled);
-    if (url.protocol !== "https:" && url.protocol !== "http:") return undefined;
+  const note = servers.length > 1 ? `the document lists ${servers.length} servers` : undefined;
+  for (
+    const [index, s] of (servers as { url?: unknown; variables?: Record<string, { default?: unknown }> }[])
+      .entries()
+  ) {
+    if (!s || typeof s.url !== "string") continue;
+    const vars = s.variables ?? {};
+    const filled = s.url.replace(/\{([^}]+)\}/g, (_, v) => String(vars[v]?.default ?? `{${v}}`));
+    if (/[{}]/.test(filled)) continue;
+    let url: URL;
+    try {
+      url = cli.kind === "url" ? new URL(filled, cli.location) : new URL(filled);
+    } catch {
+      continue; // relative to a file: no base to resolve against
+    }
+    if (url.protocol !== "https:" && url.protocol !== "http:") continue;
     url.search = "";
     url.hash = "";
-    const note = servers.length > 1 ? `the document lists ${servers.length} servers` : undefined;
-    return { url: url.href.replace(/\/+$/, ""), note };
-  } catch {
-    return undefined; // relative to a file: no base to resolve against
+    return { url: url.href.replace(/\/+$/, ""), index, note };
   }
+  return undefined;
 }
 
 /** Header names that a config built from the document's required security schemes would send. */

@@ -249,3 +249,32 @@ Deno.test("ptc init openapi: an apiKey in a protocol header (Authorization) give
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("ptc init openapi: base_url is the first absolute server URL, even when a relative one comes first", async () => {
+  // anchore.io's document lists servers [{"url": "/"}, {"url": "http://anchore.local"}]: only servers[0] was looked
+  // at, so the config got the placeholder although the document names the service.
+  const dir = await Deno.makeTempDir({ prefix: "ptc-init-" });
+  try {
+    const doc = join(dir, "servers.json");
+    await Deno.writeTextFile(
+      doc,
+      JSON.stringify({
+        openapi: "3.0.0",
+        info: { title: "Servers", version: "1" },
+        servers: [{ url: "/" }, {
+          url: "https://{region}.svc.example.com/v2",
+          variables: { region: { default: "eu" } },
+        }],
+        paths: { "/x": { get: { responses: { "204": { description: "none" } } } } },
+      }),
+    );
+    const r = await ptc(["init", "openapi", doc]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(
+      r.stdout,
+      /\/\/ From the document's servers\[1\] \(the document lists 2 servers\)\.\n\s*"base_url": "https:\/\/eu\.svc\.example\.com\/v2",/,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -15,7 +15,7 @@ export interface InitInput {
   /** How the document is referenced: `{schema_file: "…"}` or `{schema_url: "…"}`. */
   schema: { schema_file: string } | { schema_url: string };
   /** The base URL and where it came from (`document servers[0]`, `--base-url`, or a placeholder). */
-  baseUrl: { url: string; origin: "flag" | "document" | "placeholder"; note?: string };
+  baseUrl: { url: string; origin: "flag" | "document" | "placeholder"; index?: number; note?: string };
   title: string;
   source: string;
   operations: SurveyedOperation[];
@@ -68,7 +68,9 @@ export function renderInitConfig(input: InitInput): string {
     lines.push("      // PLACEHOLDER: the document names no absolute server URL; replace with the service's base URL.");
   } else if (input.baseUrl.origin === "document") {
     lines.push(
-      `      // From the document's servers[0]${input.baseUrl.note ? ` (${comment(input.baseUrl.note)})` : ""}.`,
+      `      // From the document's servers[${input.baseUrl.index ?? 0}]${
+        input.baseUrl.note ? ` (${comment(input.baseUrl.note)})` : ""
+      }.`,
     );
   }
   lines.push(`      "base_url": ${j(input.baseUrl.url)},`);
