@@ -67,8 +67,11 @@ export interface EngineOptions {
 
 /** The engine could not start; `lines` are one clear, redacted problem each. */
 export class EngineStartError extends Error {
-  constructor(readonly lines: string[]) {
+  /** One problem a line (a multi-line problem is split, so a face prefixes every line). */
+  readonly lines: string[];
+  constructor(lines: string[]) {
     super(lines.join("\n"));
+    this.lines = lines.flatMap((l) => l.split("\n"));
     this.name = "EngineStartError";
   }
 }

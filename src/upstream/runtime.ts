@@ -80,7 +80,9 @@ function describeStartError(name: string, e: unknown): string {
     return m;
   };
   if (e instanceof UpstreamStartError) {
-    return `${prefix}${strip(e.message)}${e.hint ? ` (${e.hint})` : ""} [${e.code}]`;
+    // a transport may report several problems, one a line: each line names the upstream and carries the code
+    return e.message.split("\n").map((line) => `${prefix}${strip(line)}${e.hint ? ` (${e.hint})` : ""} [${e.code}]`)
+      .join("\n");
   }
   if (e instanceof Error && e.name === "CredentialError") return `${prefix}${strip(e.message)}`;
   const msg = e instanceof Error ? e.message.split("\n")[0] : String(e);

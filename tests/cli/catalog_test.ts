@@ -188,3 +188,53 @@ Deno.test("ptc permissions prints the minimal flags", async () => {
     },
   );
 });
+
+Deno.test("ptc catalog: every problem of an upstream's start is its own line with the prefix, the upstream and the code", async () => {
+  // Two unknown include ids gave one message of two lines: the second lacked "ptc catalog: upstream NAME:" and only
+  // it carried the [code].
+  await withConfig({}, async (_f, dir) => {
+    const doc = join(dir, "doc.json");
+    await Deno.writeTextFile(
+      doc,
+      JSON.stringify({
+        openapi: "3.0.0",
+        info: { title: "t", version: "1" },
+        paths: { "/x": { get: { operationId: "list_x", responses: { "204": { description: "none" } } } } },
+      }),
+    );
+    const file = join(dir, "two.jsonc");
+    await Deno.writeTextFile(
+      file,
+      JSON.stringify({
+        upstreams: {
+          svc: {
+            transport: "openapi",
+            base_url: "https://svc.example.com",
+            schema_file: doc,
+            include_operations: ["list_y", "list_z"],
+          },
+        },
+      }),
+    );
+    const calls: string[] = [];
+    const error = console.error;
+    console.error = (...a: unknown[]) => calls.push(a.join(" "));
+    let code;
+    try {
+      code = await catalog(["--upstreams-config", file]);
+    } finally {
+      console.error = error;
+    }
+    assert.equal(code, 2);
+    const lines = calls.flatMap((c) => c.split("\n"));
+    assert.equal(lines.length, 2, lines.join("\n"));
+    for (const [i, id] of ["list_y", "list_z"].entries()) {
+      assert.match(
+        lines[i],
+        new RegExp(
+          `^ptc catalog: upstream svc: upstreams\\.svc\\.include_operations\\[${i}\\]: operation "${id}" .*\\[openapi_compile_failed\\]$`,
+        ),
+      );
+    }
+  });
+});
