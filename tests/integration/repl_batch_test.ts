@@ -141,7 +141,7 @@ Deno.test("batch: against the Observatory — tool results as values, :servers/:
       "(+ 1 2)",
     ]);
     assert.equal(broken.code, 0, broken.stderr);
-    assert.equal(broken.stderr.match(/schema_network_error/g)?.length, 1, "reported once at start");
+    assert.equal(broken.stderr.match(/schema_connect_failed/g)?.length, 1, "reported once at start");
     assert.match(broken.stdout, /^observatory \(8 tools\)/m);
     assert.match(broken.stdout, /^broken \(unavailable\) - /m);
     assert.match(broken.stdout, /\n3\n$/);

@@ -6,6 +6,7 @@
 import { join } from "node:path";
 import { applyEdits, modify } from "jsonc-parser";
 import { writeConcreteConfig } from "../../src/cli/demo_session.ts";
+import { freePort } from "./launcher_helpers.ts";
 import {
   type AuditEntry,
   createTokenDir,
@@ -40,12 +41,14 @@ export async function startReplWorld(options: { onRequest?: (e: AuditEntry) => v
     server = await startObservatory({ port: 0, tokensFile: tokens.tokensFile, auditLog: options.onRequest ?? "none" });
     const configPath = await writeConcreteConfig(dir, server.url);
     const text = await Deno.readTextFile(configPath);
-    // Port 9 (discard) on loopback: nothing listens, the connection is refused at once.
+    // A loopback port that was free a moment ago: nothing listens, the connection is refused at once. (Not port 9:
+    // fetch never contacts that "bad port", which is another failure than a refused connection.)
+    const port = freePort();
     const broken = {
       transport: "openapi",
       description: "An upstream whose OpenAPI document cannot be fetched.",
-      base_url: "http://127.0.0.1:9",
-      schema_url: "http://127.0.0.1:9/api/openapi.json",
+      base_url: `http://127.0.0.1:${port}`,
+      schema_url: `http://127.0.0.1:${port}/api/openapi.json`,
       allow_insecure_http: true,
       include_operations: ["list_traces"],
     };

@@ -155,7 +155,7 @@ Deno.test("tty: a failing upstream is reported once, the REPL starts, :servers m
   try {
     await withRepl({ args: ["--upstreams-config", world.brokenConfigPath], env: { NO_COLOR: "1" } }, async (r) => {
       const start = await r.screen();
-      assert.equal(count(start, "schema_network_error"), 1, start);
+      assert.equal(count(start, "schema_connect_failed"), 1, start);
       assert.match(start, /2 servers: observatory, broken \(unavailable\)\. :help/);
       await r.line(":servers");
       await r.waitFor(
