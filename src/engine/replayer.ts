@@ -210,7 +210,8 @@ export class Replayer implements RunJournal {
         });
         const fallback = await this.#fallback;
         entries = fallback.entries;
-        source = `the recording ${this.dir} (a recorded write answers only its own program${fallback.partial})`;
+        source = `the recording ${this.dir} (this program has no unused recorded evaluation, so only the recording's ` +
+          `reads answer it; a recorded write answers only the evaluation it was recorded in${fallback.partial})`;
         this.onNote(
           `replay: no unused recorded evaluation of this program (sha256 ${hash.slice(0, 12)}); ` +
             `its calls are answered from the reads of ${fallback.from} of ${this.dir}`,

@@ -142,6 +142,7 @@ Deno.test("ptc eval --record / --replay: a recording replays with the Observator
         r.stderr,
         /replay_mismatch: tool 'observatory\/get-trace' with arguments \{"trace_id":"other"\}: this call is not in the recording/,
       );
+      assert.match(r.stderr, /this program has no unused recorded evaluation, so only the recording's reads answer it/);
       assert.doesNotMatch(r.stdout, /:default/);
       // a recorded answer is used once: the same call a second time is not in the recording either
       const twice = `(do (tool/call 'observatory/get-trace {:trace-id "nope"})
