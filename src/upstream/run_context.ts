@@ -39,6 +39,8 @@ export class RunContext implements RunScope {
   readonly #controller = new AbortController();
   #calls: CallRecord[] = [];
   #ops: CatalogOpRecord[] = [];
+  /** Writes sent and not yet settled, with when they started. */
+  #inFlight = new Set<{ call: Pick<CallRecord, "server" | "tool" | "args">; started: number }>();
   #closed = false;
   #outer?: AbortSignal;
   #onOuterAbort = () => this.#controller.abort(this.#outer?.reason);
@@ -80,8 +82,32 @@ export class RunContext implements RunScope {
     if (!this.#closed) this.#ops.push(r);
   }
 
-  /** Take the records collected so far (completion order). */
+  /** Hold a write that is being sent; the returned function releases it once it settled (see `RunScope`). */
+  writeInFlight(call: Pick<CallRecord, "server" | "tool" | "args">): () => void {
+    const entry = { call, started: performance.now() };
+    this.#inFlight.add(entry);
+    return () => this.#inFlight.delete(entry);
+  }
+
+  /**
+   * Take the records collected so far (completion order). A write still in flight — the program ended (its deadline,
+   * a cancellation) before the answer came — is recorded as `indeterminate`: it was sent, and closing the run only
+   * stops ptc from waiting for the answer.
+   */
   drain(): RunRecords {
+    for (const { call, started } of this.#inFlight) {
+      this.#calls.push({
+        ...call,
+        status: "error",
+        reason: "run_context_closed",
+        message: "the run ended before the write answered — the write may or may not have been applied; " +
+          "check the service before repeating it",
+        duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
+        bytes: 0,
+        mutation_state: "indeterminate",
+      });
+    }
+    this.#inFlight.clear();
     const out = { calls: this.#calls, catalogOps: this.#ops };
     this.#calls = [];
     this.#ops = [];

@@ -80,4 +80,9 @@ export interface RunScope {
   readonly intercept?: CallInterceptor;
   record(r: CallRecord): void;
   recordOp(r: CatalogOpRecord): void;
+  /**
+   * A write is about to be sent: until the returned function is called (the write settled), the run's records hold
+   * it as `indeterminate` should the run end first — a program that timed out mid-write still lists that write.
+   */
+  writeInFlight(call: Pick<CallRecord, "server" | "tool" | "args">): () => void;
 }

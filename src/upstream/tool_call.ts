@@ -10,7 +10,7 @@ import { MAX_RESPONSE_DEPTH, nestsDeeperThan } from "./json_depth.ts";
 import type { JsonObject, JsonValue } from "../core/json.ts";
 import type { ToolEffect, ToolResult } from "./types.ts";
 import type { MutationState, ToolOutcome, ToolRequest } from "../core/tool_seam.ts";
-import type { CallRecord, RunScope } from "./run_records.ts";
+import type { CallInterceptor, CallRecord, RunScope } from "./run_records.ts";
 import type { UpstreamState } from "./runtime.ts";
 import { previewJson } from "./preview.ts";
 import { jsonBytes } from "./bytes.ts";
@@ -108,8 +108,8 @@ type Settled =
   | { ok: true; value: JsonValue; valueKind: "json" | "text" | "none"; mutationState?: MutationState }
   | { ok: false; reason: string; message: string; mutationState?: MutationState };
 
-/** Records a call that reached the budget and returns its outcome to the program. */
-type Recorder = (settled: Settled, bytes: number) => ToolOutcome;
+/** Records a call that reached the budget and returns its outcome to the program; `args` as recorded (redacted). */
+type Recorder = ((settled: Settled, bytes: number) => ToolOutcome) & { args: JsonValue };
 
 /** The arguments of a call that may be dispatched, mapped to the installed tool's names, and the tool's effect. */
 interface ResolvedArgs {
@@ -155,7 +155,15 @@ async function callToolUnredacted(ctx: RunScope, request: ToolRequest): Promise<
   }
   const perform = () => dispatch(ctx, state, target.tool, resolved.args, resolved.effect);
   const call = { server: target.server, tool: target.tool, args: resolved.args, effect: resolved.effect };
-  const result = ctx.intercept ? await ctx.intercept(call, perform) : await perform();
+  const release = write
+    ? ctx.writeInFlight({ server: target.server, tool: target.tool, args: record.args })
+    : undefined;
+  let result: Awaited<ReturnType<CallInterceptor>>;
+  try {
+    result = ctx.intercept ? await ctx.intercept(call, perform) : await perform();
+  } finally {
+    release?.();
+  }
   if (ctx.closed) return CLOSED;
   if ("kind" in result) {
     // An interceptor refused the call (a replay's unrecorded call): recorded, never sent, and it ends the program.
@@ -323,7 +331,7 @@ function settle(ctx: RunScope, result: ToolResult): { settled: Settled; bytes: n
 function recorder(ctx: RunScope, target: CallTarget): Recorder {
   const started = performance.now();
   const base = { server: target.server, tool: target.tool, args: ctx.runtime.redactor.redactJson(target.rawArgs) };
-  return (settled, bytes) => {
+  return Object.assign((settled: Settled, bytes: number): ToolOutcome => {
     const duration_ms = Math.round((performance.now() - started) * 1000) / 1000;
     const m = settled.mutationState ? { mutation_state: settled.mutationState } : {};
     const record: CallRecord = settled.ok
@@ -331,5 +339,5 @@ function recorder(ctx: RunScope, target: CallTarget): Recorder {
       : { ...base, status: "error", reason: settled.reason, message: settled.message, duration_ms, bytes, ...m };
     ctx.record(record);
     return { kind: "tagged", ...settled };
-  };
+  }, { args: base.args });
 }

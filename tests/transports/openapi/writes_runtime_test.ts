@@ -245,3 +245,27 @@ Deno.test("openapi writes: the gate — closed, the service never sees a write; 
     assert.equal(service.count("POST", "/notes"), 1, "gate open: exactly one request");
   });
 });
+
+Deno.test("openapi writes: a run that ends while a write is in flight records it :indeterminate", async () => {
+  await withService(async ({ service, start }) => {
+    const rt = await start();
+    // The program's deadline passes while the service holds the write (the sandbox stops waiting; the run closes).
+    const report = await withRunContext(rt, async (ctx) => {
+      ctx.callTool({ name: "call", args: { server: "notes", tool: "slow-write", args: {} } as never });
+      ctx.callTool({ name: "call", args: { server: "notes", tool: "list-notes", args: {} } as never });
+      while (service.count("POST", "/slow") === 0) await new Promise((r) => setTimeout(r, 10));
+      await new Promise((r) => setTimeout(r, 50));
+      return "deadline";
+    });
+    assert.equal(service.count("POST", "/slow"), 1);
+    const writes = report.calls.filter((c) => c.mutation_state !== undefined);
+    assert.equal(writes.length, 1, JSON.stringify(report.calls));
+    assert.equal(writes[0].tool, "slow-write");
+    assert.equal(writes[0].mutation_state, "indeterminate");
+    assert.equal(writes[0].reason, "run_context_closed");
+    assert.match(writes[0].message!, /may or may not have been applied; check the service before repeating it/);
+    // the read that finished is recorded as usual; nothing is retried
+    assert.ok(report.calls.some((c) => c.tool === "list-notes" && c.status === "ok"));
+    assert.equal(service.count("POST", "/slow"), 1);
+  });
+});
