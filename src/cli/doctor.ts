@@ -57,6 +57,11 @@ interface UpstreamReport {
   effect_disagreements?: string[];
   /** Tools the write gate withheld: name, effect and reason (as `ptc catalog --format json` lists them). */
   withheld?: WithheldTool[];
+  /**
+   * What the upstream logged while starting: a mapped tool the server does not list, two tools that map to one
+   * name (the second hidden), an OpenAPI compile or overlay warning.
+   */
+  start_warnings?: string[];
   era?: string;
   protocolVersion?: string;
 }
@@ -140,7 +145,12 @@ function bindingsOf(config: unknown): string[] {
   return [...out];
 }
 
-function depsFor(config: PtcConfig, name: string, redactor: SecretRedactor): TransportDeps {
+function depsFor(
+  config: PtcConfig,
+  name: string,
+  redactor: SecretRedactor,
+  log: (message: string) => void = () => {},
+): TransportDeps {
   return {
     upstreamName: name,
     credentials: createMaterializer(config.credentials, redactor),
@@ -151,7 +161,7 @@ function depsFor(config: PtcConfig, name: string, redactor: SecretRedactor): Tra
       connectTimeoutMs: config.limits.connectTimeoutMs,
     },
     fetch: globalThis.fetch.bind(globalThis),
-    log: () => {},
+    log,
   };
 }
 
@@ -207,7 +217,7 @@ async function diagnose(
           report,
           spec.config,
           transport.start.bind(transport),
-          depsFor(config, spec.name, redactor),
+          depsFor(config, spec.name, redactor, (line) => (report.start_warnings ??= []).push(redactor.redact(line))),
           {
             readOnly: config.readOnly,
             configAllowsWrites: spec.allowWrites === true || config.allowWrites === true,
@@ -303,6 +313,7 @@ function renderText(r: DoctorReport, connect: boolean): string {
     else head += u.status === "ok" ? (connect ? "ok" : "checks ok (use --connect to start it)") : "problem";
     lines.push(head);
     if (u.hint) lines.push(`      hint: ${u.hint}`);
+    for (const w of u.start_warnings ?? []) lines.push(`    ! ${w}`);
     for (const d of u.effect_disagreements ?? []) lines.push(`    ! ${d}`);
     for (const w of u.withheld ?? []) lines.push(`    - not installed: ${u.name}/${w.name}: ${w.reason}`);
     for (const c of u.checks) {

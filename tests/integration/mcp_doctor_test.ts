@@ -116,3 +116,22 @@ Deno.test("doctor --connect: a declared effect the annotations contradict is rep
     /^ {4}- not installed: fx\/delete-item: is a write tool and ptc was started without --allow-writes/m,
   );
 });
+
+Deno.test("doctor --connect: a mapped tool the server does not list and a name collision are reported", async () => {
+  // A typo in the mapping (purge_item) silently installs nothing under that name; two mapped tools that kebab-case
+  // to one name hide the second. Both are what an operator runs doctor to find.
+  const config = `{
+    "upstreams": {
+      "fx": {"transport": "mcp_stdio", "command": "${Deno.execPath()}", "args": ["run", "--frozen", "--cached-only", "--allow-env", "${STDIO_FIXTURE}"],
+             "tools": {"purge_item": {"effect": "write"}, "listItems": {"effect": "read"}, "list_items": {"effect": "read"}}}
+    }
+  }`;
+  const text = await doctor(config, ["--connect"]);
+  assert.equal(text.code, 0, text.stdout + text.stderr);
+  assert.match(text.stdout, /^ {4}! the config maps tool "purge_item" but the server does not list it$/m);
+  assert.match(text.stdout, /^ {4}! tools "listItems", "list_items" all map to "list-items"; exposing "listItems"/m);
+  const json = JSON.parse((await doctor(config, ["--connect", "--format", "json"])).stdout);
+  const fx = json.upstreams.find((u: { name: string }) => u.name === "fx");
+  assert.equal(fx.tools, 1);
+  assert.equal(fx.start_warnings.length, 2, JSON.stringify(fx.start_warnings));
+});
