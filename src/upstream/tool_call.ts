@@ -197,6 +197,13 @@ function validateRequest(ctx: RunScope, request: ToolRequest): CallTarget | Tool
   if (!isObject(rawArgs)) {
     return raise(`tool '${server}/${tool}' rejected args: :args must be a map, got ${describeValue(rawArgs)}`);
   }
+  // Redaction, name matching and schema checks walk the arguments recursively: refuse a depth they cannot walk
+  // (it would end in the engine's stack-overflow text), before anything is charged or sent.
+  if (nestsDeeperThan(rawArgs, MAX_RESPONSE_DEPTH)) {
+    return raise(
+      `tool '${server}/${tool}' rejected args: they nest vectors/maps deeper than ${MAX_RESPONSE_DEPTH} levels`,
+    );
+  }
   return { server, tool, rawArgs };
 }
 

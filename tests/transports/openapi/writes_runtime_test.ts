@@ -269,3 +269,28 @@ Deno.test("openapi writes: a run that ends while a write is in flight records it
     assert.equal(service.count("POST", "/slow"), 1);
   });
 });
+
+Deno.test("openapi writes: arguments nested deeper than ptc walks are refused by name, never charged or sent", async () => {
+  await withService(async ({ service, start }) => {
+    const rt = await start();
+    let deep: unknown = "x";
+    for (let i = 0; i < 20_000; i++) deep = [deep];
+    const before = service.received.length;
+    const report = await withRunContext(rt, async (ctx) => {
+      const outcome = await ctx.callTool({
+        name: "call",
+        args: { server: "notes", tool: "create-note", args: { title: "t", "tag-list": deep } } as never,
+      });
+      return { outcome, left: ctx.remaining() };
+    });
+    const o = report.value.outcome as { kind: string; message: string };
+    assert.equal(o.kind, "raise", JSON.stringify(o).slice(0, 300));
+    assert.match(
+      o.message,
+      /^tool 'notes\/create-note' rejected args: they nest vectors\/maps deeper than 1000 levels$/,
+    );
+    assert.doesNotMatch(o.message, /call stack/i);
+    assert.equal(report.value.left.write_calls, 50, "not charged");
+    assert.equal(service.received.length, before, "nothing sent");
+  });
+});
