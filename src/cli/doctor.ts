@@ -12,6 +12,7 @@ import { loadConfigFile, processAllowsWrites, type PtcConfig, resolveConfigPath 
 import { createMaterializer } from "../upstream/credentials.ts";
 import { createRedactor, type SecretRedactor } from "../upstream/redact.ts";
 import {
+  configAllowsWrites,
   effectDisagreements,
   type InstallPolicy,
   installUpstream,
@@ -220,7 +221,8 @@ async function diagnose(
           depsFor(config, spec.name, redactor, (line) => (report.start_warnings ??= []).push(redactor.redact(line))),
           {
             readOnly: config.readOnly,
-            configAllowsWrites: spec.allowWrites === true || config.allowWrites === true,
+            configAllowsWrites: configAllowsWrites(config, spec),
+            upstreamRefusesWrites: spec.allowWrites === false,
             processAllowsWrites: allowWrites,
             upstream: spec.name,
           },

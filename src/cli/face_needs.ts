@@ -9,6 +9,7 @@ import { isAbsolute, resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { sandboxPermissions } from "../sandbox/permissions.ts";
 import { ALLOW_WRITES_ENV, CONFIG_ENV, loadConfigFile, type PtcConfig } from "../upstream/config.ts";
+import { configAllowsWrites } from "../upstream/install.ts";
 import { computePermissions } from "../upstream/permissions.ts";
 import { formatConfigError } from "../upstream/messages.ts";
 import { type FaceNeeds, mergeNeeds, noNeeds, readGranted } from "./needs.ts";
@@ -68,7 +69,7 @@ const dirOf = (p: string) => abs(p).replace(/\/[^/]*$/, "") || "/";
  */
 function writeSwitchNeeds(config: PtcConfig, readOnly: boolean, allowWritesFlag: boolean | undefined): FaceNeeds {
   if (allowWritesFlag !== false || readOnly || config.readOnly) return noNeeds();
-  const allows = config.allowWrites === true || config.upstreams.some((u) => u.allowWrites === true);
+  const allows = config.upstreams.some((u) => configAllowsWrites(config, u));
   return allows ? mergeNeeds({ env: [ALLOW_WRITES_ENV] }) : noNeeds();
 }
 

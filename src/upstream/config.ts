@@ -48,7 +48,10 @@ export interface UpstreamSpec {
   name: string;
   transport: string;
   description: string;
-  /** `allow_writes` on this upstream: its config half of the write gate. */
+  /**
+   * `allow_writes` on this upstream, when it is set: its config half of the write gate. An explicit `false` wins over
+   * a top-level `true` (the narrower setting); unset, the top level decides (`configAllowsWrites`).
+   */
   allowWrites?: boolean;
   /** The transport's typed config (opaque here). */
   config: unknown;
@@ -276,7 +279,7 @@ export function parseConfigText(
         name,
         transport: transport.name,
         description: typeof e.description === "string" ? e.description : "",
-        ...(e.allow_writes === true ? { allowWrites: true } : {}),
+        ...(typeof e.allow_writes === "boolean" ? { allowWrites: e.allow_writes } : {}),
         config: parsed,
       });
     }

@@ -73,7 +73,9 @@ export const upstreamCommonSchemaProperties: Record<string, JsonSchema> = {
   description: { type: "string", maxLength: 2000, description: "What this upstream is for (shown to the model)." },
   allow_writes: {
     type: "boolean",
-    description: "Install this upstream's write tools (also needs the process flag --allow-writes).",
+    description:
+      "Install this upstream's write tools (also needs the process flag --allow-writes); when set, it wins " +
+      "over the top-level allow_writes (false keeps this upstream closed).",
   },
 };
 
@@ -99,7 +101,8 @@ export function topLevelSchema(upstreamEntry: JsonSchema = { type: "object" }): 
       read_only: { type: "boolean", description: "Hide and refuse every write tool, on every upstream." },
       allow_writes: {
         type: "boolean",
-        description: "Install write tools on every upstream (also needs the process flag --allow-writes).",
+        description: "Install write tools on every upstream that does not set its own allow_writes (also needs the " +
+          "process flag --allow-writes).",
       },
       libraries: {
         type: "array",

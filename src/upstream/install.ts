@@ -11,13 +11,24 @@
  * @module
  */
 import type { ToolEffect, ToolEntry, Upstream } from "./types.ts";
+import type { PtcConfig, UpstreamSpec } from "./config.ts";
+
+/**
+ * The config half of the write gate for one upstream: its own `allow_writes` when set (an explicit `false` closes it
+ * whatever the top level says), else the top-level `allow_writes`.
+ */
+export function configAllowsWrites(config: Pick<PtcConfig, "allowWrites">, spec: UpstreamSpec): boolean {
+  return spec.allowWrites ?? config.allowWrites === true;
+}
 
 /** The operator's switches that decide what is installed for one upstream. */
 export interface InstallPolicy {
   /** `read_only` / `--read-only`: every write tool is withheld. */
   readOnly: boolean;
-  /** `allow_writes: true` on the upstream or at the top of the config. */
+  /** The config half of the gate: the upstream's `allow_writes` when set, else the top level's. */
   configAllowsWrites?: boolean;
+  /** The upstream sets `allow_writes: false` itself (so the top level cannot open it). */
+  upstreamRefusesWrites?: boolean;
   /** The process was started with `--allow-writes` (or `PTC_ALLOW_WRITES`). */
   processAllowsWrites?: boolean;
   /** The upstream's name in the config, so a refusal names the key to set (`upstreams.<name>.allow_writes`). */
@@ -40,10 +51,11 @@ export function installable(entry: ToolEntry, policy: InstallPolicy): InstallVer
     return { install: false, why: `${declared} and ptc runs in read-only mode (--read-only or read_only: true)` };
   }
   const key = policy.upstream === undefined ? "allow_writes" : `upstreams.${policy.upstream}.allow_writes`;
+  const closed = policy.upstreamRefusesWrites
+    ? `the config does not allow writes (${key} is false)`
+    : `the config does not allow writes (set ${key}: true, or allow_writes: true at the top level)`;
   const missing = [
-    ...(policy.configAllowsWrites
-      ? []
-      : [`the config does not allow writes (set ${key}: true, or allow_writes: true at the top level)`]),
+    ...(policy.configAllowsWrites ? [] : [closed]),
     ...(policy.processAllowsWrites ? [] : ["ptc was started without --allow-writes (or PTC_ALLOW_WRITES=1)"]),
   ];
   if (missing.length > 0) return { install: false, why: `${declared} and ${missing.join(" and ")}` };

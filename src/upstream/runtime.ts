@@ -10,7 +10,13 @@ import type { ToolEntry, Transport, Upstream, UpstreamLimits } from "./types.ts"
 import { UpstreamStartError } from "./types.ts";
 import type { CatalogSettings, PtcConfig, RunLimits, UpstreamSpec } from "./config.ts";
 import { createMaterializer, type CredentialIo, type Materializer } from "./credentials.ts";
-import { type Installation, type InstallPolicy, installTools, installUpstream } from "./install.ts";
+import {
+  configAllowsWrites,
+  type Installation,
+  type InstallPolicy,
+  installTools,
+  installUpstream,
+} from "./install.ts";
 import { createRedactor, type SecretRedactor } from "./redact.ts";
 import { defaultRegistry, type TransportRegistry } from "./registry.ts";
 
@@ -188,7 +194,8 @@ export class Runtime {
   policy(spec: UpstreamSpec): InstallPolicy {
     return {
       readOnly: this.readOnly,
-      configAllowsWrites: spec.allowWrites === true || this.config.allowWrites === true,
+      configAllowsWrites: configAllowsWrites(this.config, spec),
+      upstreamRefusesWrites: spec.allowWrites === false,
       processAllowsWrites: this.processAllowsWrites,
       upstream: spec.name,
     };

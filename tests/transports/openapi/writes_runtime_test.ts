@@ -294,3 +294,41 @@ Deno.test("openapi writes: arguments nested deeper than ptc walks are refused by
     assert.equal(service.received.length, before, "nothing sent");
   });
 });
+
+Deno.test("openapi writes: an upstream's allow_writes: false is not opened by a top-level allow_writes: true", async () => {
+  const service = startNotesService("notes-token");
+  const dir = await Deno.makeTempDir({ prefix: "ptc-writes-" });
+  const registry = registerBuiltins();
+  const runtimes: Runtime[] = [];
+  try {
+    for (const [upstream, top, installed] of [[false, true, false], [undefined, true, true], [true, false, true]]) {
+      const file = await writeNotesConfig(dir, service.url, {
+        extra: { allow_writes: top },
+        upstream: {
+          allow_writes: upstream,
+          include_operations: ["list-notes", "create-note"],
+          operation_overrides: { "create-note": { effect: "write" } },
+        },
+      });
+      const config = await loadConfigFile(file, { registry });
+      assert.ok(!Array.isArray(config), JSON.stringify(config));
+      const rt = await startRuntime(config as PtcConfig, { registry, log: () => {}, allowWrites: true });
+      runtimes.push(rt);
+      const label = `upstream ${upstream}, top level ${top}`;
+      assert.equal(rt.findTool("notes", "create-note") !== undefined, installed, label);
+      if (!installed) {
+        const r = await call(rt, "create-note", { title: "x" });
+        assert.equal(r.outcome.kind, "raise", label);
+        assert.match(
+          (r.outcome as { message: string }).message,
+          /^tool 'notes\/create-note' is a write tool and the config does not allow writes \(upstreams\.notes\.allow_writes is false\)$/,
+        );
+      }
+    }
+    assert.equal(service.count("POST", "/notes"), 0, "the closed upstream never saw a write");
+  } finally {
+    for (const rt of runtimes) await rt.stop();
+    await service.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
