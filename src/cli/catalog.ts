@@ -8,7 +8,7 @@ import { registerBuiltins } from "../../transports/mod.ts";
 import { createEngine, EngineStartError } from "../engine/engine.ts";
 import type { Engine } from "../engine/types.ts";
 import { diffCatalogs } from "../upstream/catalog.ts";
-import { processAllowsWrites, resolveConfigPath } from "../upstream/config.ts";
+import { processAllowsWrites, processReadOnly, resolveConfigPath } from "../upstream/config.ts";
 import { choiceFlag, parseFlags, UsageError, usageError } from "./usage.ts";
 import { documentBaseUrl, loadCliDocument, requiredSchemes, schemeHeaders, surveyCliDocument } from "./openapi_doc.ts";
 import { PLACEHOLDER_BASE_URL } from "../../transports/openapi/init_config.ts";
@@ -20,7 +20,7 @@ const USAGE =
 Loads the config (F, else $PTC_UPSTREAMS), starts every upstream, compiles its tools and prints the catalog.
   --format text|json   text (default): one line per tool with its signature and result type; json: the full catalog
   --diff OLD.json      compare with an earlier \`--format json\` output: + added, - removed, ~ changed tools
-  --read-only          show only read tools
+  --read-only          show only read tools; env PTC_READ_ONLY
   --allow-writes       show the write tools the config allows (allow_writes); env PTC_ALLOW_WRITES
   --operations DOC     list every operation of an OpenAPI document and whether it compiles (no config needed):
                        "+ id  METHOD /path → tool" or "- id  METHOD /path: why not"
@@ -76,7 +76,7 @@ export async function run(args: string[]): Promise<number> {
     engine = await createEngine({
       registry: registerBuiltins(),
       upstreamsConfig: configFlag,
-      readOnly: values["read-only"] === true,
+      readOnly: processReadOnly(values["read-only"] === true),
       allowWrites: processAllowsWrites(values["allow-writes"] === true),
       snapshot: "frozen",
       lazySandbox: true,

@@ -8,7 +8,13 @@
  * @module
  */
 import { parseFlags, UsageError, usageError } from "./usage.ts";
-import { loadConfigFile, processAllowsWrites, type PtcConfig, resolveConfigPath } from "../upstream/config.ts";
+import {
+  loadConfigFile,
+  processAllowsWrites,
+  processReadOnly,
+  type PtcConfig,
+  resolveConfigPath,
+} from "../upstream/config.ts";
 import { createMaterializer } from "../upstream/credentials.ts";
 import { createRedactor, type SecretRedactor } from "../upstream/redact.ts";
 import {
@@ -34,7 +40,7 @@ Checks a config without running a program: the config itself, stdio commands on 
 (present and readable; values are never printed) and the Deno permissions the config needs.
   --connect          also start every upstream and list its tools (ready, tool count, protocol era)
   --format F         text (default) or json (one JSON document)
-  --read-only        apply read-only mode (only read tools count)
+  --read-only        apply read-only mode (only read tools count); env PTC_READ_ONLY
   --allow-writes     apply the process write switch (write tools the config allows count); env PTC_ALLOW_WRITES
 With --connect, a tool whose configured effect contradicts the server's annotations is reported (the config wins).
 The config file defaults to $PTC_UPSTREAMS.`;
@@ -107,7 +113,7 @@ export async function run(args: string[]): Promise<number> {
   const file = resolveConfigPath(v["upstreams-config"]);
   if (!file) return usageError("no config: pass --upstreams-config FILE or set PTC_UPSTREAMS", USAGE, "doctor");
   const registry = registerBuiltins();
-  const loaded = await loadConfigFile(file, { registry, readOnly: v["read-only"] === true });
+  const loaded = await loadConfigFile(file, { registry, readOnly: processReadOnly(v["read-only"] === true) });
   if (Array.isArray(loaded)) {
     if (format === "json") {
       console.log(JSON.stringify({ ok: false, config: { file, errors: loaded } }, null, 2));

@@ -6,7 +6,7 @@
  * can use the language but call no tools.
  * @module
  */
-import { processAllowsWrites } from "../upstream/config.ts";
+import { processAllowsWrites, processReadOnly } from "../upstream/config.ts";
 import type { JsonObject, JsonValue } from "../core/json.ts";
 import { createEngine, EngineStartError } from "../engine/engine.ts";
 import type { Engine, EngineEvalResult } from "../engine/types.ts";
@@ -65,7 +65,7 @@ export function evalUsage(): string {
     "  --repeat N                evaluate N times in one process; elapsed_ms is the median (evaluation only)",
     "  -f, --file FILE           read the program from FILE",
     "  --upstreams-config F      upstream config (JSONC) whose tools the program may call; env PTC_UPSTREAMS",
-    "  --read-only               hide and refuse every write tool",
+    "  --read-only               hide and refuse every write tool; env PTC_READ_ONLY",
     "  --allow-writes            install write tools the config allows (allow_writes); env PTC_ALLOW_WRITES",
     ...RECORD_REPLAY_USAGE,
     ...limitsUsage(),
@@ -197,7 +197,7 @@ async function planFromArgs(args: string[]): Promise<EvalPlan | "help"> {
     context,
     limits,
     upstreamsConfig: values["upstreams-config"],
-    readOnly: values["read-only"] ?? false,
+    readOnly: processReadOnly(values["read-only"]),
     allowWrites: processAllowsWrites(values["allow-writes"]),
     recordReplay,
   };

@@ -8,7 +8,7 @@
 import { isAbsolute, resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { sandboxPermissions } from "../sandbox/permissions.ts";
-import { ALLOW_WRITES_ENV, CONFIG_ENV, loadConfigFile, type PtcConfig } from "../upstream/config.ts";
+import { ALLOW_WRITES_ENV, CONFIG_ENV, loadConfigFile, type PtcConfig, READ_ONLY_ENV } from "../upstream/config.ts";
 import { configAllowsWrites } from "../upstream/install.ts";
 import { computePermissions } from "../upstream/permissions.ts";
 import { formatConfigError } from "../upstream/messages.ts";
@@ -62,15 +62,16 @@ const abs = (p: string) => (isAbsolute(p) ? p : resolve(p));
 const dirOf = (p: string) => abs(p).replace(/\/[^/]*$/, "") || "/";
 
 /**
- * `$PTC_ALLOW_WRITES`, the fallback of `--allow-writes`, for a face that takes that flag (`allowWritesFlag` is whether
- * it was given): read only when it can matter — the flag is absent, read-only mode is off and the config allows writes
- * somewhere. Without the grant the fallback would read as unset and a `PTC_ALLOW_WRITES=1` launch would silently run
- * with writes off while the refusal tells the operator to set it.
+ * The fallbacks of the write switches for a face that takes them (`allowWritesFlag` is whether `--allow-writes` was
+ * given; undefined for `ptc mcp`, which grants every fallback itself), read only when they can matter — read-only
+ * mode is off and the config allows writes somewhere: `$PTC_READ_ONLY` (which can close the gate), and
+ * `$PTC_ALLOW_WRITES` when the flag is absent. Without the grant a fallback would read as unset: a
+ * `PTC_ALLOW_WRITES=1` launch would silently run with writes off, a `PTC_READ_ONLY=1` one with writes on.
  */
 function writeSwitchNeeds(config: PtcConfig, readOnly: boolean, allowWritesFlag: boolean | undefined): FaceNeeds {
-  if (allowWritesFlag !== false || readOnly || config.readOnly) return noNeeds();
-  const allows = config.upstreams.some((u) => configAllowsWrites(config, u));
-  return allows ? mergeNeeds({ env: [ALLOW_WRITES_ENV] }) : noNeeds();
+  if (allowWritesFlag === undefined || readOnly || config.readOnly) return noNeeds();
+  if (!config.upstreams.some((u) => configAllowsWrites(config, u))) return noNeeds();
+  return mergeNeeds({ env: allowWritesFlag ? [READ_ONLY_ENV] : [READ_ONLY_ENV, ALLOW_WRITES_ENV] });
 }
 
 /**

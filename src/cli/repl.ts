@@ -3,7 +3,7 @@
  * non-interactively.
  * @module
  */
-import { processAllowsWrites } from "../upstream/config.ts";
+import { processAllowsWrites, processReadOnly } from "../upstream/config.ts";
 import { createEngine, EngineStartError } from "../engine/engine.ts";
 import { type BatchInput, runBatch } from "../repl/batch.ts";
 import { ReplCore } from "../repl/core.ts";
@@ -25,7 +25,7 @@ Options:
   --upstreams-config F        upstream config (JSONC); env PTC_UPSTREAMS
   -e, --eval EXPR             evaluate EXPR (repeatable; later ones see earlier defs and *1)
   --catalog-snapshot-mode M   live (default: a failed upstream is reported and marked unavailable) or frozen
-  --read-only                 hide and refuse every write tool
+  --read-only                 hide and refuse every write tool; env PTC_READ_ONLY
   --allow-writes              install write tools the config allows (allow_writes); env PTC_ALLOW_WRITES
   -h, --help                  this help
 Limits per evaluation (--timeout-ms defaults to ${REPL_TIMEOUT_MS} here):
@@ -105,7 +105,7 @@ export async function run(args: string[]): Promise<number> {
     engine = await createEngine({
       registry: registerBuiltins(),
       upstreamsConfig: (v["upstreams-config"] as string | undefined) ?? Deno.env.get("PTC_UPSTREAMS"),
-      readOnly: Boolean(v["read-only"]),
+      readOnly: processReadOnly(v["read-only"] === true),
       allowWrites: processAllowsWrites(v["allow-writes"] === true),
       snapshot: (v["catalog-snapshot-mode"] as "live" | "frozen" | undefined) ?? "live",
       poolSize: 1,

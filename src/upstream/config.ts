@@ -111,19 +111,34 @@ export function resolveConfigPath(flag: string | undefined): string | undefined 
 /** The environment fallback of `--allow-writes`, the process half of the write gate. */
 export const ALLOW_WRITES_ENV = "PTC_ALLOW_WRITES";
 
+/** The environment fallback of `--read-only` (every face that takes the flag, as `ptc mcp` does). */
+export const READ_ONLY_ENV = "PTC_READ_ONLY";
+
+/** A boolean switch's environment fallback (1/true/yes/on); an unreadable environment counts as not set. */
+function envSwitch(name: string): boolean {
+  let env: string | undefined;
+  try {
+    env = Deno.env.get(name);
+  } catch {
+    env = undefined;
+  }
+  return env !== undefined && ["1", "true", "yes", "on"].includes(env.toLowerCase());
+}
+
+/**
+ * Read-only mode of the process: the `--read-only` flag, else `$PTC_READ_ONLY`. Honoured wherever `$PTC_ALLOW_WRITES`
+ * is, so a shell that exports read-only mode for `ptc mcp` never gets writes from `ptc eval` or the REPL.
+ */
+export function processReadOnly(flag: boolean | undefined): boolean {
+  return flag === true || envSwitch(READ_ONLY_ENV);
+}
+
 /**
  * The process half of the write gate: the `--allow-writes` flag, else `$PTC_ALLOW_WRITES` (1/true/yes/on). An
  * unreadable environment counts as not set.
  */
 export function processAllowsWrites(flag: boolean | undefined): boolean {
-  if (flag === true) return true;
-  let env: string | undefined;
-  try {
-    env = Deno.env.get(ALLOW_WRITES_ENV);
-  } catch {
-    env = undefined;
-  }
-  return env !== undefined && ["1", "true", "yes", "on"].includes(env.toLowerCase());
+  return flag === true || envSwitch(ALLOW_WRITES_ENV);
 }
 
 function lineCol(text: string, offset: number): { line: number; column: number } {

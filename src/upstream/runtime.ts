@@ -10,13 +10,7 @@ import type { ToolEntry, Transport, Upstream, UpstreamLimits } from "./types.ts"
 import { UpstreamStartError } from "./types.ts";
 import type { CatalogSettings, PtcConfig, RunLimits, UpstreamSpec } from "./config.ts";
 import { createMaterializer, type CredentialIo, type Materializer } from "./credentials.ts";
-import {
-  configAllowsWrites,
-  type Installation,
-  type InstallPolicy,
-  installTools,
-  installUpstream,
-} from "./install.ts";
+import { configAllowsWrites, type Installation, type InstallPolicy, installTools, installUpstream } from "./install.ts";
 import { createRedactor, type SecretRedactor } from "./redact.ts";
 import { defaultRegistry, type TransportRegistry } from "./registry.ts";
 

@@ -219,6 +219,12 @@ Deno.test("PTC_ALLOW_WRITES is read by eval, repl, catalog and doctor when the c
       assert.ok(!(await envOfRun(never)).includes("PTC_ALLOW_WRITES"), `${command}: the config allows no write`);
       assert.ok(!(await envOfRun(allows, ["--allow-writes"])).includes("PTC_ALLOW_WRITES"), `${command}: flag given`);
       assert.ok(!(await envOfRun(allows, ["--read-only"])).includes("PTC_ALLOW_WRITES"), `${command}: read-only`);
+      // PTC_READ_ONLY can close the gate the config and the flag (or PTC_ALLOW_WRITES) open: read whenever writes
+      // could be installed, also with --allow-writes given
+      assert.ok((await envOfRun(allows)).includes("PTC_READ_ONLY"), `${command}: read-only fallback`);
+      assert.ok((await envOfRun(allows, ["--allow-writes"])).includes("PTC_READ_ONLY"), `${command}: flag given`);
+      assert.ok(!(await envOfRun(never)).includes("PTC_READ_ONLY"), `${command}: no write to close`);
+      assert.ok(!(await envOfRun(allows, ["--read-only"])).includes("PTC_READ_ONLY"), `${command}: already read-only`);
     }
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -97,6 +97,15 @@ Deno.test("bin/ptc eval: PTC_ALLOW_WRITES=1 opens the process half of the gate u
     });
     assert.equal(open.stdout.trim(), ":applied", open.stderr);
     assert.equal(service.count("POST", "/notes"), 1, "only the launch with the variable wrote");
+    // PTC_READ_ONLY=1 (read-only mode's fallback, as for `ptc mcp`) closes the gate whatever opens it
+    for (const more of [[], ["--allow-writes"]]) {
+      const closedAgain = await launch(["eval", "--upstreams-config", config, ...more, program], {
+        cwd: dir,
+        env: { PTC_ALLOW_WRITES: "1", PTC_READ_ONLY: "1" },
+      });
+      assert.match(closedAgain.stderr, /is a write tool and ptc runs in read-only mode/, closedAgain.stderr);
+    }
+    assert.equal(service.count("POST", "/notes"), 1, "the read-only launches never wrote");
   } finally {
     await service.close();
     await Deno.remove(dir, { recursive: true });
