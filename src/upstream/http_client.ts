@@ -6,7 +6,10 @@
  * - enforces the response byte cap while streaming, before anything is decoded;
  * - bounds the wait for the response headers (`connectTimeoutMs`) and the whole exchange (`timeoutMs`);
  * - classifies every failure into a closed set of kinds with messages written here — never the platform's error
- *   text (which quotes the URL) and never anything the remote sent.
+ *   text (which quotes the URL) and never anything the remote sent;
+ * - sends a write (`freshConnection`) on a connection of its own: fetch silently re-sends a request whose reused
+ *   keep-alive connection closed before the answer — after the server received it — so a write on a pooled
+ *   connection could reach the service twice (and a "connection refused" on the re-send would pass for never sent).
  * @module
  */
 import { concatBytes } from "./bytes.ts";
@@ -72,6 +75,11 @@ export interface GuardedFetchOptions {
    * result of what was done) and 307/308 (same method and body) are still followed.
    */
   keepMethod?: boolean;
+  /**
+   * Send on a new connection that is closed afterwards, never on a reused one (writes: see the module doc). A
+   * connection refused then really means the request was never sent.
+   */
+  freshConnection?: boolean;
 }
 
 const DEFAULT_ERROR_BODY_BYTES = 16 * 1024;
@@ -112,6 +120,8 @@ export async function guardedFetch(url: string, options: GuardedFetchOptions): P
   let method = (options.method ?? "GET").toUpperCase();
   let body = options.body;
   let received = 0;
+  // No idle connection is kept, so none is reused: every request of this exchange opens its own.
+  const client = options.freshConnection ? Deno.createHttpClient({ poolMaxIdlePerHost: 0 }) : undefined;
   try {
     for (let hop = 0;; hop++) {
       const response = await doFetch(current.href, {
@@ -120,7 +130,8 @@ export async function guardedFetch(url: string, options: GuardedFetchOptions): P
         body,
         redirect: "manual",
         signal: controller.signal,
-      });
+        ...(client ? { client } : {}),
+      } as RequestInit);
       if (headersTimer !== undefined) {
         clearTimeout(headersTimer);
         headersTimer = undefined;
@@ -189,6 +200,7 @@ export async function guardedFetch(url: string, options: GuardedFetchOptions): P
     clearTimeout(totalTimer);
     if (headersTimer !== undefined) clearTimeout(headersTimer);
     options.signal?.removeEventListener("abort", onExternal);
+    client?.close();
   }
 }
 

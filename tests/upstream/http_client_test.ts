@@ -1,6 +1,7 @@
 /** guardedFetch against a substituted fetch: classification, caps, redirects, no secret or remote text leaks. */
 import assert from "node:assert/strict";
 import { guardedFetch, readCapped } from "../../src/upstream/http_client.ts";
+import { startDroppingServer } from "./dropping_server.ts";
 
 const base = { timeoutMs: 1_000, maxResponseBytes: 100 };
 
@@ -132,5 +133,27 @@ Deno.test("guardedFetch: a port fetch refuses to contact (6000, 10080, …) is s
         'the port is one that fetch never contacts (a WHATWG "bad port"); serve the upstream on another port',
       );
     }
+  }
+});
+
+Deno.test("guardedFetch: a fresh-connection POST dropped after receipt is sent once and not taken for never sent", async () => {
+  const server = startDroppingServer();
+  try {
+    const opts = { timeoutMs: 5_000, maxResponseBytes: 10_000 };
+    // a GET first leaves a keep-alive connection in fetch's pool, which a pooled POST would be sent on
+    const warm = await guardedFetch(`${server.url}/notes`, opts);
+    assert.equal(warm.ok, true);
+    const write = await guardedFetch(`${server.url}/notes`, {
+      ...opts,
+      method: "POST",
+      body: "{}",
+      freshConnection: true,
+    });
+    assert.equal(server.posts(), 1, "the dropped write was not re-sent");
+    assert.equal(write.ok, false);
+    // the request was sent: a closed exchange, not a refused connection (which would read as never sent)
+    assert.equal((write as { kind: string }).kind, "network_error", JSON.stringify(write));
+  } finally {
+    await server.close();
   }
 });

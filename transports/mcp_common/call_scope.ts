@@ -9,6 +9,8 @@ import { AsyncLocalStorage } from "node:async_hooks";
 /** Limits of the call in progress. */
 export interface CallScope {
   maxResponseBytes: number;
+  /** The call is to a write tool: its request goes on a connection of its own (`freshConnection`). */
+  write?: boolean;
 }
 
 const storage = new AsyncLocalStorage<CallScope>();

@@ -153,7 +153,8 @@ class McpUpstream implements Upstream {
     const redactor = this.#spec.deps.redactor;
     const errorFeedback = this.#spec.config.tools?.get(tool.name)?.errorFeedback;
     try {
-      const result = await withCallScope({ maxResponseBytes: ctx.maxResponseBytes }, () =>
+      const scope = { maxResponseBytes: ctx.maxResponseBytes, write: ctx.effect === "write" };
+      const result = await withCallScope(scope, () =>
         c.client.callTool(
           { name: tool.name, arguments: mapArgumentKeys(args, tool.inputSchema) },
           { timeout: timeoutMs, signal: ctx.signal },

@@ -83,6 +83,8 @@ export function makeMcpFetch(config: McpHttpConfig, deps: TransportDeps, tap?: P
       maxResponseBytes: Math.min(config.maxResponseBytes, currentCallScope()?.maxResponseBytes ?? Infinity),
       signal: init?.signal ?? undefined,
       fetch: deps.fetch,
+      // a write tool's tools/call never rides a reused connection, which fetch would silently re-send it on
+      freshConnection: currentCallScope()?.write === true,
     });
     if (!result.ok) throw new McpWireFailure(result.kind, result.message);
     if (probing) {

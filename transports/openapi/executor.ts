@@ -89,6 +89,8 @@ export class OperationExecutor {
     return await guardedFetch(url, {
       method: op.method,
       keepMethod: true,
+      // a write never rides a reused connection, which fetch would silently re-send it on
+      freshConnection: ctx.effect === "write",
       headers,
       ...(payload.body !== undefined ? { body: payload.body } : {}),
       timeoutMs: Math.min(ctx.timeoutMs, this.#config.requestTimeoutMs),

@@ -12,6 +12,7 @@ import { type Runtime, startRuntime } from "../../../src/upstream/runtime.ts";
 import type { ToolOutcome } from "../../../src/core/tool_seam.ts";
 import { registerBuiltins } from "../../../transports/mod.ts";
 import { notesOverrides, type NotesService, startNotesService, writeNotesConfig } from "./write_fixture.ts";
+import { startDroppingServer } from "../../upstream/dropping_server.ts";
 
 interface Setup {
   service: NotesService;
@@ -329,6 +330,38 @@ Deno.test("openapi writes: an upstream's allow_writes: false is not opened by a 
   } finally {
     for (const rt of runtimes) await rt.stop();
     await service.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("openapi writes: a write the service received before the connection dropped is sent once, :indeterminate", async () => {
+  // After a read, fetch keeps the connection for reuse; a write sent on it and dropped after receipt would be
+  // re-sent by fetch itself (a second POST, answered 201 — reported :applied for a write applied twice).
+  const server = startDroppingServer();
+  const dir = await Deno.makeTempDir({ prefix: "ptc-writes-" });
+  const registry = registerBuiltins();
+  let rt: Runtime | undefined;
+  try {
+    const file = await writeNotesConfig(dir, server.url, {
+      upstream: {
+        include_operations: ["list-notes", "create-note"],
+        operation_overrides: { "create-note": { effect: "write" } },
+        request_timeout_ms: 5_000,
+      },
+    });
+    const config = await loadConfigFile(file, { registry });
+    assert.ok(!Array.isArray(config), JSON.stringify(config));
+    rt = await startRuntime(config as PtcConfig, { registry, log: () => {}, allowWrites: true });
+    assert.equal((await call(rt, "list-notes")).outcome.ok, true);
+    const { outcome, record } = await call(rt, "create-note", { title: "once" });
+    assert.equal(server.posts(), 1, "the write reached the service exactly once");
+    assert.equal(outcome.ok, false, JSON.stringify(outcome));
+    assert.equal(outcome.mutationState, "indeterminate", JSON.stringify(outcome));
+    assert.equal(record.mutation_state, "indeterminate");
+    assert.match((outcome as { message: string }).message, /check the service before repeating it/);
+  } finally {
+    await rt?.stop();
+    await server.close();
     await Deno.remove(dir, { recursive: true });
   }
 });
