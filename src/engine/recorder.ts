@@ -9,7 +9,7 @@ import { join, resolve } from "node:path";
 import type { Runtime } from "../upstream/runtime.ts";
 import type { SecretRedactor } from "../upstream/redact.ts";
 import type { ToolResult } from "../upstream/types.ts";
-import { MAX_RESPONSE_DEPTH, nestsDeeperThan } from "../upstream/json_depth.ts";
+import { MAX_RESPONSE_DEPTH, nestsDeeperThan } from "../core/json_depth.ts";
 import type { EvaluationJournal, RunJournal } from "./journal.ts";
 import {
   EVALUATION_FILE,

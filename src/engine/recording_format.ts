@@ -8,7 +8,7 @@
 import { Validator } from "@cfworker/json-schema";
 import type { JsonObject, JsonValue } from "../core/json.ts";
 import type { ToolEffect } from "../upstream/types.ts";
-import { MAX_RESPONSE_DEPTH, nestsDeeperThan } from "../upstream/json_depth.ts";
+import { MAX_RESPONSE_DEPTH, nestsDeeperThan } from "../core/json_depth.ts";
 import { sha256Hex } from "../core/digest.ts";
 
 /** `format` of the manifest. */

@@ -6,7 +6,7 @@
  * `{ok: false, reason, message}`; every message and record is redacted.
  * @module
  */
-import { MAX_RESPONSE_DEPTH, nestsDeeperThan } from "./json_depth.ts";
+import { MAX_RESPONSE_DEPTH, nestsDeeperThan } from "../core/json_depth.ts";
 import type { JsonObject, JsonValue } from "../core/json.ts";
 import type { ToolEffect, ToolResult } from "./types.ts";
 import type { MutationState, ToolOutcome, ToolRequest } from "../core/tool_seam.ts";

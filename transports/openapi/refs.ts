@@ -10,6 +10,8 @@
  *   `maxDepth` refs is cut the same way, so the result is always finite. Acyclic results are memoized and shared.
  * @module
  */
+import type { JsonValue } from "../../src/core/json.ts";
+import { nestingDepth } from "../../src/core/json_depth.ts";
 
 /** A problem resolving a reference; `message` names the ref and where it was met. */
 export class RefError extends Error {
@@ -147,7 +149,7 @@ export class RefResolver {
       }
       if (!isMap && DATA_KEYWORDS.has(k)) {
         // data is copied as it is: its nesting counts too
-        const h = nesting(v, MAX_SCHEMA_LEVELS - level);
+        const h = nestingDepth(v as JsonValue, MAX_SCHEMA_LEVELS - level);
         if (h === undefined) throw tooDeep(where);
         height = Math.max(height, h + 1);
         out[k] = v;
@@ -210,20 +212,6 @@ function tooDeep(where: string): RefError {
     `${where}: schema_too_complex: the schema nests objects and arrays more than ${MAX_SCHEMA_LEVELS} levels deep ` +
       "(counted through its $refs); simplify the schema or leave the operation out of include_operations",
   );
-}
-
-/** Levels of objects/arrays in `value`, or undefined once past `limit` (an explicit stack: no recursion). */
-function nesting(value: Json, limit: number): number | undefined {
-  let max = 0;
-  const todo: [Json, number][] = [[value, 0]];
-  while (todo.length) {
-    const [node, level] = todo.pop()!;
-    if (node === null || typeof node !== "object") continue;
-    if (level + 1 > limit) return undefined;
-    max = Math.max(max, level + 1);
-    for (const child of Array.isArray(node) ? node : Object.values(node)) todo.push([child, level + 1]);
-  }
-  return max;
 }
 
 /** Largest inlined schema accepted, counted as the nodes of its fully written-out tree. */
