@@ -96,9 +96,10 @@ async function describeSizes(config: string): Promise<void> {
   const engine = await createEngine({
     registry: registerBuiltins(),
     upstreamsConfig: config,
-    snapshot: "frozen",
+    upstreamStart: "background",
     poolSize: 1,
   });
+  await engine.settleUpstreams();
   try {
     const parts = ["lisp_eval description (Observatory config, slim profile):"];
     for (const mode of ["inline", "lazy", "auto"] as const) {

@@ -78,7 +78,7 @@ export async function run(args: string[]): Promise<number> {
       upstreamsConfig: configFlag,
       readOnly: processReadOnly(values["read-only"] === true),
       allowWrites: processAllowsWrites(values["allow-writes"] === true),
-      snapshot: "frozen",
+      upstreamStart: "background",
       lazySandbox: true,
       onWarning: (w) => console.error(`ptc catalog: warning: ${w}`),
       onLog: (line) => console.error(`ptc catalog: ${line}`),
@@ -88,6 +88,9 @@ export async function run(args: string[]): Promise<number> {
     throw e;
   }
   try {
+    // The catalog's job is the tools: every upstream gets one attempt to list them; one that cannot is shown with
+    // its state (and why), never the reason the command fails to run.
+    await engine.settleUpstreams();
     return await printCatalog(engine, values.diff as string | undefined, values.format === "json");
   } finally {
     await engine.close();
@@ -110,6 +113,11 @@ async function printCatalog(engine: Engine, diff: string | undefined, json: bool
   }
 
   if (old !== undefined) {
+    // Comparing without an upstream's tools would report them all removed: say why instead.
+    const missing = engine.catalog().filter((s) => s.status !== "ready");
+    if (missing.length > 0) {
+      return fail(missing.map((s) => `--diff: upstream ${s.name} is ${s.statusText}; cannot compare its tools`));
+    }
     let changes;
     try {
       changes = diffCatalogs(old, engine.catalogJson());

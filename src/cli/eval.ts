@@ -1,8 +1,9 @@
 /**
  * `ptc eval`: evaluate PTC-Lisp programs in the sandbox and print the results (text, JSON, or JSON lines).
  *
- * Programs run through the engine: with `--upstreams-config` (or PTC_UPSTREAMS) it starts the upstreams (frozen: a
- * failing upstream is a start-up error) and gives every evaluation a fresh run context. Without a config, programs
+ * Programs run through the engine: with `--upstreams-config` (or PTC_UPSTREAMS) an upstream starts when a program
+ * first uses it (unless the config says `start: "background"`), so a program that calls none never waits for one and
+ * a broken upstream fails only the calls to it; every evaluation gets a fresh run context. Without a config, programs
  * can use the language but call no tools.
  * @module
  */
@@ -121,7 +122,7 @@ export async function runEval(args: string[], registry: TransportRegistry): Prom
       upstreamsConfig: plan.upstreamsConfig,
       readOnly: plan.readOnly,
       allowWrites: plan.allowWrites,
-      snapshot: "frozen",
+      upstreamStart: "first_use",
       poolSize: 1,
       limits: plan.limits,
       onWarning: (w) => console.error(`ptc eval: ${w}`),

@@ -64,7 +64,9 @@ export async function run(args: string[]): Promise<number> {
       upstreamsConfig: options.upstreamsConfig,
       readOnly: options.readOnly,
       allowWrites: options.allowWrites,
-      snapshot: "frozen",
+      // Upstreams start right away in the background (never waited for): their tools are usually known by the time
+      // a client lists ours. A config's `start` wins.
+      upstreamStart: "background",
       // One pre-warmed sandbox process per gate permit: an admitted call never waits for a process.
       poolSize: options.maxConcurrentCalls,
       sandboxHeapMb: options.sandboxHeapMb,

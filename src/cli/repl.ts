@@ -24,7 +24,6 @@ const USAGE = `Usage: ptc repl [options] [FILE | -]
 Options:
   --upstreams-config F        upstream config (JSONC); env PTC_UPSTREAMS
   -e, --eval EXPR             evaluate EXPR (repeatable; later ones see earlier defs and *1)
-  --catalog-snapshot-mode M   live (default: a failed upstream is reported and marked unavailable) or frozen
   --read-only                 hide and refuse every write tool; env PTC_READ_ONLY
   --allow-writes              install write tools the config allows (allow_writes); env PTC_ALLOW_WRITES
   -h, --help                  this help
@@ -39,7 +38,6 @@ code 1 at the first failed form; a line starting with ':' is a REPL command (:do
 export const REPL_OPTIONS = {
   "upstreams-config": { type: "string" },
   eval: { type: "string", short: "e", multiple: true },
-  "catalog-snapshot-mode": { type: "string" },
   ...LIMIT_FLAG_OPTIONS,
   "read-only": { type: "boolean" },
   "allow-writes": { type: "boolean" },
@@ -54,10 +52,6 @@ export async function run(args: string[]): Promise<number> {
     flags = parseFlags(args, REPL_OPTIONS);
     if (flags.positionals.length > 1) {
       throw new UsageError(`expected at most one FILE, got ${flags.positionals.length}`);
-    }
-    const mode = flags.values["catalog-snapshot-mode"];
-    if (mode !== undefined && mode !== "live" && mode !== "frozen") {
-      throw new UsageError(`--catalog-snapshot-mode must be live or frozen, got '${mode}'`);
     }
     limits = limitsFromFlags(flags.values);
   } catch (e) {
@@ -107,7 +101,7 @@ export async function run(args: string[]): Promise<number> {
       upstreamsConfig: (v["upstreams-config"] as string | undefined) ?? Deno.env.get("PTC_UPSTREAMS"),
       readOnly: processReadOnly(v["read-only"] === true),
       allowWrites: processAllowsWrites(v["allow-writes"] === true),
-      snapshot: (v["catalog-snapshot-mode"] as "live" | "frozen" | undefined) ?? "live",
+      upstreamStart: "background",
       poolSize: 1,
       limits: effective,
       onWarning: (m) => console.error(`ptc repl: ${m}`),
@@ -153,6 +147,6 @@ export async function run(args: string[]): Promise<number> {
 /** "2 servers: observatory, broken (unavailable)" for the banner. */
 function serverSummary(servers: CatalogServer[]): string {
   if (servers.length === 0) return "no upstreams (start with --upstreams-config FILE)";
-  const names = servers.map((s) => (s.status === "ready" ? s.name : `${s.name} (unavailable)`));
+  const names = servers.map((s) => (s.status === "ready" ? s.name : `${s.name} (${s.statusText})`));
   return `${servers.length} server${servers.length === 1 ? "" : "s"}: ${names.join(", ")}`;
 }

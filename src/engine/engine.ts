@@ -13,7 +13,9 @@ import { withRunContext } from "../upstream/run_context.ts";
 import { type Runtime, RuntimeStartError, startRuntime } from "../upstream/runtime.ts";
 import { checkPermissions } from "../upstream/permissions.ts";
 import { prepareConfig } from "../upstream/startup.ts";
-import type { PtcConfig } from "../upstream/config.ts";
+import type { PtcConfig, StartMode } from "../upstream/config.ts";
+import { stateLabel } from "../upstream/upstream_state.ts";
+import type { UpstreamListener } from "../upstream/events.ts";
 import { readLibraries } from "../upstream/libraries.ts";
 import { type LibraryNamespace, type LibrarySource, loadLibraries } from "../lisp/mod.ts";
 import type { TransportRegistry } from "../upstream/registry.ts";
@@ -42,8 +44,11 @@ export interface EngineOptions {
   readOnly?: boolean;
   /** The process half of the write gate (`--allow-writes`); the config must allow writes too. */
   allowWrites?: boolean;
-  /** frozen (ptc mcp, catalog): a failing upstream stops start-up; live (REPL): it is reported and marked. */
-  snapshot?: "frozen" | "live";
+  /**
+   * When an upstream with no `start` in the config starts: `background` (right away, not waited for: `ptc mcp`, the
+   * REPL) or `first_use` (`ptc eval`, the default). No upstream ever stops the engine from starting.
+   */
+  upstreamStart?: StartMode;
   /** Pre-warmed sandbox processes for stateless evaluations. */
   poolSize?: number;
   /**
@@ -57,7 +62,7 @@ export interface EngineOptions {
   maxCatalogOps?: number;
   /** Sandbox limits for every evaluation. */
   limits?: Partial<SandboxLimits>;
-  /** Non-fatal notes (literal secrets, an unavailable upstream in live mode). */
+  /** Non-fatal notes (literal secrets, an upstream that failed to start). */
   onWarning?: (message: string) => void;
   /** Runtime diagnostics lines, already redacted (default: `onWarning`). */
   onLog?: (line: string) => void;
@@ -214,15 +219,17 @@ class EngineImpl implements Engine {
 
   catalog(): CatalogServer[] {
     if (!this.runtime) return [];
-    const servers: CatalogServer[] = [];
-    for (const [name, state] of this.runtime.upstreams) {
-      servers.push({
-        name,
-        description: state.spec.description,
-        transport: state.spec.transport,
-        status: state.status === "ready" ? "ready" : "unavailable",
-        ...(state.status !== "ready" && state.error ? { error: state.error } : {}),
-        tools: state.tools.map((t) => ({
+    const now = this.runtime.clock.now();
+    return this.runtime.catalog().map((snapshot) => {
+      const u = this.runtime!.upstreams.get(snapshot.name)!;
+      return {
+        name: snapshot.name,
+        description: u.spec.description,
+        transport: u.spec.transport,
+        status: snapshot.state,
+        statusText: stateLabel(snapshot, now),
+        ...(snapshot.cause ? { error: snapshot.cause.message } : {}),
+        tools: snapshot.tools.map((t) => ({
           name: t.name,
           description: t.description,
           inputSchema: t.inputSchema as JsonObject,
@@ -231,12 +238,20 @@ class EngineImpl implements Engine {
           effect: t.effect ?? "write",
           provenance: {
             ...(t._ptc as unknown as JsonObject),
-            ...(state.transport.endpoint?.(state.spec.config) ?? {}),
+            ...(u.transport.endpoint?.(u.spec.config) ?? {}),
           },
         })),
-      });
-    }
-    return servers;
+      };
+    });
+  }
+
+  async settleUpstreams(): Promise<void> {
+    const rt = this.runtime;
+    if (rt) await rt.settle(rt.clock.now() + rt.limits.connectTimeoutMs + rt.limits.callTimeoutMs);
+  }
+
+  subscribe(listener: UpstreamListener): () => void {
+    return this.runtime ? this.runtime.events.subscribe(listener) : () => {};
   }
 
   renderCatalog(mode: "auto" | "inline" | "lazy"): string {
@@ -315,6 +330,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     if (sandboxProblem) throw new EngineStartError([sandboxProblem]);
     if (libraries.length > 0) namespaces = checkLibraryTools(libraries, runtime);
     await warming;
+    // A recording stores the catalog: every upstream gets its chance to list its tools first (one attempt each).
+    if (runtime && options.journal && !options.journal.replacesUpstreams) {
+      await runtime.settle(runtime.clock.now() + runtime.limits.connectTimeoutMs + runtime.limits.callTimeoutMs);
+    }
     await options.journal?.started(runtime);
   } catch (e) {
     await sandbox.close();
@@ -342,7 +361,7 @@ function checkLibraryTools(sources: LibrarySource[], runtime: Runtime | undefine
   const tools = new Set<string>();
   const unchecked = new Set<string>();
   for (const [name, state] of runtime?.upstreams ?? []) {
-    if (state.status !== "ready") unchecked.add(name);
+    if (!state.catalogLoaded) unchecked.add(name);
     for (const t of state.tools) tools.add(`${name}/${t.name}`);
   }
   try {
@@ -356,11 +375,9 @@ function checkLibraryTools(sources: LibrarySource[], runtime: Runtime | undefine
 async function startUpstreams(options: EngineOptions, config: PtcConfig | undefined): Promise<Runtime | undefined> {
   const replay = options.journal?.startRuntime?.bind(options.journal);
   if (!config && !replay) return undefined;
-  const snapshot = options.snapshot ?? "frozen";
   const runtimeOptions = {
     registry: options.registry,
-    snapshot,
-    failurePolicy: snapshot === "live" ? "mark_unavailable" as const : "fatal" as const,
+    start: options.upstreamStart ?? "first_use",
     readOnly: options.readOnly,
     allowWrites: options.allowWrites,
     limits: {

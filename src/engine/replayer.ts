@@ -20,6 +20,8 @@
 import { parseConfigText, type PtcConfig } from "../upstream/config.ts";
 import { TransportRegistry } from "../upstream/registry.ts";
 import { type Runtime, type RuntimeOptions, startRuntime } from "../upstream/runtime.ts";
+import { DEFAULT_MAX_CONCURRENT_REQUESTS } from "../upstream/config_schema.ts";
+import { DEFAULT_BACKOFF } from "../upstream/backoff.ts";
 import type { FailureReason, ToolEntry, ToolResult, Transport, Upstream } from "../upstream/types.ts";
 import type { DispatchedCall } from "../upstream/run_context.ts";
 import type { JsonObject } from "../core/json.ts";
@@ -153,10 +155,14 @@ export class Replayer implements RunJournal {
         transport: s.transport,
         description: s.description,
         allowWrites: true,
+        maxConcurrentRequests: DEFAULT_MAX_CONCURRENT_REQUESTS,
+        backoff: DEFAULT_BACKOFF,
         config: s,
       })),
     };
-    const runtime = await startRuntime(replayed, { ...options, registry, allowWrites: true, failurePolicy: "fatal" });
+    // The stand-ins start at once and never fail: the recorded catalog is there before the first evaluation.
+    const runtime = await startRuntime(replayed, { ...options, registry, allowWrites: true, start: "background" });
+    await runtime.settle(runtime.clock.now() + 60_000);
     for (const s of this.manifest.servers) {
       const state = runtime.upstreams.get(s.name)!;
       for (const [name, why] of Object.entries(s.withheld)) {

@@ -8,6 +8,7 @@
 import type { JsonObject, JsonValue } from "../core/json.ts";
 import type { CallRecord } from "../upstream/run_context.ts";
 import type { RunLimits } from "../upstream/config.ts";
+import type { UpstreamListener, UpstreamPhase } from "../upstream/events.ts";
 import type { LibraryNamespace } from "../lisp/mod.ts";
 
 /**
@@ -109,8 +110,11 @@ export interface CatalogServer {
   name: string;
   description: string;
   transport: string;
-  status: "ready" | "unavailable";
-  /** Why the server is unavailable (redacted), when it is. */
+  /** Where its supervisor is: `idle` (starts on first use), `connecting`, `ready`, `reconnecting`, `failed`, `stopped`. */
+  status: UpstreamPhase;
+  /** The state as one line: `ready`, `not started (starts on first use)`, `unavailable: …; next attempt in 4 s` … */
+  statusText: string;
+  /** Why the server is not ready (redacted), while failed or reconnecting. */
   error?: string;
   tools: CatalogTool[];
 }
@@ -145,6 +149,16 @@ export interface Engine {
   catalogText(): string;
   /** Non-secret facts (upstreams, transports, limits). */
   diagnostics(): JsonObject;
+  /**
+   * Hear every upstream phase change and finished call record (src/upstream/events.ts); returns the function that
+   * stops listening. Without upstreams nothing is ever heard.
+   */
+  subscribe(listener: UpstreamListener): () => void;
+  /**
+   * Start every upstream and wait until each is ready or has finished one attempt (at most the connect timeout plus
+   * the call timeout): `ptc catalog` shows every catalog it can.
+   */
+  settleUpstreams(): Promise<void>;
   /** The per-evaluation budgets of the configured runtime (undefined without upstreams). */
   runLimits(): RunLimits | undefined;
   /** The operator libraries loaded at start (namespaces with their public functions), in load order. */

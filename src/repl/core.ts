@@ -250,8 +250,8 @@ export class ReplCore {
     const catalog = this.engine.catalog();
     const server = catalog.find((s) => s.name === arg);
     if (server) {
-      if (server.status !== "ready") {
-        this.io.err(this.style.error(`server '${arg}' is unavailable (it failed to start); :servers shows the status`));
+      if (!server.tools.length && server.status !== "ready") {
+        this.io.err(this.style.error(`server '${arg}' is ${server.statusText}; its tools are not known yet`));
         return { ok: false };
       }
       this.io.out(`${server.name} - ${server.description}`);
@@ -298,9 +298,7 @@ export class ReplCore {
     }
     if (catalog.length === 0) this.io.out("no upstreams configured (start with --upstreams-config FILE)");
     for (const s of chosen) {
-      if (s.status !== "ready") {
-        this.io.out(`${s.name}: unavailable, no tools${s.error ? ` (${firstLine(s.error)})` : ""}`);
-      }
+      if (s.status !== "ready") this.io.out(`${s.name}: ${firstLine(s.statusText)}`);
       for (const t of s.tools) this.io.out(`${s.name}/${t.name} - ${firstLine(t.description)}`);
     }
     return { ok: true };
@@ -310,9 +308,12 @@ export class ReplCore {
     const catalog = this.engine.catalog();
     if (catalog.length === 0) this.io.out("no upstreams configured (start with --upstreams-config FILE)");
     for (const s of catalog) {
-      const status = s.status === "ready" ? `${s.tools.length} tools` : this.style.error("unavailable");
+      const status = s.status === "ready"
+        ? `${s.tools.length} tools`
+        : s.status === "failed" || s.status === "reconnecting"
+        ? this.style.error(firstLine(s.statusText))
+        : firstLine(s.statusText);
       this.io.out(`${s.name} (${status})${s.description ? ` - ${firstLine(s.description)}` : ""}`);
-      if (s.status !== "ready" && s.error) this.io.out(`  ${s.error}`);
     }
     return { ok: true };
   }

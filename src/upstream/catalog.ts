@@ -9,6 +9,7 @@ import type { ToolEntry } from "./types.ts";
 import { type WithheldTool, withheldTools } from "./install.ts";
 import type { Runtime, UpstreamSnapshot } from "./runtime.ts";
 import { argSignature, oneLine, resultType } from "./signature.ts";
+import { stateLabel } from "./upstream_state.ts";
 
 /** How much of the catalog a prompt shows. */
 export type ExposureMode = "auto" | "inline" | "lazy";
@@ -16,10 +17,18 @@ export type ExposureMode = "auto" | "inline" | "lazy";
 const DESCRIPTION_CHARS = 160;
 const NOTES_CHARS = 240;
 
+/**
+ * A server's line: name, tool count, its state when it is not ready (`[not started (starts on first use)]`,
+ * `[unavailable: … [connection_refused]; next attempt in 4 s]`) and description. A server whose tools are not known
+ * yet says its tools are callable by name once it is up.
+ */
 function header(s: UpstreamSnapshot): string {
   const desc = s.description ? ` - ${oneLine(s.description, DESCRIPTION_CHARS)}` : "";
-  const status = s.catalog_loaded ? "" : " [unavailable]";
-  return `${s.name} (${s.tool_count} tools)${status}${desc}`;
+  const status = s.state === "ready" ? "" : ` [${oneLine(stateLabel(s, Date.now()), 2 * DESCRIPTION_CHARS)}]`;
+  const count = s.catalog_loaded
+    ? `${s.tool_count} tools`
+    : `tools not known yet: (dir '${s.name}) starts it and lists them; a known tool name is callable once it is up`;
+  return `${s.name} (${count})${status}${desc}`;
 }
 
 const effectMark = (t: ToolEntry) => t.effect === "write" ? " [write]" : "";
@@ -87,6 +96,8 @@ export function catalogJson(runtime: Runtime): JsonObject {
       description: s.description,
       tool_count: s.tool_count,
       catalog_loaded: s.catalog_loaded,
+      state: s.state,
+      ...(s.cause ? { cause: s.cause as unknown as JsonValue } : {}),
       tools: s.tools.map((t) => ({ ...t, signature: argSignature(t), returns: resultType(t) })) as unknown as JsonValue,
       withheld: runtime.redactor.redactJson(notInstalled(runtime, s.name)) as unknown as JsonValue,
     })),
@@ -99,7 +110,7 @@ function notInstalled(runtime: Runtime, server: string): WithheldTool[] {
   return [
     ...withheldTools(state?.withheld ?? new Map()),
     // An MCP upstream's tool the operator's `tools` mapping leaves out, by the server's own name.
-    ...diagnosticsList(state?.upstream, "unmapped_tools").map((name) => ({
+    ...diagnosticsList(state?.connection, "unmapped_tools").map((name) => ({
       name,
       reason: "is not in the config's tools mapping",
     })),

@@ -12,6 +12,7 @@ import type { ConfigContext, ConfigError } from "./types.ts";
 import { type CredentialSpec, parseCredentials, type SchemeHint } from "./credentials.ts";
 import {
   DEFAULT_CATALOG,
+  DEFAULT_MAX_CONCURRENT_REQUESTS,
   DEFAULT_RUN_LIMITS,
   topLevelSchema,
   transportEntrySchema,
@@ -22,6 +23,7 @@ import { didYouMean } from "../core/suggest.ts";
 import { formatConfigError, joinKey } from "./messages.ts";
 import { reservedNameProblem } from "./reserved_names.ts";
 import { defaultRegistry, type TransportRegistry } from "./registry.ts";
+import { type BackoffPolicy, DEFAULT_BACKOFF } from "./backoff.ts";
 
 /** Per-run budgets (resolved defaults). */
 export interface RunLimits {
@@ -35,13 +37,24 @@ export interface RunLimits {
   maxCatalogResultBytes: number;
 }
 
-/** Catalog exposure and snapshot settings. */
+/** Catalog exposure settings. */
 export interface CatalogSettings {
   exposure: "auto" | "inline" | "lazy";
-  snapshot: "frozen" | "live";
   inlineMaxChars: number;
   inlineMaxTools: number;
 }
+
+/** When an upstream starts: on its first use, or in the background right after ptc starts. */
+export type StartMode = "first_use" | "background";
+
+/** Keys every upstream entry has whatever its transport: read here, never handed to the transport. */
+const COMMON_KEYS = [
+  "allow_writes",
+  "start",
+  "max_concurrent_requests",
+  "reconnect_backoff_ms",
+  "reconnect_max_backoff_ms",
+] as const;
 
 /** One configured upstream after its transport's parseConfig. */
 export interface UpstreamSpec {
@@ -53,6 +66,12 @@ export interface UpstreamSpec {
    * a top-level `true` (the narrower setting); unset, the top level decides (`configAllowsWrites`).
    */
   allowWrites?: boolean;
+  /** `start` of this upstream, else the top-level `start`; unset: the face decides (RuntimeOptions.start). */
+  start?: StartMode;
+  /** `max_concurrent_requests` (default 8). */
+  maxConcurrentRequests: number;
+  /** `reconnect_backoff_ms` / `reconnect_max_backoff_ms`. */
+  backoff: BackoffPolicy;
   /** The transport's typed config (opaque here). */
   config: unknown;
 }
@@ -170,7 +189,6 @@ function resolveLimits(raw: Record<string, unknown>): RunLimits {
 function resolveCatalog(raw: Record<string, unknown>): CatalogSettings {
   return {
     exposure: (raw.exposure as CatalogSettings["exposure"]) ?? DEFAULT_CATALOG.exposure,
-    snapshot: (raw.snapshot as CatalogSettings["snapshot"]) ?? DEFAULT_CATALOG.snapshot,
     inlineMaxChars: (raw.inline_max_chars as number) ?? DEFAULT_CATALOG.inline_max_chars,
     inlineMaxTools: (raw.inline_max_tools as number) ?? DEFAULT_CATALOG.inline_max_tools,
   };
@@ -280,7 +298,9 @@ export function parseConfigText(
       let parsed: unknown;
       try {
         // Keys every upstream has whatever its transport are read here; the transport gets the rest.
-        const { allow_writes: _allowWrites, ...own } = e;
+        const own = Object.fromEntries(
+          Object.entries(e).filter(([k]) => !(COMMON_KEYS as readonly string[]).includes(k)),
+        );
         parsed = transport.parseConfig(own as JsonObject, ctx);
       } catch (err) {
         errors.push({ path, message: `transport ${transport.name} failed to read this entry (${String(err)})` });
@@ -295,6 +315,14 @@ export function parseConfigText(
         transport: transport.name,
         description: typeof e.description === "string" ? e.description : "",
         ...(typeof e.allow_writes === "boolean" ? { allowWrites: e.allow_writes } : {}),
+        ...((e.start ?? doc.start) !== undefined ? { start: (e.start ?? doc.start) as StartMode } : {}),
+        maxConcurrentRequests: typeof e.max_concurrent_requests === "number"
+          ? e.max_concurrent_requests
+          : DEFAULT_MAX_CONCURRENT_REQUESTS,
+        backoff: {
+          initialMs: typeof e.reconnect_backoff_ms === "number" ? e.reconnect_backoff_ms : DEFAULT_BACKOFF.initialMs,
+          maxMs: typeof e.reconnect_max_backoff_ms === "number" ? e.reconnect_max_backoff_ms : DEFAULT_BACKOFF.maxMs,
+        },
         config: parsed,
       });
     }

@@ -20,7 +20,6 @@ export const DEFAULT_RUN_LIMITS = {
 /** Default catalog settings. */
 export const DEFAULT_CATALOG = {
   exposure: "auto",
-  snapshot: "frozen",
   inline_max_chars: 800,
   inline_max_tools: 8,
 } as const;
@@ -51,20 +50,27 @@ export const limitsSchema: JsonSchema = {
 /** Schema of `catalog`. */
 export const catalogSchema: JsonSchema = {
   type: "object",
-  description: "How the tool catalog is shown to the model and when it is taken.",
+  description: "How the tool catalog is shown to the model.",
   properties: {
     exposure: {
       enum: ["auto", "inline", "lazy"],
       description: "inline: every tool with its signature; lazy: servers only; auto: inline when small (default).",
     },
-    snapshot: {
-      enum: ["frozen", "live"],
-      description: "frozen: catalog taken at start (ptc mcp, catalog); live: upstreams may refresh (REPL).",
-    },
     inline_max_chars: int(0, 1000000, "auto picks lazy above this many characters of inline text (default 800)."),
     inline_max_tools: int(0, 100000, "auto picks lazy above this many tools (default 8)."),
   },
   additionalProperties: false,
+};
+
+/** Default of `max_concurrent_requests`. */
+export const DEFAULT_MAX_CONCURRENT_REQUESTS = 8;
+
+/** `start`: when an upstream is started (top level: the default of every upstream). */
+const startSchema: JsonSchema = {
+  enum: ["first_use", "background"],
+  description: "When ptc starts this upstream: on the first call or discovery that needs it (first_use), or right " +
+    "after ptc starts, without waiting for it (background). Default: background for ptc mcp and the REPL, " +
+    "first_use for ptc eval and the demo.",
 };
 
 /** Properties every upstream entry has, whatever its transport. */
@@ -77,6 +83,18 @@ export const upstreamCommonSchemaProperties: Record<string, JsonSchema> = {
       "Install this upstream's write tools (also needs the process flag --allow-writes); when set, it wins " +
       "over the top-level allow_writes (false keeps this upstream closed).",
   },
+  start: startSchema,
+  max_concurrent_requests: int(
+    1,
+    1024,
+    "Calls to this upstream in flight at once; more wait in line within their call's time (default 8).",
+  ),
+  reconnect_backoff_ms: int(
+    1,
+    600000,
+    "First wait before trying again after a failed start or a lost connection (500).",
+  ),
+  reconnect_max_backoff_ms: int(1, 3600000, "Longest wait between attempts; ptc keeps trying while it runs (30000)."),
 };
 
 /** Upstream names become the `srv` of `srv/tool`. */
@@ -110,6 +128,7 @@ export function topLevelSchema(upstreamEntry: JsonSchema = { type: "object" }): 
         items: { type: "string", pattern: "\\.clj$", minLength: 5 },
         maxItems: 64,
       },
+      start: startSchema,
       limits: limitsSchema,
       catalog: catalogSchema,
     },

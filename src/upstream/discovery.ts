@@ -16,6 +16,7 @@ import { oneLine, renderDoc } from "./signature.ts";
 import { didYouMean } from "../core/suggest.ts";
 import { describeValue } from "./messages.ts";
 import { jsonBytes } from "./bytes.ts";
+import { stateLabel, unavailableMessage } from "./upstream_state.ts";
 
 class Fault extends Error {}
 
@@ -48,6 +49,22 @@ function findServer(catalog: UpstreamSnapshot[], name: string): UpstreamSnapshot
   return s;
 }
 
+/** Thrown for a server whose tools are not known because it is not ready: a world fault, not a programmer's. */
+class Unavailable extends Error {}
+
+/** The server's tools, or Unavailable when it never listed them (not started in time, failed). */
+function loaded(ctx: RunScope, server: UpstreamSnapshot): UpstreamSnapshot {
+  if (server.catalog_loaded) return server;
+  throw new Unavailable(unavailableMessage(server, ctx.runtime.clock.now(), ctx.limits.callTimeoutMs));
+}
+
+/** `(doc 'srv)`: what the upstream is for, its state and how to list its tools. */
+function serverDoc(ctx: RunScope, s: UpstreamSnapshot): string {
+  const state = stateLabel(s, ctx.runtime.clock.now());
+  const tools = s.catalog_loaded ? `${s.tool_count} tool(s): (dir '${s.name}) lists them` : "tools not known yet";
+  return `${s.name} (upstream, ${s.transport}) - ${state}\n  ${s.description || "(no description)"}\n  ${tools}`;
+}
+
 /**
  * The tool `ref` names. A tool the write gate withheld is refused with the gate's reason, as `tool/call` refuses it,
  * never with a "did you mean" pointing at some other tool.
@@ -55,7 +72,7 @@ function findServer(catalog: UpstreamSnapshot[], name: string): UpstreamSnapshot
 function findTool(ctx: RunScope, catalog: UpstreamSnapshot[], ref: string, op: string): [UpstreamSnapshot, ToolEntry] {
   const i = ref.indexOf("/");
   if (i <= 0 || i === ref.length - 1) throw new Fault(`${op} requires upstream/tool ref, got "${ref}"`);
-  const server = findServer(catalog, ref.slice(0, i));
+  const server = loaded(ctx, findServer(catalog, ref.slice(0, i)));
   const name = ref.slice(i + 1);
   const tool = server.tools.find((t) => t.name === name);
   if (!tool) {
@@ -83,18 +100,23 @@ function compute(ctx: RunScope, op: DiscoveryOp, args: JsonObject): { result: Js
           description: s.description,
           tool_count: s.tool_count,
           catalog_loaded: s.catalog_loaded,
+          state: s.state,
+          status: stateLabel(s, ctx.runtime.clock.now()),
         })),
         keywordKeys: true,
       };
     case "dir": {
       const limit = intOpt(args, "limit", 1, 200, 50, "dir");
       const offset = intOpt(args, "offset", 0, Number.MAX_SAFE_INTEGER, 0, "dir");
-      const server = findServer(catalog, refOf(args, "dir").replace(/\/$/, ""));
+      const server = loaded(ctx, findServer(catalog, refOf(args, "dir").replace(/\/$/, "")));
       const tools = [...server.tools].sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
       return { result: tools.slice(offset, offset + limit).map((t) => line(server.name, t)) };
     }
     case "doc": {
-      const [server, tool] = findTool(ctx, catalog, refOf(args, "doc"), "doc");
+      const ref = refOf(args, "doc");
+      const named = catalog.find((s) => s.name === ref.replace(/\/$/, ""));
+      if (named) return { result: serverDoc(ctx, named) };
+      const [server, tool] = findTool(ctx, catalog, ref, "doc");
       return { result: renderDoc(server.name, tool) };
     }
     case "meta": {
@@ -149,11 +171,15 @@ export async function discover(ctx: RunScope, op: DiscoveryOp, args: JsonObject)
       message: `discovery budget exhausted: at most ${ctx.limits.maxCatalogOps} operations per run`,
     };
   }
-  await ctx.runtime.refresh();
+  await startNeeded(ctx, op, args ?? {});
   let out: { result: JsonValue; keywordKeys?: boolean };
   try {
     out = compute(ctx, op, args ?? {});
   } catch (e) {
+    if (e instanceof Unavailable) {
+      record("nil_world_fault", "upstream_unavailable");
+      return { kind: "world_fault", reason: "upstream_unavailable", message: red.redact(e.message) };
+    }
     record("raise");
     const message = e instanceof Fault ? e.message : `discovery ${op} failed`;
     return { kind: "programmer_fault", message: red.redact(message) };
@@ -171,4 +197,21 @@ export async function discover(ctx: RunScope, op: DiscoveryOp, args: JsonObject)
   }
   record("ok");
   return out.keywordKeys ? { kind: "ok", result, keywordKeys: true } : { kind: "ok", result };
+}
+
+/**
+ * Discovery is a first use too: `dir`, `doc` and `meta` of a server start it (and wait, within the call timeout, until
+ * it listed its tools or one attempt failed); `apropos` does so for every upstream. `(tool/servers)` starts nothing.
+ */
+async function startNeeded(ctx: RunScope, op: DiscoveryOp, args: JsonObject): Promise<void> {
+  const rt = ctx.runtime;
+  const deadline = rt.clock.now() + ctx.limits.callTimeoutMs;
+  if (op === "apropos") return await rt.settle(deadline, undefined, ctx.signal);
+  if (op !== "dir" && op !== "doc" && op !== "meta") return;
+  const ref = args.ref ?? args.server ?? args.name;
+  if (typeof ref !== "string") return;
+  const server = ref.split("/")[0];
+  // `(doc 'srv)` describes the server as it is; only a tool's doc needs the tools
+  if (op === "doc" && !ref.replace(/\/$/, "").includes("/")) return;
+  if (rt.upstreams.has(server)) await rt.settle(deadline, [server], ctx.signal);
 }

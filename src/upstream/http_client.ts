@@ -328,3 +328,23 @@ function errorText(error: unknown): string {
   }
   return parts.join(" ");
 }
+
+/** Longest `Retry-After` ptc honours (one day): a larger or malformed value counts as absent. */
+const MAX_RETRY_AFTER_MS = 86_400_000;
+
+/**
+ * A `Retry-After` header (delay-seconds or an HTTP date, RFC 9110 §10.2.3) as milliseconds from `now`; undefined
+ * when absent, malformed or more than a day away. A date in the past is 0.
+ */
+export function retryAfterMs(value: string | null, now: number = Date.now()): number | undefined {
+  if (value === null) return undefined;
+  const v = value.trim();
+  let ms: number;
+  if (/^\d{1,9}$/.test(v)) ms = Number(v) * 1000;
+  else {
+    const date = Date.parse(v);
+    if (Number.isNaN(date) || !/[a-z]/i.test(v)) return undefined;
+    ms = Math.max(0, date - now);
+  }
+  return ms <= MAX_RETRY_AFTER_MS ? ms : undefined;
+}

@@ -74,7 +74,9 @@ export class RunContext implements RunScope {
 
   /** Append a call record. */
   record(r: CallRecord): void {
-    if (!this.#closed) this.#calls.push(r);
+    if (this.#closed) return;
+    this.#calls.push(r);
+    this.runtime.events.publish({ type: "call", upstream: r.server, at: this.runtime.clock.now(), record: r });
   }
 
   /** Append a discovery record. */

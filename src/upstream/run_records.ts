@@ -5,30 +5,13 @@
  * @module
  */
 import type { JsonObject, JsonValue } from "../core/json.ts";
-import type { MutationState, ToolOutcome } from "../core/tool_seam.ts";
+import type { ToolOutcome } from "../core/tool_seam.ts";
+import type { CallRecord } from "./call_record.ts";
 import type { RunLimits } from "./config.ts";
 import type { Runtime } from "./runtime.ts";
 import type { ToolEffect, ToolResult } from "./types.ts";
 
-/**
- * One tool call as recorded for the run report (args redacted). The one call-record shape: the engine hands it to
- * the faces as is, and the MCP debug profile's `upstream_calls` uses its field names.
- */
-export interface CallRecord {
-  server: string;
-  tool: string;
-  args: JsonValue;
-  status: "ok" | "error";
-  reason?: string;
-  message?: string;
-  duration_ms: number;
-  /** UTF-8 bytes of the upstream payload (or of the JSON value), 0 when no request was made. */
-  bytes: number;
-  /** Successful calls: the first ~120 characters of the redacted value as JSON (untrusted upstream data). */
-  preview?: string;
-  /** Calls to write tools: what the write did (`applied` / `not_applied` / `indeterminate`). */
-  mutation_state?: MutationState;
-}
+export type { CallRecord } from "./call_record.ts";
 
 /** One discovery operation as recorded for the run report. */
 export interface CatalogOpRecord {

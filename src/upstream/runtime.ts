@@ -1,26 +1,32 @@
 /**
- * The long-lived runtime handle: config, credentials, redactor, the started upstreams and the catalog snapshot.
- * `startRuntime` starts every upstream through its transport. A failed upstream is fatal (`failurePolicy: "fatal"`,
- * the default for frozen snapshots: `ptc mcp`, `ptc catalog`) or marked unavailable, reported once and retried
- * later (`"mark_unavailable"`, the default for live snapshots: the REPL).
+ * The long-lived runtime handle: config, credentials, redactor, one `UpstreamSupervisor` per configured upstream
+ * (its phase, connection and reconnect policy: supervisor.ts), the per-upstream request limiter, and the events
+ * every phase change and call record is published on. `startRuntime` starts nothing by itself beyond what the
+ * operator asked for: an upstream starts on its first use or, with `start: "background"`, right away without being
+ * waited for. No upstream can stop the runtime from starting.
  * @module
  */
 import type { JsonObject } from "../core/json.ts";
 import type { ToolEntry, Transport, Upstream, UpstreamLimits } from "./types.ts";
 import { UpstreamStartError } from "./types.ts";
-import type { CatalogSettings, PtcConfig, RunLimits, UpstreamSpec } from "./config.ts";
+import type { CatalogSettings, PtcConfig, RunLimits, StartMode, UpstreamSpec } from "./config.ts";
 import { createMaterializer, type CredentialIo, type Materializer } from "./credentials.ts";
-import { configAllowsWrites, type Installation, type InstallPolicy, installTools, installUpstream } from "./install.ts";
+import { configAllowsWrites, type InstallPolicy, installUpstream } from "./install.ts";
 import { createRedactor, type SecretRedactor } from "./redact.ts";
 import { defaultRegistry, type TransportRegistry } from "./registry.ts";
+import { type Clock, systemClock } from "./clock.ts";
+import { type UpstreamCause, UpstreamEvents, type UpstreamPhase } from "./events.ts";
+import { UpstreamSupervisor } from "./supervisor.ts";
+import { RequestLimiter } from "./limiter.ts";
 
 /** Options of `startRuntime`. */
 export interface RuntimeOptions {
   registry?: TransportRegistry;
-  /** Override the config's snapshot mode. */
-  snapshot?: CatalogSettings["snapshot"];
-  /** What a failing upstream does at start (default: fatal when frozen, mark_unavailable when live). */
-  failurePolicy?: "fatal" | "mark_unavailable";
+  /**
+   * When an upstream without its own `start` (and with no top-level `start`) starts: on its first use, or in the
+   * background right after start. The face's default (`ptc mcp` and the REPL: background; `ptc eval`: first use).
+   */
+  start?: StartMode;
   /** Override limits (command-line flags). */
   limits?: Partial<RunLimits>;
   /** Force read-only mode. */
@@ -33,11 +39,11 @@ export interface RuntimeOptions {
   log?: (line: string) => void;
   /** Env/file access for credentials (tests). */
   credentialIo?: CredentialIo;
-  /** Live mode: minimum ms between retries of an unavailable upstream (default 2000; tests use 0). */
-  retryIntervalMs?: number;
+  /** The supervisors' clock (tests hand in a manual one). */
+  clock?: Clock;
 }
 
-/** Thrown when the runtime cannot start; `problems` are one redacted line each. */
+/** Thrown when the runtime cannot be made (a transport the config names is not registered); one line a problem. */
 export class RuntimeStartError extends Error {
   constructor(readonly problems: string[]) {
     super(problems.join("\n"));
@@ -45,35 +51,59 @@ export class RuntimeStartError extends Error {
   }
 }
 
-/** State of one configured upstream. */
-export interface UpstreamState {
-  spec: UpstreamSpec;
-  transport: Transport<unknown>;
-  upstream?: Upstream;
-  status: "ready" | "unavailable" | "stopped";
-  /** Redacted reason when unavailable. */
-  error?: string;
-  /** Installed tools (redacted): what the install policy let through. */
-  tools: ToolEntry[];
+/**
+ * One configured upstream: its spec and transport, its supervisor, the tools its latest connection listed as the
+ * install policy let them through (kept while it reconnects, so they stay callable by name once it is back), and its
+ * request limiter.
+ */
+export class ConfiguredUpstream {
+  /** Installed tools (redacted) of the latest connection; empty before the first. */
+  tools: ToolEntry[] = [];
   /** Tools the install policy withheld: exposed name → why (completes "tool 'server/name' …"). */
-  withheld: Map<string, string>;
-  lastAttempt: number;
+  withheld = new Map<string, string>();
+  /** True once a connection listed its tools. */
+  catalogLoaded = false;
+
+  constructor(
+    readonly spec: UpstreamSpec,
+    readonly transport: Transport<unknown>,
+    readonly supervisor: UpstreamSupervisor,
+    readonly limiter: RequestLimiter,
+    readonly start: StartMode,
+  ) {}
+
+  /** The live connection while ready. */
+  get connection(): Upstream | undefined {
+    return this.supervisor.connection;
+  }
+
+  get phase(): UpstreamPhase {
+    return this.supervisor.phase;
+  }
 }
 
 /**
- * One upstream in the runtime's catalog snapshot (tool entries as the transport produced them). Faces see the
- * engine's `CatalogServer` view instead.
+ * One upstream in the runtime's catalog (tool entries as the transport produced them, installed by the policy) and
+ * its state. Faces see the engine's `CatalogServer` view instead.
  */
 export interface UpstreamSnapshot {
   name: string;
   transport: string;
   description: string;
   tool_count: number;
+  /** True once a connection listed the upstream's tools (false: not started yet, or never reached). */
   catalog_loaded: boolean;
   tools: ToolEntry[];
+  /** The supervisor's phase. */
+  state: UpstreamPhase;
+  /** Why it is not ready (failed, reconnecting). */
+  cause?: UpstreamCause;
+  /** Epoch ms of the next attempt, when one is scheduled. */
+  next_attempt_at?: number;
 }
 
-function describeStartError(name: string, e: unknown): string {
+/** A start error as a cause: its closed code and one redacted message per line, naming the upstream. */
+function describeStartError(name: string, e: unknown): UpstreamCause {
   const prefix = `upstream ${name}: `;
   const strip = (m: string) => {
     while (m.startsWith(prefix)) m = m.slice(prefix.length); // transports may have named the upstream already
@@ -81,12 +111,16 @@ function describeStartError(name: string, e: unknown): string {
   };
   if (e instanceof UpstreamStartError) {
     // a transport may report several problems, one a line: each line names the upstream and carries the code
-    return e.message.split("\n").map((line) => `${prefix}${strip(line)}${e.hint ? ` (${e.hint})` : ""} [${e.code}]`)
-      .join("\n");
+    const message = e.message.split("\n").map((line) =>
+      `${prefix}${strip(line)}${e.hint ? ` (${e.hint})` : ""} [${e.code}]`
+    ).join("\n");
+    return { code: e.code, message };
   }
-  if (e instanceof Error && e.name === "CredentialError") return `${prefix}${strip(e.message)}`;
+  if (e instanceof Error && e.name === "CredentialError") {
+    return { code: "credential_unavailable", message: `${prefix}${strip(e.message)}` };
+  }
   const msg = e instanceof Error ? e.message.split("\n")[0] : String(e);
-  return `${prefix}failed to start: ${strip(msg)}`;
+  return { code: "start_failed", message: `${prefix}failed to start: ${strip(msg)}` };
 }
 
 /** The runtime handle. Create with `startRuntime`. */
@@ -94,46 +128,82 @@ export class Runtime {
   readonly redactor: SecretRedactor;
   readonly credentials: Materializer;
   readonly limits: RunLimits;
-  readonly snapshotMode: CatalogSettings["snapshot"];
   readonly readOnly: boolean;
   /** The process switch of the write gate (`--allow-writes`). */
   readonly processAllowsWrites: boolean;
-  readonly upstreams = new Map<string, UpstreamState>();
+  readonly upstreams = new Map<string, ConfiguredUpstream>();
+  /** Every phase change and every finished call record (events.ts). */
+  readonly events = new UpstreamEvents();
+  readonly clock: Clock;
   #stopped = false;
   #log: (line: string) => void;
   #fetch: typeof fetch;
-  #retryIntervalMs: number;
-  #frozen: UpstreamSnapshot[] | undefined;
 
   constructor(readonly config: PtcConfig, options: RuntimeOptions = {}) {
     this.redactor = createRedactor();
     this.credentials = createMaterializer(config.credentials, this.redactor, options.credentialIo);
     this.limits = { ...config.limits, ...options.limits };
-    this.snapshotMode = options.snapshot ?? config.catalog.snapshot;
     this.readOnly = options.readOnly === true || config.readOnly;
     this.processAllowsWrites = options.allowWrites === true;
+    this.clock = options.clock ?? systemClock;
     const sink = options.log ?? ((line: string) => console.error(line));
     this.#log = (line) => sink(this.redactor.redact(line));
     this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
-    this.#retryIntervalMs = options.retryIntervalMs ?? 2000;
     const registry = options.registry ?? defaultRegistry;
     for (const spec of config.upstreams) {
       const transport = registry.get(spec.transport);
       if (!transport) throw new RuntimeStartError([`upstream ${spec.name}: transport "${spec.transport}" missing`]);
-      this.upstreams.set(spec.name, {
-        spec,
-        transport,
-        status: "unavailable",
-        tools: [],
-        withheld: new Map(),
-        lastAttempt: 0,
-      });
+      this.upstreams.set(spec.name, this.#configure(spec, transport, spec.start ?? options.start ?? "first_use"));
     }
+  }
+
+  #configure(spec: UpstreamSpec, transport: Transport<unknown>, start: StartMode): ConfiguredUpstream {
+    const log = (m: string) => this.#log(`upstream ${spec.name}: ${m}`);
+    const supervisor = new UpstreamSupervisor({
+      name: spec.name,
+      connect: () =>
+        transport.start(spec.config, {
+          upstreamName: spec.name,
+          credentials: this.credentials,
+          redactor: this.redactor,
+          limits: this.upstreamLimits(),
+          fetch: this.#fetch,
+          log,
+        }),
+      onConnected: (connection) => {
+        const installation = installUpstream(connection, this.policy(spec));
+        const entry = this.upstreams.get(spec.name)!;
+        entry.withheld = installation.withheld;
+        entry.tools = installation.installed.map((t) => this.redactor.redactJson(t));
+        entry.catalogLoaded = true;
+      },
+      describe: (e) => {
+        const cause = describeStartError(spec.name, e);
+        return { code: cause.code, message: this.redactor.redact(cause.message) };
+      },
+      backoff: spec.backoff,
+      clock: this.clock,
+      events: this.events,
+      log,
+    });
+    // A phase change worth an operator's attention is logged once per distinct cause.
+    let lastLogged: string | undefined;
+    this.events.subscribe((e) => {
+      if (e.type !== "phase" || e.upstream !== spec.name) return;
+      if (e.to === "failed" && e.cause && e.cause.message !== lastLogged) {
+        lastLogged = e.cause.message;
+        this.#log(`${e.cause.message} (unavailable; ptc tries again in the background)`);
+      } else if (e.to === "ready" && lastLogged !== undefined) {
+        lastLogged = undefined;
+        log("ready again");
+      }
+    });
+    return new ConfiguredUpstream(spec, transport, supervisor, new RequestLimiter(spec.maxConcurrentRequests), start);
   }
 
   /** Catalog settings in force. */
   get catalogSettings(): CatalogSettings {
-    return { ...this.config.catalog, snapshot: this.snapshotMode };
+    return this.config.catalog;
   }
 
   /** Log a line through the redactor. */
@@ -150,40 +220,6 @@ export class Runtime {
     };
   }
 
-  /** Start (or retry) one upstream. Returns the redacted problem, or undefined when ready. */
-  async startUpstream(state: UpstreamState): Promise<string | undefined> {
-    state.lastAttempt = Date.now();
-    try {
-      const upstream = await state.transport.start(state.spec.config, {
-        upstreamName: state.spec.name,
-        credentials: this.credentials,
-        redactor: this.redactor,
-        limits: this.upstreamLimits(),
-        fetch: this.#fetch,
-        log: (m) => this.#log(`upstream ${state.spec.name}: ${m}`),
-      });
-      if (this.#stopped) {
-        await upstream.stop().catch(() => {});
-        return `upstream ${state.spec.name}: runtime stopped while starting`;
-      }
-      const installation: Installation = installUpstream(upstream, this.policy(state.spec));
-      state.upstream = upstream;
-      state.status = "ready";
-      state.error = undefined;
-      this.#adopt(state, installation);
-      return undefined;
-    } catch (e) {
-      state.status = "unavailable";
-      state.error = this.redactor.redact(describeStartError(state.spec.name, e));
-      return state.error;
-    }
-  }
-
-  /** Re-install the upstream's current tool list through the policy. */
-  #loadTools(state: UpstreamState): void {
-    this.#adopt(state, installTools(state.upstream ? state.upstream.listTools() : [], this.policy(state.spec)));
-  }
-
   /** What decides which of one upstream's listed tools are installed (src/upstream/install.ts). */
   policy(spec: UpstreamSpec): InstallPolicy {
     return {
@@ -195,63 +231,41 @@ export class Runtime {
     };
   }
 
-  #adopt(state: UpstreamState, installation: Installation): void {
-    state.withheld = installation.withheld;
-    state.tools = installation.installed.map((t) => this.redactor.redactJson(t));
+  /** Start the upstreams configured to start in the background (without waiting for them). */
+  startBackground(): void {
+    for (const u of this.upstreams.values()) if (u.start === "background") u.supervisor.start();
   }
 
   /**
-   * Live mode: retry unavailable upstreams and ask ready ones to refresh (each at most once per retry interval),
-   * then re-list tools. Frozen mode: no-op. Failures are logged once per distinct message.
+   * Start the named upstreams (all when none are named) and wait until each is ready or has finished one attempt,
+   * at most until `deadline` (epoch ms). `ptc catalog` and a recording use it to see every catalog it can.
    */
-  async refresh(names?: string[]): Promise<void> {
-    if (this.snapshotMode !== "live" || this.#stopped) return;
-    const now = Date.now();
-    const due = (s: UpstreamState) => now - s.lastAttempt >= this.#retryIntervalMs;
-    const chosen = [...this.upstreams.values()].filter((s) => !names || names.includes(s.spec.name));
-    await Promise.all(chosen.map(async (s) => {
-      if (s.status === "unavailable" && due(s)) {
-        const before = s.error;
-        const problem = await this.startUpstream(s);
-        if (problem && problem !== before) this.#log(`${problem} (will retry)`);
-      } else if (s.status === "ready" && s.upstream) {
-        if (s.upstream.refresh && due(s)) {
-          s.lastAttempt = now;
-          try {
-            await s.upstream.refresh();
-          } catch (e) {
-            this.#log(describeStartError(s.spec.name, e).replace("failed to start", "refresh failed"));
-          }
-        }
-        this.#loadTools(s);
-      }
-    }));
+  async settle(deadline: number, names?: string[], signal?: AbortSignal): Promise<void> {
+    const chosen = [...this.upstreams.values()].filter((u) => !names || names.includes(u.spec.name));
+    await Promise.all(chosen.map((u) => u.supervisor.whenReady(deadline, signal)));
   }
 
-  /** The catalog snapshot, servers sorted by name (frozen: the one taken at start). */
+  /** The catalog, servers sorted by name: each upstream's state and the tools its latest connection listed. */
   catalog(): UpstreamSnapshot[] {
-    return this.#frozen ?? this.#computeCatalog();
+    return [...this.upstreams.values()].map((u) => {
+      const s = u.supervisor;
+      return {
+        name: u.spec.name,
+        transport: u.spec.transport,
+        description: this.redactor.redact(u.spec.description),
+        tool_count: u.tools.length,
+        catalog_loaded: u.catalogLoaded,
+        tools: u.tools,
+        state: s.phase,
+        ...(s.cause ? { cause: s.cause } : {}),
+        ...(s.nextAttemptAt !== undefined ? { next_attempt_at: s.nextAttemptAt } : {}),
+      };
+    }).sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
   }
 
-  #computeCatalog(): UpstreamSnapshot[] {
-    return [...this.upstreams.values()].map((s) => ({
-      name: s.spec.name,
-      transport: s.spec.transport,
-      description: this.redactor.redact(s.spec.description),
-      tool_count: s.tools.length,
-      catalog_loaded: s.status === "ready",
-      tools: s.tools,
-    })).sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-  }
-
-  /** Mark start complete: in frozen mode this takes the snapshot every later lookup uses. */
-  markStarted(): void {
-    if (this.snapshotMode === "frozen") this.#frozen = this.#computeCatalog();
-  }
-
-  /** A tool of the current snapshot by server and exposed name. */
+  /** A tool of the current catalog by server and exposed name. */
   findTool(server: string, tool: string): ToolEntry | undefined {
-    return this.catalog().find((s) => s.name === server)?.tools.find((t) => t.name === tool);
+    return this.upstreams.get(server)?.tools.find((t) => t.name === tool);
   }
 
   /** Names of configured upstreams, sorted. */
@@ -259,33 +273,37 @@ export class Runtime {
     return [...this.upstreams.keys()].sort();
   }
 
-  /** Non-secret facts: upstreams, transports, tool counts, catalog status, limits. */
+  /** Non-secret facts: upstreams (state, cause, next attempt, tool counts), limits. */
   diagnostics(): JsonObject {
     const upstreams: JsonObject = {};
     for (const name of this.serverNames()) {
-      const s = this.upstreams.get(name)!;
+      const u = this.upstreams.get(name)!;
+      const s = u.supervisor;
       let extra: JsonObject = {};
       try {
-        extra = s.upstream ? s.upstream.diagnostics() : {};
+        extra = u.connection ? u.connection.diagnostics() : {};
       } catch {
         extra = { diagnostics_error: true };
       }
       upstreams[name] = {
-        transport: s.spec.transport,
-        status: s.status,
-        tool_count: s.tools.length,
-        hidden_tools: s.withheld.size,
-        write_tools: s.tools.filter((t) => t.effect === "write").length,
-        allow_writes: this.policy(s.spec).configAllowsWrites === true,
-        ...(s.error ? { error: s.error } : {}),
+        transport: u.spec.transport,
         ...extra,
+        state: s.phase,
+        start: u.start,
+        reconnects: s.reconnects,
+        tool_count: u.tools.length,
+        hidden_tools: u.withheld.size,
+        write_tools: u.tools.filter((t) => t.effect === "write").length,
+        allow_writes: this.policy(u.spec).configAllowsWrites === true,
+        max_concurrent_requests: u.spec.maxConcurrentRequests,
+        ...(s.cause ? { error: s.cause.message, error_code: s.cause.code } : {}),
+        ...(s.nextAttemptAt !== undefined ? { next_attempt_at: new Date(s.nextAttemptAt).toISOString() } : {}),
       };
     }
     const l = this.limits;
     return this.redactor.redactJson({
       upstreams,
       catalog_exposure_mode: this.config.catalog.exposure,
-      catalog_snapshot_mode: this.snapshotMode,
       read_only: this.readOnly,
       process_allows_writes: this.processAllowsWrites,
       limits: {
@@ -308,41 +326,20 @@ export class Runtime {
   async stop(): Promise<void> {
     if (this.#stopped) return;
     this.#stopped = true;
-    await Promise.all([...this.upstreams.values()].map(async (s) => {
-      const u = s.upstream;
-      s.upstream = undefined;
-      s.status = "stopped";
-      if (u) {
-        try {
-          await u.stop();
-        } catch (e) {
-          this.#log(`upstream ${s.spec.name}: stop failed: ${e instanceof Error ? e.message : String(e)}`);
-        }
-      }
-    }));
+    await Promise.all([...this.upstreams.values()].map((u) => u.supervisor.stop()));
   }
 }
 
 /**
- * Start a runtime: resolve every credential once (registering the secrets with the redactor before any catalog
- * text exists), then start every upstream concurrently. Throws RuntimeStartError listing every problem when the
- * policy is fatal; otherwise failed upstreams are marked unavailable and logged once.
+ * Make a runtime: check every credential once (registering the secrets with the redactor before any catalog text
+ * exists; a problem is logged — the upstreams using it fail with it when they start) and start the upstreams whose
+ * start mode is `background`, without waiting for them. Throws RuntimeStartError only for a missing transport.
  */
 export async function startRuntime(config: PtcConfig, options: RuntimeOptions = {}): Promise<Runtime> {
   const rt = new Runtime(config, options);
-  const policy = options.failurePolicy ?? (rt.snapshotMode === "frozen" ? "fatal" : "mark_unavailable");
-  const credentialProblems = await rt.credentials.check();
-  if (credentialProblems.length > 0 && policy === "fatal") {
-    throw new RuntimeStartError(credentialProblems.map((p) => rt.redactor.redact(p)));
+  for (const p of await rt.credentials.check()) {
+    rt.log(`${p} (upstreams using it will fail until it is available)`);
   }
-  for (const p of credentialProblems) rt.log(`${p} (upstreams using it will fail until it is available)`);
-  const problems = (await Promise.all([...rt.upstreams.values()].map((s) => rt.startUpstream(s))))
-    .filter((p): p is string => p !== undefined);
-  if (problems.length > 0 && policy === "fatal") {
-    await rt.stop();
-    throw new RuntimeStartError(problems);
-  }
-  for (const p of problems) rt.log(`${p} (marked unavailable; will retry)`);
-  rt.markStarted();
+  rt.startBackground();
   return rt;
 }

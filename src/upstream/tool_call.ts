@@ -1,7 +1,9 @@
 /**
  * The `tool/call` host callback: `ToolRequest {name: "call", args: {server, tool, args}}` → validate the request →
- * charge the budget → resolve the upstream (a live snapshot retries it), the installed tool and the arguments →
- * dispatch `upstream.call` → settle (size cap, redaction) → record → a tagged outcome. Programmer faults (unknown
+ * charge the budget → resolve the upstream (wait until its supervisor has it ready, within the call's time), the
+ * installed tool and the arguments → dispatch `upstream.call` (a slot of the upstream's `max_concurrent_requests`
+ * first; a read answered 429/503 with a `Retry-After` that fits is sent once more after it) → settle (size cap,
+ * redaction) → record → a tagged outcome. Programmer faults (unknown
  * server/tool, a withheld tool, bad argument shape or values) raise `runtime_error`; world faults come back as
  * `{ok: false, reason, message}`; every message and record is redacted.
  * @module
@@ -11,12 +13,13 @@ import type { JsonObject, JsonValue } from "../core/json.ts";
 import type { ToolEffect, ToolResult } from "./types.ts";
 import type { MutationState, ToolOutcome, ToolRequest } from "../core/tool_seam.ts";
 import type { CallInterceptor, CallRecord, RunScope } from "./run_records.ts";
-import type { UpstreamState } from "./runtime.ts";
+import type { ConfiguredUpstream } from "./runtime.ts";
 import { previewJson } from "./preview.ts";
 import { jsonBytes } from "./bytes.ts";
 import { argumentProblems, matchArgNames } from "./tool_args.ts";
 import { didYouMean } from "../core/suggest.ts";
 import { describeValue } from "./messages.ts";
+import { unavailableMessage } from "./upstream_state.ts";
 
 export { argumentProblems, matchArgNames } from "./tool_args.ts";
 
@@ -42,15 +45,17 @@ function clip(text: string): string {
   return text.length > MAX_MESSAGE_CHARS ? `${text.slice(0, MAX_MESSAGE_CHARS)}…` : text;
 }
 
-async function dispatch(
+/** One request to the connection, bounded by `timeoutMs` and the run's signal. */
+async function send(
   ctx: RunScope,
-  state: UpstreamState,
+  target: ConfiguredUpstream,
   tool: string,
   args: JsonObject,
   effect: ToolEffect,
+  timeoutMs: number,
 ): Promise<ToolResult> {
-  const upstream = state.upstream!;
-  const timeoutMs = ctx.limits.callTimeoutMs;
+  const upstream = target.connection;
+  if (!upstream) return unavailable(ctx, target);
   const controller = new AbortController();
   const onAbort = () => controller.abort(ctx.signal.reason);
   if (ctx.signal.aborted) onAbort();
@@ -80,6 +85,57 @@ async function dispatch(
     clearTimeout(timer);
     ctx.signal.removeEventListener("abort", onAbort);
   }
+}
+
+/**
+ * Take a slot of the upstream's `max_concurrent_requests` (waiting in line until the call's deadline or the run's
+ * end), send, and — for a read the service answered 429/503 with a `Retry-After` that still fits the call's time —
+ * wait that long and send once more. A write is never sent twice.
+ */
+async function dispatch(
+  ctx: RunScope,
+  target: ConfiguredUpstream,
+  tool: string,
+  args: JsonObject,
+  effect: ToolEffect,
+  deadline: number,
+): Promise<ToolResult> {
+  const clock = ctx.runtime.clock;
+  const limiter = target.limiter;
+  const release = await limiter.acquire(deadline - clock.now(), ctx.signal);
+  if (!release) {
+    return {
+      ok: false,
+      reason: "timeout",
+      message: `upstream ${target.spec.name} had ${limiter.max} calls in flight (max_concurrent_requests) until ` +
+        "this call's time ran out; it was not sent",
+      mutationState: "not_applied",
+    };
+  }
+  try {
+    const first = await send(ctx, target, tool, args, effect, Math.max(1, deadline - clock.now()));
+    const wait = first.ok || effect === "write" ? undefined : first.retryAfterMs;
+    if (wait === undefined || clock.now() + wait >= deadline || ctx.signal.aborted) return first;
+    if (!await sleep(wait, ctx.signal)) return first;
+    return await send(ctx, target, tool, args, effect, Math.max(1, deadline - clock.now()));
+  } finally {
+    release();
+  }
+}
+
+/** Wait `ms`; false when `signal` aborted first. */
+function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve(true);
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
 }
 
 /** Validate and perform one `tool/call` for a run. Never throws; every message is redacted. */
@@ -143,7 +199,8 @@ async function callToolUnredacted(ctx: RunScope, request: ToolRequest): Promise<
   const record = recorder(ctx, target);
   const overBudget = chargeBudget(ctx);
   if (overBudget) return record(overBudget, 0);
-  const state = await resolveUpstream(ctx, target.server);
+  const deadline = ctx.runtime.clock.now() + ctx.limits.callTimeoutMs;
+  const state = await resolveUpstream(ctx, target.server, deadline);
   if (isOutcome(state)) return state;
   if (isFault(state)) return record(state, 0);
   const resolved = resolveTool(ctx, state, target);
@@ -153,7 +210,7 @@ async function callToolUnredacted(ctx: RunScope, request: ToolRequest): Promise<
     const overWrites = chargeWrites(ctx);
     if (overWrites) return record(overWrites, 0);
   }
-  const perform = () => dispatch(ctx, state, target.tool, resolved.args, resolved.effect);
+  const perform = () => dispatch(ctx, state, target.tool, resolved.args, resolved.effect, deadline);
   const call = { server: target.server, tool: target.tool, args: resolved.args, effect: resolved.effect };
   const release = write
     ? ctx.writeInFlight({ server: target.server, tool: target.tool, args: record.args })
@@ -264,39 +321,45 @@ function withMutationState(settled: Settled, known?: "not_applied" | "indetermin
 }
 
 /**
- * The configured upstream, ready (a live snapshot retries an unavailable one first). Raises on an unknown upstream;
- * an unavailable one is a world fault.
+ * The configured upstream once its supervisor has it ready: an idle one is started, a start or reconnect in flight
+ * is joined, all within the call's deadline. Raises on an unknown upstream; one that is not ready in time is a world
+ * fault (`upstream_unavailable`) saying why and when ptc tries again.
  */
-async function resolveUpstream(ctx: RunScope, server: string): Promise<UpstreamState | Settled | ToolOutcome> {
+async function resolveUpstream(
+  ctx: RunScope,
+  server: string,
+  deadline: number,
+): Promise<ConfiguredUpstream | Settled | ToolOutcome> {
   const rt = ctx.runtime;
-  let state = rt.upstreams.get(server);
-  if (!state) {
+  const target = rt.upstreams.get(server);
+  if (!target) {
     return raise(`no upstream '${server}' configured${didYouMean(server, rt.serverNames())}. ${configured(ctx)}`);
   }
-  if (state.status !== "ready" && rt.snapshotMode === "live") {
-    await rt.refresh([server]);
-    state = rt.upstreams.get(server)!;
-  }
-  if (state.status === "ready" && state.upstream) return state;
-  return {
-    ok: false,
-    reason: "upstream_unavailable",
-    message: rt.redactor.redact(state.error ?? `upstream ${server} is unavailable`),
-  };
+  if (await target.supervisor.whenReady(deadline, ctx.signal)) return target;
+  if (ctx.closed) return CLOSED;
+  return unavailable(ctx, target);
+}
+
+/** An upstream that is not ready: its state, the cause and when ptc tries again (`unavailableMessage`). */
+function unavailable(ctx: RunScope, target: ConfiguredUpstream): ToolResult & { ok: false } {
+  const s = target.supervisor;
+  const state = { name: target.spec.name, state: s.phase, cause: s.cause, next_attempt_at: s.nextAttemptAt };
+  const message = unavailableMessage(state, ctx.runtime.clock.now(), ctx.limits.callTimeoutMs);
+  return { ok: false, reason: "upstream_unavailable", message: ctx.runtime.redactor.redact(message) };
 }
 
 /**
  * The installed tool and the arguments mapped to its names. Raises on a tool the install policy withheld (saying
  * why), an unknown tool (with the nearest name) and arguments the tool's schema rejects.
  */
-function resolveTool(ctx: RunScope, state: UpstreamState, target: CallTarget): ResolvedArgs | ToolOutcome {
+function resolveTool(ctx: RunScope, state: ConfiguredUpstream, target: CallTarget): ResolvedArgs | ToolOutcome {
   const rt = ctx.runtime;
   const { server, tool } = target;
   const entry = rt.findTool(server, tool);
   if (!entry) {
     const why = state.withheld.get(tool);
     if (why !== undefined) return raise(`tool '${server}/${tool}' ${why}`);
-    const known = rt.catalog().find((s) => s.name === server)?.tools.map((t) => t.name) ?? [];
+    const known = state.tools.map((t) => t.name);
     return raise(
       `no tool '${tool}' in upstream '${server}'${didYouMean(tool, known)}. ` +
         `Known tools: ${known.join(", ") || "(none)"}`,

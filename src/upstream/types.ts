@@ -92,6 +92,11 @@ export type ToolResult =
     message: string;
     bytes?: number;
     mutationState?: "not_applied" | "indeterminate";
+    /**
+     * The service asked to be called again after this many ms (a 429/503 `Retry-After`). The runtime retries a read
+     * once after it when it fits in the call's time; a write never.
+     */
+    retryAfterMs?: number;
   };
 
 /** Per-call context the runtime hands a transport. */
@@ -106,7 +111,11 @@ export interface CallContext {
   effect?: ToolEffect;
 }
 
-/** A started upstream. */
+/**
+ * One live connection to an upstream, as a transport's `start` returns it. The runtime's supervisor
+ * (src/upstream/supervisor.ts) owns its life: it makes a new connection after this one ends (`closed`) or after a
+ * failed `start`, with the one backoff policy. A connection never reconnects or retries by itself.
+ */
 export interface Upstream {
   /**
    * Every tool the upstream serves, normalized (kebab-case names, annotations saying what each tool is). Transports
@@ -121,8 +130,13 @@ export interface Upstream {
   call(toolName: string, args: JsonObject, ctx: CallContext): Promise<ToolResult>;
   /** Non-secret facts for `diagnostics()` / `ptc doctor`. */
   diagnostics(): JsonObject;
-  /** Re-list tools (live snapshot mode). Optional. */
-  refresh?(): Promise<void>;
+  /**
+   * Settles, with a short non-secret reason ("its server process exited (exit status 3)"), when the connection ended
+   * by itself (a child process died, the server went away). Absent: the connection never ends by itself (each call
+   * reaches the service afresh, as OpenAPI's do). Not settled by `stop()`.
+   */
+  readonly closed?: Promise<string>;
+  /** Close the connection (kill the child, end the session). Idempotent. */
   stop(): Promise<void>;
 }
 
@@ -228,7 +242,11 @@ export interface Transport<C = unknown> {
   parseConfig(raw: JsonObject, ctx: ConfigContext): C | ConfigError[];
   /** Permissions this upstream needs. */
   permissions(config: C): PermissionNeeds;
-  /** Start (load schema / spawn child / connect) and return the live upstream. Throws UpstreamStartError. */
+  /**
+   * One attempt to connect (load the schema / spawn the child / handshake and list the tools) → the live connection.
+   * Throws UpstreamStartError (closed code, message, hint). Never retries: the runtime's supervisor decides when to
+   * try again.
+   */
   start(config: C, deps: TransportDeps): Promise<Upstream>;
   /**
    * The upstream's public, non-secret endpoint for diagnostics and tool provenance (e.g. `{baseUrl}` without

@@ -5,6 +5,7 @@
  * RecordingError naming the flag and the file, never a hang, a stack overflow or a file read outside DIR.
  */
 import assert from "node:assert/strict";
+import { startSettled } from "../upstream/settled.ts";
 import { join } from "node:path";
 import { Recorder } from "../../src/engine/recorder.ts";
 import { Replayer } from "../../src/engine/replayer.ts";
@@ -15,7 +16,6 @@ import {
 } from "../../src/engine/recording_format.ts";
 import type { EngineEvalResult } from "../../src/engine/types.ts";
 import { parseConfigText, type PtcConfig } from "../../src/upstream/config.ts";
-import { startRuntime } from "../../src/upstream/runtime.ts";
 import { TransportRegistry } from "../../src/upstream/registry.ts";
 import { withRecordingDir } from "./recording_dirs.ts";
 
@@ -103,7 +103,7 @@ Deno.test("record and replay: a manifest nested deeper than ptc walks is refused
 async function runtimeWith(maxToolCalls: number) {
   const config = parseConfigText(JSON.stringify({ upstreams: {}, limits: { max_tool_calls: maxToolCalls } }), "/");
   assert.ok(!Array.isArray(config), JSON.stringify(config));
-  return await startRuntime(config as PtcConfig, { registry: new TransportRegistry(), log: () => {} });
+  return await startSettled(config as PtcConfig, { registry: new TransportRegistry(), log: () => {} });
 }
 
 Deno.test("record: two processes starting on one empty DIR with other limits — the second is refused", async () => {

@@ -3,8 +3,9 @@
  * tools exactly as a program's `tool/call` would (through a run context) without going through a sandbox.
  */
 import { type DemoSession, type DemoSessionOptions, startDemoSession } from "../../src/cli/demo_session.ts";
+import { startSettled } from "../upstream/settled.ts";
 import { loadConfigOrThrow } from "../../src/upstream/config.ts";
-import { type Runtime, startRuntime } from "../../src/upstream/runtime.ts";
+import type { Runtime } from "../../src/upstream/runtime.ts";
 import { registerBuiltins } from "../../transports/mod.ts";
 
 /** A demo session and a runtime over its config. */
@@ -19,7 +20,7 @@ export async function withDemoRuntime(
   try {
     const registry = registerBuiltins();
     const config = await loadConfigOrThrow(session.configPath, { registry });
-    const runtime = await startRuntime(config, { registry, log: () => {} });
+    const runtime = await startSettled(config, { registry, log: () => {} });
     try {
       await fn(Object.assign(session, { runtime }));
     } finally {

@@ -4,13 +4,14 @@
  * @module
  */
 import assert from "node:assert/strict";
+import { startSettled } from "../upstream/settled.ts";
 import { join } from "node:path";
 import { createTokenDir, startObservatory } from "../../fixtures/observatory/mod.ts";
 import { startMcpHttpFixture } from "../../fixtures/mcp/http.ts";
 import { SandboxPool } from "../../src/sandbox/mod.ts";
 import { loadConfigOrThrow } from "../../src/upstream/config.ts";
 import { withRunContext } from "../../src/upstream/run_context.ts";
-import { type Runtime, startRuntime } from "../../src/upstream/runtime.ts";
+import type { Runtime } from "../../src/upstream/runtime.ts";
 import { registerBuiltins } from "../../transports/mod.ts";
 import { ROOT, STDIO_FIXTURE } from "../transports/mcp_common/helpers.ts";
 import { runDeno } from "../cli/run_deno.ts";
@@ -87,7 +88,7 @@ async function startWorld(): Promise<World> {
   const configPath = join(dir, "upstreams.json");
   await Deno.writeTextFile(configPath, JSON.stringify(config, null, 2));
   const registry = registerBuiltins();
-  const runtime = await startRuntime(await loadConfigOrThrow(configPath, { registry }), { registry, log: () => {} });
+  const runtime = await startSettled(await loadConfigOrThrow(configPath, { registry }), { registry, log: () => {} });
   const pool = new SandboxPool({ size: 1 });
   await pool.warm();
   return {

@@ -3,6 +3,10 @@ import stdio from "../../transports/mcp_stdio/mod.ts";
 import { clearVerdictCache } from "../../transports/mcp_common/session.ts";
 import { UpstreamStartError } from "../../src/upstream/types.ts";
 import { installTools } from "../../src/upstream/install.ts";
+import { registerBuiltins } from "../../transports/mod.ts";
+import { parseConfigText } from "../../src/upstream/config.ts";
+import { startRuntime } from "../../src/upstream/runtime.ts";
+import { withRunContext } from "../../src/upstream/run_context.ts";
 import {
   callCtx,
   makeCtx,
@@ -165,36 +169,84 @@ async function t_start(raw: Record<string, unknown>, deps: ReturnType<typeof mak
   return await stdio.start(parseOk(stdio, raw as any, makeCtx({ credentials: creds })), deps);
 }
 
-Deno.test("mcp_stdio: crash → fail fast → restart with backoff; stop leaves no orphan", async () => {
+Deno.test("mcp_stdio: a crash settles the connection's closed with the exit status; a new start resolves bindings afresh", async () => {
   const secrets = { tok: "first-secret" };
   const deps = makeDeps({ credentials: secrets });
-  const raw = stdioFixture([], { restart_backoff_ms: 300, env: { API_TOKEN: { binding: "tok" } } });
+  const raw = stdioFixture([], { env: { API_TOKEN: { binding: "tok" } } });
   const u = await t_start(raw, deps, ["tok"]);
+  let next: Awaited<ReturnType<typeof t_start>> | undefined;
   let pid = 0;
   try {
     const first = u.diagnostics().pid as number;
     assert.ok(pidAlive(first));
     await u.call("crash", {}, callCtx());
-    assert.ok(await waitFor(() => u.diagnostics().state !== "ready"), "crash noticed");
-    secrets.tok = "second-secret";
+    assert.match(await u.closed!, /^its server process exited/);
     const during = await u.call("echo", {}, callCtx());
     assert.equal(!during.ok && during.reason, "upstream_unavailable");
-    assert.match(!during.ok ? during.message : "", /restarting/);
-    assert.ok(await waitFor(() => u.diagnostics().state === "ready"), "restarted");
-    assert.equal(u.diagnostics().restarts, 1);
-    assert.equal(u.diagnostics().reusedVerdict, true, "reconnect reused the cached discover result");
-    pid = u.diagnostics().pid as number;
+    assert.match(!during.ok ? during.message : "", /its server process exited.*reconnecting/);
+    // the supervisor's next attempt is a new start: the rotated credential reaches the new process
+    secrets.tok = "second-secret";
+    next = await t_start(raw, deps, ["tok"]);
+    assert.equal(next.diagnostics().reusedVerdict, true, "reconnect reused the cached discover result");
+    pid = next.diagnostics().pid as number;
     assert.notEqual(pid, first);
-    assert.ok(!pidAlive(first));
-    const again = await u.call("echo", { back: true }, callCtx());
-    assert.deepEqual(again.ok && again.value, { back: true });
-    // bindings are resolved again at restart: a rotated credential reaches the new process
-    const rotated = await u.call("env", { name: "API_TOKEN" }, callCtx());
+    assert.ok(await waitFor(() => !pidAlive(first)), "the crashed child is gone");
+    const rotated = await next.call("env", { name: "API_TOKEN" }, callCtx());
     assert.equal(rotated.ok && (rotated.value as { value: string }).value, "second-secret");
   } finally {
     await u.stop();
+    await next?.stop();
   }
   assert.ok(!pidAlive(pid), "child reaped on stop");
+});
+
+Deno.test("mcp_stdio: under the runtime a crashed server is restarted, and retried for as long as ptc runs", async () => {
+  const secrets: Record<string, string> = { TOK: "a-long-secret-value" };
+  const doc = {
+    credentials: { tok: { source: "env", var: "TOK" } },
+    upstreams: {
+      fx: {
+        ...stdioFixture([], { env: { T: { binding: "tok" } } }),
+        reconnect_backoff_ms: 50,
+        reconnect_max_backoff_ms: 100,
+        allow_writes: true, // `crash` is a write tool
+      },
+    },
+  };
+  const registry = registerBuiltins();
+  const config = parseConfigText(JSON.stringify(doc), Deno.cwd(), { registry });
+  assert.ok(!Array.isArray(config), JSON.stringify(config));
+  const events: string[] = [];
+  const logs: string[] = [];
+  const rt = await startRuntime(config, {
+    registry,
+    credentialIo: { getEnv: (n) => secrets[n], readFile: () => Promise.reject(new Error("no files")) },
+    log: (l) => logs.push(l),
+    allowWrites: true,
+  });
+  rt.events.subscribe((e) => e.type === "phase" && events.push(e.to));
+  const call = (tool: string) =>
+    withRunContext(rt, (ctx) => ctx.callTool({ name: "call", args: { server: "fx", tool, args: {} } }));
+  try {
+    const up = (await call("echo")).value;
+    assert.equal(up.kind === "tagged" && up.ok, true);
+    const first = rt.upstreams.get("fx")!.connection!.diagnostics().pid as number;
+    delete secrets.TOK; // every restart now fails (credential unavailable)
+    await call("crash");
+    assert.ok(await waitFor(() => events.filter((e) => e === "failed").length >= 3), events.join());
+    const down = (await call("echo")).value;
+    assert.ok(down.kind === "tagged" && !down.ok && down.reason === "upstream_unavailable");
+    assert.match(down.message, /^upstream fx is unavailable: .*TOK.*; ptc tries again in \d+ ms$/);
+    assert.ok(!logs.join("\n").includes("a-long-secret-value"));
+    secrets.TOK = "a-long-secret-value"; // fixed: the next attempt succeeds without restarting ptc
+    assert.ok(await waitFor(() => rt.upstreams.get("fx")!.phase === "ready"), events.join());
+    const back = (await call("echo")).value;
+    assert.equal(back.kind === "tagged" && back.ok, true);
+    assert.notEqual(rt.upstreams.get("fx")!.connection!.diagnostics().pid, first);
+    assert.deepEqual(events.slice(0, 3), ["connecting", "ready", "reconnecting"]);
+  } finally {
+    await rt.stop();
+  }
 });
 
 Deno.test("mcp_stdio: every tool is listed with its annotations; read-only mode withholds the write ones", async () => {
@@ -312,22 +364,4 @@ Deno.test("mcp_stdio: stop() kills a server that ignores stdin EOF", async () =>
   assert.ok(pidAlive(pid));
   await u.stop();
   assert.ok(!pidAlive(pid));
-});
-
-Deno.test("mcp_stdio: restarts are given up after restart_max_attempts failures", async () => {
-  const secrets: Record<string, string> = { tok: "a-long-secret-value" };
-  const deps = makeDeps({ credentials: secrets });
-  const raw = stdioFixture([], { restart_backoff_ms: 50, restart_max_attempts: 2, env: { T: { binding: "tok" } } });
-  const u = await t_start(raw, deps, ["tok"]);
-  try {
-    delete secrets.tok; // every restart now fails (credential unavailable)
-    await u.call("crash", {}, callCtx());
-    assert.ok(await waitFor(() => u.diagnostics().state === "failed"), "gave up");
-    const r = await u.call("echo", {}, callCtx());
-    assert.equal(!r.ok && r.reason, "upstream_unavailable");
-    assert.match(!r.ok ? r.message : "", /restarts were given up/);
-    assert.ok(deps.logs.some((l) => l.includes("gave up after 2 failed restarts")));
-  } finally {
-    await u.stop();
-  }
 });

@@ -6,6 +6,7 @@
  * and not retried.
  */
 import assert from "node:assert/strict";
+import { startSettled } from "../upstream/settled.ts";
 import { applyEdits, modify } from "jsonc-parser";
 import { join } from "node:path";
 import {
@@ -18,7 +19,7 @@ import { writeConcreteConfig } from "../../src/cli/demo_session.ts";
 import type { JsonObject, JsonValue } from "../../src/core/json.ts";
 import { loadConfigOrThrow } from "../../src/upstream/config.ts";
 import { withRunContext } from "../../src/upstream/run_context.ts";
-import { type Runtime, startRuntime } from "../../src/upstream/runtime.ts";
+import type { Runtime } from "../../src/upstream/runtime.ts";
 import { registerBuiltins } from "../../transports/mod.ts";
 
 type Outcome = {
@@ -62,7 +63,7 @@ async function withWorld(options: WorldOptions, fn: (w: World) => Promise<void>)
     await Deno.writeTextFile(path, text);
     const registry = registerBuiltins();
     const config = await loadConfigOrThrow(path, { registry });
-    const runtime = await startRuntime(config, {
+    const runtime = await startSettled(config, {
       registry,
       allowWrites: options.processWrites !== false,
       readOnly: options.readOnly === true,

@@ -18,7 +18,7 @@ Deno.test("replay: defs holding tool results survive a lost worker without re-fe
   const engine = await createEngine({
     registry: registerBuiltins(),
     upstreamsConfig: world.configPath,
-    snapshot: "live",
+    upstreamStart: "background",
     poolSize: 1,
   });
   const session = losingSession(await engine.openSession());

@@ -21,6 +21,7 @@ const CATALOG: CatalogServer[] = [{
   description: "",
   transport: "openapi",
   status: "ready",
+  statusText: "ready",
   tools: [
     { name: "list", description: "", inputSchema: {}, readOnly: true, effect: "read", provenance: {} },
     { name: "annotate", description: "", inputSchema: {}, readOnly: false, effect: "write", provenance: {} },

@@ -109,6 +109,7 @@ Deno.test("apropos scores: exact 10 / prefix 5 / substring 2, +2 on name tokens,
     description: "",
     tool_count: 3,
     catalog_loaded: true,
+    state: "ready" as const,
     tools: [
       tool("search-traces", "Find traces by text"),
       tool("get-trace", "Get a trace"),

@@ -70,7 +70,11 @@ Deno.test("config: a valid file gets defaults, warnings for literal and unused c
   assert.equal(c.limits.callTimeoutMs, 5000);
   assert.equal(c.limits.maxResponseBytes, 2 * 1024 * 1024);
   assert.equal(c.limits.maxCatalogResultBytes, 262144);
-  assert.deepEqual(c.catalog, { exposure: "auto", snapshot: "frozen", inlineMaxChars: 800, inlineMaxTools: 8 });
+  assert.deepEqual(c.catalog, { exposure: "auto", inlineMaxChars: 800, inlineMaxTools: 8 });
+  // the keys every upstream has: unset start (the face decides), 8 requests at once, the default backoff
+  assert.equal(c.upstreams[0].start, undefined);
+  assert.equal(c.upstreams[0].maxConcurrentRequests, 8);
+  assert.deepEqual(c.upstreams[0].backoff, { initialMs: 500, maxMs: 30_000 });
   assert.equal(c.readOnly, false);
   assert.ok(c.warnings.some((w) => /credentials\.lit: literal secret/.test(w)));
   assert.ok(c.warnings.some((w) => /credentials\.lit: declared but not used/.test(w)));
@@ -80,13 +84,12 @@ Deno.test("config: JSONC comments and trailing commas are accepted; limits and c
   const r = parse(`// ptc
   { "upstreams": {}, /* none */ "read_only": true,
     "limits": {"max_tool_calls": 3, "call_timeout_ms": 100,},
-    "catalog": {"exposure": "lazy", "snapshot": "live"}, }`);
+    "catalog": {"exposure": "lazy"}, }`);
   assert.ok(!Array.isArray(r), JSON.stringify(r));
   const c = r as PtcConfig;
   assert.equal(c.readOnly, true);
   assert.equal(c.limits.maxToolCalls, 3);
   assert.equal(c.catalog.exposure, "lazy");
-  assert.equal(c.catalog.snapshot, "live");
 });
 
 // ---- syntax and top level ---------------------------------------------------------------------------------------
@@ -120,8 +123,8 @@ Deno.test("config rule: max_response_bytes upper bound", () =>
   rejects({ upstreams: {}, limits: { max_response_bytes: 2 ** 40 } }, "limits.max_response_bytes", /at most/));
 Deno.test("config rule: catalog.exposure enum with did-you-mean", () =>
   rejects({ upstreams: {}, catalog: { exposure: "inlne" } }, "catalog.exposure", /one of .*did you mean "inline"/));
-Deno.test("config rule: catalog.snapshot enum", () =>
-  rejects({ upstreams: {}, catalog: { snapshot: "thawed" } }, "catalog.snapshot", /"frozen", "live"/));
+Deno.test("config rule: catalog.snapshot is gone (every upstream is supervised on every face)", () =>
+  rejects({ upstreams: {}, catalog: { snapshot: "live" } }, "catalog.snapshot", /unknown key/));
 Deno.test("config rule: catalog unknown key", () =>
   rejects({ upstreams: {}, catalog: { mode: "lazy" } }, "catalog.mode", /unknown key/));
 

@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { withRunContext } from "../../src/upstream/run_context.ts";
-import { start, twoUpstreams } from "./helpers.ts";
+import { config, memoryIo, registry, start, twoUpstreams } from "./helpers.ts";
+import { startRuntime } from "../../src/upstream/runtime.ts";
 
-Deno.test("discovery: servers lists name, description, tool_count, catalog_loaded (sorted)", async () => {
+Deno.test("discovery: servers lists name, description, tool_count, catalog_loaded and state (sorted)", async () => {
   const rt = await start(twoUpstreams());
   try {
     const { value, catalogOps } = await withRunContext(rt, (ctx) => ctx.discovery("servers", {}));
@@ -10,8 +11,15 @@ Deno.test("discovery: servers lists name, description, tool_count, catalog_loade
       kind: "ok",
       keywordKeys: true,
       result: [
-        { name: "files", description: "", tool_count: 2, catalog_loaded: true },
-        { name: "obs", description: "Observatory traces", tool_count: 9, catalog_loaded: true },
+        { name: "files", description: "", tool_count: 2, catalog_loaded: true, state: "ready", status: "ready" },
+        {
+          name: "obs",
+          description: "Observatory traces",
+          tool_count: 9,
+          catalog_loaded: true,
+          state: "ready",
+          status: "ready",
+        },
       ],
     });
     assert.deepEqual(catalogOps.map((o) => [o.operation, o.outcome]), [["servers", "ok"]]);
@@ -127,6 +135,58 @@ Deno.test("discovery: budget and result size are world faults; closed context fa
       stale = () => ctx.discovery("servers", {});
     });
     assert.equal(((await stale!()) as { reason: string }).reason, "run_context_closed");
+  } finally {
+    await rt.stop();
+  }
+});
+
+Deno.test("discovery: dir and doc are a first use (they start the upstream); doc of a server says its state", async () => {
+  const rt = await startRuntime(config(twoUpstreams()), {
+    registry,
+    credentialIo: memoryIo({ OBS_TOKEN: "tok-123" }),
+    log: () => {},
+    allowWrites: true,
+  });
+  try {
+    const { value } = await withRunContext(rt, async (ctx) => [
+      await ctx.discovery("doc", { ref: "obs" }),
+      await ctx.discovery("servers", {}),
+      await ctx.discovery("dir", { ref: "files" }),
+      await ctx.discovery("doc", { ref: "files" }),
+    ]);
+    const [obsDoc, servers, dir, filesDoc] = value as { kind: string; result: unknown }[];
+    assert.match(String(obsDoc.result), /^obs \(upstream, fake\) - not started \(starts on first use\)\n/);
+    assert.match(String(obsDoc.result), /tools not known yet/);
+    assert.deepEqual(
+      (servers.result as { name: string; state: string }[]).map((s) => [s.name, s.state]),
+      [["files", "idle"], ["obs", "idle"]],
+      "(tool/servers) starts nothing",
+    );
+    assert.deepEqual(dir.result, ["files/delete-file [write] - Delete a file", "files/read-file - "]);
+    assert.match(
+      String(filesDoc.result),
+      /^files \(upstream, fake\) - ready\n.*\n  2 tool\(s\): \(dir 'files\) lists them$/,
+    );
+    assert.equal(rt.catalog().find((s) => s.name === "obs")!.state, "idle");
+  } finally {
+    await rt.stop();
+  }
+});
+
+Deno.test("discovery: dir of an upstream that cannot start is an upstream_unavailable world fault", async () => {
+  const rt = await start({
+    upstreams: {
+      down: { transport: "fake", base_url: "https://d.example.com", tools: [{ name: "t" }], fail_start: "refused" },
+    },
+    limits: { call_timeout_ms: 200 },
+  });
+  try {
+    const { value } = await withRunContext(rt, (ctx) => ctx.discovery("dir", { ref: "down" }));
+    assert.equal(value.kind, "world_fault");
+    assert.match(
+      (value as { message: string }).message,
+      /^upstream down is unavailable: refused .*\[connect_failed\]; ptc tries again in/,
+    );
   } finally {
     await rt.stop();
   }

@@ -42,6 +42,8 @@ export interface FakeConfig extends HttpCommonConfig {
 export const seenCalls: { server: string; tool: string; args: JsonObject }[] = [];
 /** Upstream names whose start fails until removed (live-mode retry tests). */
 export const failingUpstreams = new Set<string>();
+/** Upstream names whose start waits until the promise settles (tests of "never waited for"). */
+export const heldStarts = new Map<string, Promise<void>>();
 /** Upstreams started and stopped (leak checks). */
 export const lifecycle = { started: 0, stopped: 0 };
 
@@ -106,6 +108,7 @@ export const fakeTransport: Transport<FakeConfig> = {
       const headers = await deps.credentials.authHeaders(config.auth);
       throw new UpstreamStartError("connect_failed", `${config.failStart} ${JSON.stringify(headers)}`, "check it");
     }
+    await heldStarts.get(deps.upstreamName);
     if (failingUpstreams.has(deps.upstreamName)) {
       throw new UpstreamStartError("not_ready", "not ready yet");
     }

@@ -93,15 +93,23 @@ export function twoUpstreams(extra: Record<string, unknown> = {}) {
 }
 
 /**
- * Start a runtime over the fake registry with in-memory credentials; the process write switch is on unless
- * `options` says otherwise.
+ * Start a runtime over the fake registry with in-memory credentials and wait until every upstream is ready or has
+ * failed its first attempt (the tests that check lazy start use `startRuntime` itself); the process write switch is on
+ * unless `options` says otherwise.
  */
-export function start(doc: unknown, options: RuntimeOptions = {}, env = { OBS_TOKEN: "tok-123" }): Promise<Runtime> {
-  return startRuntime(config(doc), {
+export async function start(
+  doc: unknown,
+  options: RuntimeOptions = {},
+  env = { OBS_TOKEN: "tok-123" },
+): Promise<Runtime> {
+  const rt = await startRuntime(config(doc), {
     registry,
     credentialIo: memoryIo(env),
     log: () => {},
     allowWrites: true,
+    start: "background",
     ...options,
   });
+  await rt.settle(rt.clock.now() + 10_000);
+  return rt;
 }

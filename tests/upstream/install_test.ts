@@ -6,11 +6,11 @@
  * upstream.
  */
 import assert from "node:assert/strict";
+import { startSettled } from "./settled.ts";
 import { join } from "node:path";
 import { effectDisagreements, effectOf, installable, installTools } from "../../src/upstream/install.ts";
 import { loadConfigFile, processAllowsWrites, type PtcConfig } from "../../src/upstream/config.ts";
 import { withRunContext } from "../../src/upstream/run_context.ts";
-import { startRuntime } from "../../src/upstream/runtime.ts";
 import type { ToolEntry } from "../../src/upstream/types.ts";
 import { registerBuiltins } from "../../transports/mod.ts";
 import { sampleDoc } from "../transports/openapi/helpers.ts";
@@ -200,7 +200,7 @@ Deno.test("runtime: read-only mode withholds an included OpenAPI write operation
     const run = async () => {
       const config = await loadConfigFile(file, { registry });
       assert.ok(!Array.isArray(config), JSON.stringify(config));
-      return await startRuntime(config as PtcConfig, { registry, log: () => {}, allowWrites: true });
+      return await startSettled(config as PtcConfig, { registry, log: () => {}, allowWrites: true });
     };
     await write(false);
     const rt = await run();

@@ -4,6 +4,7 @@
  * the token scrubbed from everything.
  */
 import assert from "node:assert/strict";
+import { startSettled } from "./settled.ts";
 import { join } from "node:path";
 import {
   createTokenDir,
@@ -14,7 +15,6 @@ import {
 } from "../../fixtures/observatory/mod.ts";
 import { registerBuiltins } from "../../transports/mod.ts";
 import { loadConfigFile, type PtcConfig } from "../../src/upstream/config.ts";
-import { startRuntime } from "../../src/upstream/runtime.ts";
 import { withRunContext } from "../../src/upstream/run_context.ts";
 import { renderCatalog } from "../../src/upstream/catalog.ts";
 import { computePermissions, permissionFlags } from "../../src/upstream/permissions.ts";
@@ -56,7 +56,7 @@ Deno.test("openapi integration: catalog, calls, doc, rotation, 401 and redaction
       `--allow-read=${td.tokenFile},${file}`,
       "--allow-env=PTC_UPSTREAMS",
     ]);
-    rt = await startRuntime(config as PtcConfig, { registry, log: (l) => logs.push(l) });
+    rt = await startSettled(config as PtcConfig, { registry, log: (l) => logs.push(l) });
     assert.match(renderCatalog(rt, "inline"), /observatory\/list-traces \{:org-id string /);
 
     const first = await withRunContext(rt, async (ctx) => [

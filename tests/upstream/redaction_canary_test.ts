@@ -3,9 +3,9 @@
  * runtime has; the canaries and their encodings must appear nowhere in any output.
  */
 import assert from "node:assert/strict";
+import { startSettled } from "./settled.ts";
 import { join } from "node:path";
 import { loadConfigFile, parseConfigText } from "../../src/upstream/config.ts";
-import { startRuntime } from "../../src/upstream/runtime.ts";
 import { withRunContext } from "../../src/upstream/run_context.ts";
 import { catalogJson, catalogText, renderCatalog } from "../../src/upstream/catalog.ts";
 import { base64Utf8 } from "../../src/upstream/redact.ts";
@@ -107,7 +107,7 @@ Deno.test("canary: bad configs never echo secrets written in the wrong place", a
 });
 
 Deno.test("canary: start failures, call failures, records, values, diagnostics, catalog and doc are scrubbed", async () => {
-  // start failure echoing the auth headers (frozen → fatal)
+  // start failure echoing the auth headers: its cause, the log line and a call's message
   const failing = config(doc({
     upstreams: {
       z: {
@@ -123,16 +123,19 @@ Deno.test("canary: start failures, call failures, records, values, diagnostics, 
       },
     },
   }));
-  await assert.rejects(
-    () => startRuntime(failing, { registry, credentialIo: io, log: () => {} }),
-    (e: Error & { problems?: string[] }) => {
-      assertClean("start error", [e.message, e.problems]);
-      return true;
-    },
-  );
+  const failedLogs: string[] = [];
+  const down = await startSettled(failing, { registry, credentialIo: io, log: (l) => failedLogs.push(l) });
+  try {
+    const call = await withRunContext(down, (ctx) => ctx.callTool({ name: "call", args: { server: "z", tool: "t" } }));
+    assert.ok(call.value.kind === "tagged" && !call.value.ok && call.value.reason === "upstream_unavailable");
+    assert.match(down.catalog()[0].cause!.message, /refused/);
+    assertClean("start error", [down.catalog(), down.diagnostics(), failedLogs, call.value, call.calls]);
+  } finally {
+    await down.stop();
+  }
 
   const logs: string[] = [];
-  const rt = await startRuntime(config(doc()), { registry, credentialIo: io, log: (l) => logs.push(l) });
+  const rt = await startSettled(config(doc()), { registry, credentialIo: io, log: (l) => logs.push(l) });
   try {
     const report = await withRunContext(rt, async (ctx) => {
       const outs = [];

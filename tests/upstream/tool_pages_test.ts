@@ -4,8 +4,9 @@
  * page), the records of every page, and descriptor errors that fail the start with their key path.
  */
 import assert from "node:assert/strict";
+import { startSettled } from "./settled.ts";
 import { parseConfigText, type PtcConfig } from "../../src/upstream/config.ts";
-import { type Runtime, startRuntime } from "../../src/upstream/runtime.ts";
+import type { Runtime } from "../../src/upstream/runtime.ts";
 import { withRunContext } from "../../src/upstream/run_context.ts";
 import { parsePagination } from "../../src/upstream/pagination.ts";
 import { registerBuiltins } from "../../transports/mod.ts";
@@ -105,7 +106,7 @@ async function start(url: string, overrides: unknown = {}, limits: unknown = {})
     { registry },
   );
   assert.ok(!Array.isArray(cfg), JSON.stringify(cfg));
-  return await startRuntime(cfg as PtcConfig, { registry, log: () => {} });
+  return await startSettled(cfg as PtcConfig, { registry, log: () => {} });
 }
 
 const pages = (tool: string, args: unknown = {}, options: unknown = {}) => ({
@@ -222,11 +223,16 @@ Deno.test("pagination descriptors: each problem names its key; a parameter the t
 
   const srv = serve();
   try {
-    await assert.rejects(
-      () =>
-        start(srv.url, { plain: { pagination: { style: "cursor", items: "x", cursor_param: "c", next_cursor: "n" } } }),
-      /operation_overrides\.plain\.pagination\.cursor_param: "c" is not a parameter/,
-    );
+    const rt = await start(srv.url, {
+      plain: { pagination: { style: "cursor", items: "x", cursor_param: "c", next_cursor: "n" } },
+    });
+    try {
+      const [down] = rt.catalog();
+      assert.equal(down.state, "failed");
+      assert.match(down.cause!.message, /operation_overrides\.plain\.pagination\.cursor_param: "c" is not a parameter/);
+    } finally {
+      await rt.stop();
+    }
   } finally {
     await srv.stop();
   }

@@ -1,29 +1,20 @@
 /**
- * A started MCP upstream: its tool list (paged to the end, kebab-cased, every tool with its annotations), calls with
- * normalized results, and a lifecycle with explicit phases (`McpPhase`) — for child processes, restart with
- * exponential backoff after a crash, during which calls fail fast with `upstream_unavailable`.
+ * One MCP connection as an `Upstream`: its tool list (paged to the end, kebab-cased, every tool with its
+ * annotations) and calls with normalized results. It never reconnects: when the server goes away (the child process
+ * exits, or an HTTP server stops answering) `closed` settles and the runtime's supervisor makes a new connection
+ * with its backoff (src/upstream/supervisor.ts); calls on the ended connection fail with `upstream_unavailable`.
  * @module
  */
 import { SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
 import type { JsonObject, JsonValue } from "../../src/core/json.ts";
 import type { CallContext, ToolEntry, ToolResult, TransportDeps, Upstream } from "../../src/upstream/types.ts";
 import { UpstreamStartError } from "../../src/upstream/types.ts";
-import { classifyCallError, failure } from "./errors.ts";
+import { classifyCallError, failure, findWireFailure } from "./errors.ts";
 import { type ExposedTools, exposeTools, mapArgumentKeys, type McpTool } from "./names.ts";
 import { normalizeCallResult } from "./normalize.ts";
 import { withCallScope } from "./call_scope.ts";
 import type { Connection } from "./session.ts";
 import type { McpCommonConfig } from "./config.ts";
-
-/** Restart policy after an unexpected disconnect (child exit). */
-export interface RestartPolicy {
-  initialBackoffMs: number;
-  maxBackoffMs: number;
-  /** Consecutive failed restarts before giving up. */
-  maxAttempts: number;
-  /** Whether restarting is allowed right now (false while ptc is shutting down). */
-  allowed?: () => boolean;
-}
 
 /** What {@link startMcpUpstream} needs from a concrete transport. */
 export interface McpUpstreamSpec {
@@ -36,38 +27,14 @@ export interface McpUpstreamSpec {
    * `requestTimeoutMs` is the upstream ceiling on one call, `protocol` is reported in diagnostics.
    */
   config: McpCommonConfig;
-  /** Restart after an unexpected close (stdio); absent = no restart (HTTP is connectionless). */
-  restart?: RestartPolicy;
+  /**
+   * Why the connection closed by itself (stdio: the child's exit status), or undefined when the close must not be
+   * reported (ptc itself is ending). Absent: a close is reported as "the connection to the server closed".
+   */
+  closeReason?: () => string | undefined;
   /** Non-secret transport facts for diagnostics (pid, stderr tail …). */
   extraDiagnostics?: () => JsonObject;
 }
-
-/**
- * Where a started MCP upstream is in its life:
- * - `ready`: connected; calls go to the server.
- * - `restarting`: the server process exited; the next reconnect is scheduled (`timer`, at `nextAttemptAt`) or
- *   running (`attempt`) after `failures` consecutive failed attempts. Calls fail fast.
- * - `failed`: restarts were given up after `maxAttempts` consecutive failures. Calls fail fast.
- * - `stopped`: `stop()` was called, or the process exited while ptc shuts down. Calls fail.
- *
- * Transitions, each in one method of `McpUpstream`: ready → restarting | stopped (`#onExit`); restarting → ready
- * (`#becomeReady`); restarting → restarting | failed (`#scheduleRestart` after a failed attempt); any → stopped
- * (`stop`). A connection that closes while ready without a restart policy (HTTP) stays ready: the next call reports
- * the failure.
- */
-export type McpPhase =
-  | { name: "ready" }
-  | {
-    name: "restarting";
-    failures: number;
-    nextAttemptAt: number;
-    timer?: ReturnType<typeof setTimeout>;
-    attempt?: Promise<void>;
-  }
-  | { name: "failed" }
-  | { name: "stopped" };
-
-type Restarting = Extract<McpPhase, { name: "restarting" }>;
 
 /** List every tool (all pages, bounded). */
 export async function listServerTools(conn: Connection, timeoutMs: number, maxTools: number): Promise<McpTool[]> {
@@ -119,24 +86,29 @@ export async function startMcpUpstream(spec: McpUpstreamSpec): Promise<Upstream>
   }
 }
 
-/** A started MCP upstream; see {@link McpPhase} for its lifecycle. Create with {@link startMcpUpstream}. */
+/** One MCP connection; see the module doc. Create with {@link startMcpUpstream}. */
 class McpUpstream implements Upstream {
   readonly #spec: McpUpstreamSpec;
   readonly #name: string;
-  #phase: McpPhase = { name: "ready" };
-  /** The current connection (the last one, once it closed). */
-  #conn: Connection;
-  #exposed: ExposedTools;
-  /** Successful restarts so far. */
-  #restarts = 0;
-  #lastDisconnect: string | undefined;
+  readonly #conn: Connection;
+  readonly #exposed: ExposedTools;
+  readonly #ended = Promise.withResolvers<string>();
+  /** Why the connection ended (set once), or "stopped" after `stop()`. */
+  #end: string | undefined;
 
   constructor(spec: McpUpstreamSpec, conn: Connection, tools: McpTool[]) {
     this.#spec = spec;
     this.#name = spec.deps.upstreamName;
     this.#conn = conn;
     this.#exposed = this.#expose(tools);
-    this.#watch(conn);
+    conn.client.onclose = () => {
+      const why = spec.closeReason ? spec.closeReason() : "the connection to the server closed";
+      if (why !== undefined) this.#endWith(why);
+    };
+  }
+
+  get closed(): Promise<string> {
+    return this.#ended.promise;
   }
 
   listTools(): ToolEntry[] {
@@ -147,7 +119,7 @@ class McpUpstream implements Upstream {
     const tool = this.#exposed.byName.get(toolName);
     const label = `upstream ${this.#name}, tool ${toolName}`;
     if (!tool) return { ok: false, reason: "not_found", message: `${label}: no such tool` };
-    if (this.#phase.name !== "ready") return this.#unavailable();
+    if (this.#end !== undefined) return this.#unavailable();
     const c = this.#conn;
     const timeoutMs = Math.min(ctx.timeoutMs, this.#spec.config.requestTimeoutMs);
     const redactor = this.#spec.deps.redactor;
@@ -168,8 +140,12 @@ class McpUpstream implements Upstream {
       });
     } catch (error) {
       // The server went away during the call: say so rather than how the request broke.
-      if (this.#serverDown()) return this.#unavailable();
-      return failure(classifyCallError(error, label, { timeoutMs, signal: ctx.signal, redactor, errorFeedback }));
+      if (this.#end !== undefined && this.#end !== "stopped") return this.#unavailable();
+      const classified = classifyCallError(error, label, { timeoutMs, signal: ctx.signal, redactor, errorFeedback });
+      if (!ctx.signal.aborted && serverGone(error)) {
+        this.#endWith(`the server stopped answering (${classified.message})`);
+      }
+      return failure(classified);
     }
   }
 
@@ -177,38 +153,32 @@ class McpUpstream implements Upstream {
     const conn = this.#conn;
     const out: JsonObject = {
       transport: this.#spec.transportName,
-      state: this.#phase.name,
       protocol: this.#spec.config.protocol,
       era: conn.era,
       protocolVersion: conn.protocolVersion,
       reusedVerdict: conn.reusedVerdict,
       tools: this.#exposed.entries.length,
-      restarts: this.#restarts,
       ...(this.#exposed.unmapped.length > 0 ? { unmapped_tools: this.#exposed.unmapped } : {}),
       collisions: this.#exposed.collisions.map((c) => ({ name: c.name, exposed: c.exposed, hidden: c.hidden })),
     };
-    if (this.#lastDisconnect) out.lastDisconnect = this.#lastDisconnect;
     const extra = this.#spec.extraDiagnostics?.() ?? {};
     for (const [k, v] of Object.entries(extra)) out[k] = v as JsonValue;
     return this.#spec.deps.redactor.redactJson(out);
   }
 
-  async refresh(): Promise<void> {
-    if (this.#phase.name !== "ready") return;
-    const { startTimeoutMs, maxTools } = this.#spec.config;
-    this.#exposed = this.#expose(await listServerTools(this.#conn, startTimeoutMs, maxTools));
+  /** Close the connection (the child is reaped by its transport). Idempotent; `closed` does not settle. */
+  async stop(): Promise<void> {
+    if (this.#end === "stopped") return;
+    this.#end = "stopped";
+    await closeQuietly(this.#conn);
   }
 
-  /** Any phase → stopped: cancel a scheduled restart, wait for a running one, close the connection. Idempotent. */
-  async stop(): Promise<void> {
-    const was = this.#phase;
-    if (was.name === "stopped") return;
-    this.#phase = { name: "stopped" };
-    if (was.name === "restarting") {
-      clearTimeout(was.timer);
-      await was.attempt;
-    }
-    await closeQuietly(this.#conn);
+  /** The connection ended by itself: settle `closed` once (never after `stop()`). */
+  #endWith(why: string): void {
+    if (this.#end !== undefined) return;
+    this.#end = why;
+    this.#ended.resolve(why);
+    closeQuietly(this.#conn);
   }
 
   /** Expose a tool list; throws UpstreamStartError when the operator's mapping does not fit the server's tools. */
@@ -237,85 +207,20 @@ class McpUpstream implements Upstream {
     this.#spec.deps.log(message);
   }
 
-  #watch(c: Connection): void {
-    c.client.onclose = () => this.#onExit(c);
-  }
-
-  /** ready → restarting, or → stopped while ptc shuts down. Ignores a connection that is no longer current. */
-  #onExit(c: Connection): void {
-    if (this.#phase.name !== "ready" || this.#conn !== c) return;
-    this.#lastDisconnect = new Date().toISOString();
-    const policy = this.#spec.restart;
-    if (!policy) return;
-    if (policy.allowed && !policy.allowed()) {
-      this.#phase = { name: "stopped" };
-      return;
-    }
-    this.#log("the server process exited; restarting");
-    this.#scheduleRestart(0);
-  }
-
-  /** → restarting with the next attempt after an exponential backoff, or → failed when the attempts are spent. */
-  #scheduleRestart(failures: number): void {
-    const policy = this.#spec.restart!;
-    if (failures >= policy.maxAttempts) {
-      this.#phase = { name: "failed" };
-      this.#log(`gave up after ${failures} failed restarts`);
-      return;
-    }
-    const delay = Math.min(policy.maxBackoffMs, policy.initialBackoffMs * 2 ** failures);
-    const phase: Restarting = { name: "restarting", failures, nextAttemptAt: Date.now() + delay };
-    phase.timer = setTimeout(() => {
-      phase.timer = undefined;
-      phase.attempt = this.#attemptRestart(phase).finally(() => phase.attempt = undefined);
-    }, delay);
-    this.#phase = phase;
-  }
-
-  /** One reconnect. A result that arrives after the phase moved on (stop) is closed and dropped. */
-  async #attemptRestart(phase: Restarting): Promise<void> {
-    let fresh: Connection | undefined;
-    try {
-      fresh = await this.#spec.connect();
-      if (this.#phase !== phase) return await closeQuietly(fresh);
-      const tools = await listServerTools(fresh, this.#spec.config.startTimeoutMs, this.#spec.config.maxTools);
-      if (this.#phase !== phase) return await closeQuietly(fresh);
-      this.#becomeReady(fresh, tools);
-    } catch (error) {
-      if (fresh) await closeQuietly(fresh);
-      const failures = phase.failures + 1;
-      const why = error instanceof UpstreamStartError ? error.code : "handshake_failed";
-      this.#log(`restart attempt ${failures} failed (${why})`);
-      if (this.#phase === phase) this.#scheduleRestart(failures);
-    }
-  }
-
-  /** restarting → ready on a fresh connection. */
-  #becomeReady(fresh: Connection, tools: McpTool[]): void {
-    this.#exposed = this.#expose(tools);
-    this.#conn = fresh;
-    this.#restarts++;
-    this.#phase = { name: "ready" };
-    this.#watch(fresh);
-    this.#log("restarted");
-  }
-
-  /** True while restarting or failed (the phase may have moved on during a call). */
-  #serverDown(): boolean {
-    const name = this.#phase.name;
-    return name === "restarting" || name === "failed";
-  }
-
   #unavailable(): ToolResult {
-    const n = this.#name;
-    const phase = this.#phase;
-    let message = `upstream ${n} is stopped`;
-    if (phase.name === "restarting") {
-      const wait = Math.max(0, phase.nextAttemptAt - Date.now());
-      message = `upstream ${n} is restarting after its server process exited (next attempt in ${wait} ms)`;
-    } else if (phase.name === "failed") {
-      message = `upstream ${n} is down: its server process kept exiting and restarts were given up`;
-    }
-    return { ok: false, reason: "upstream_unavailable", message };
+    const why = this.#end === "stopped" ? "the connection was closed" : this.#end;
+    return {
+      ok: false,
+      reason: "upstream_unavailable",
+      message: `upstream ${this.#name}: ${why}; ptc is reconnecting`,
+    };
   }
+}
+
+/** A call failed because the server is gone (refused, unreachable, the session closed), not because of the call. */
+function serverGone(error: unknown): boolean {
+  const wire = findWireFailure(error);
+  if (wire) return ["connect_failed", "dns_failed", "tls_failed", "network_error"].includes(wire.kind);
+  return error instanceof SdkError &&
+    (error.code === SdkErrorCode.ConnectionClosed || error.code === SdkErrorCode.NotConnected);
 }

@@ -1,6 +1,6 @@
 /**
  * `mcp_stdio` upstream config: `command`, `args`, `cwd` (relative to the config file), `env` (literals or
- * `{"binding": "<credential>"}`), `inherit_environment`, restart policy, stderr capture, plus the shared MCP keys.
+ * `{"binding": "<credential>"}`), `inherit_environment`, stderr capture, plus the shared MCP keys.
  * @module
  */
 import type { JsonObject } from "../../src/core/json.ts";
@@ -31,9 +31,6 @@ export interface McpStdioConfig extends McpCommonConfig {
   inheritEnvironment: boolean;
   /** Pass the parent's PATH when `env` does not set one (default true). */
   passPath: boolean;
-  restartBackoffMs: number;
-  restartMaxBackoffMs: number;
-  restartMaxAttempts: number;
   stderrBytes: number;
 }
 
@@ -45,9 +42,6 @@ const KEYS = [
   "env",
   "inherit_environment",
   "pass_path",
-  "restart_backoff_ms",
-  "restart_max_backoff_ms",
-  "restart_max_attempts",
   "stderr_bytes",
 ];
 
@@ -79,9 +73,6 @@ export const mcpStdioSchema: JsonSchema = {
     },
     inherit_environment: { type: "boolean", description: "Pass ptc's whole environment to the child (default off)." },
     pass_path: { type: "boolean", description: "Pass ptc's PATH when env sets none (default true)." },
-    restart_backoff_ms: { type: "integer", minimum: 1, description: "First restart delay after a crash (500)." },
-    restart_max_backoff_ms: { type: "integer", minimum: 1, description: "Longest restart delay (30000)." },
-    restart_max_attempts: { type: "integer", minimum: 1, description: "Failed restarts before giving up (5)." },
     stderr_bytes: { type: "integer", minimum: 1, description: "Tail of stderr kept for diagnostics (8192)." },
   },
   required: ["transport", "command"],
@@ -149,9 +140,6 @@ export function parseStdioConfig(raw: JsonObject, ctx: ConfigContext): McpStdioC
   }
   const inheritEnvironment = optionalBool(raw, "inherit_environment", path, false, errors);
   const passPath = optionalBool(raw, "pass_path", path, true, errors);
-  const restartBackoffMs = posInt(raw, "restart_backoff_ms", path, 500, errors, 600_000);
-  const restartMaxBackoffMs = posInt(raw, "restart_max_backoff_ms", path, 30_000, errors, 3_600_000);
-  const restartMaxAttempts = posInt(raw, "restart_max_attempts", path, 5, errors, 1000);
   const stderrBytes = posInt(raw, "stderr_bytes", path, 8192, errors, 1024 * 1024);
   if (typeof command === "string" && command.trim() !== "") {
     const self = selfReference(command, args, cwd);
@@ -167,9 +155,6 @@ export function parseStdioConfig(raw: JsonObject, ctx: ConfigContext): McpStdioC
     env,
     inheritEnvironment,
     passPath,
-    restartBackoffMs,
-    restartMaxBackoffMs,
-    restartMaxAttempts,
     stderrBytes,
   };
 }

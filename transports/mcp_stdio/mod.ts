@@ -3,8 +3,8 @@
  *
  * The child gets an explicit environment: `PATH` (unless `pass_path: false`), the `env` literals and the resolved
  * `{"binding": …}` credentials — nothing else unless `inherit_environment: true`. Secrets never go into argv or
- * logs. A crash is followed by restarts with exponential backoff; calls during the outage fail fast with
- * `upstream_unavailable`. `stop()` and process exit reap the child (see `reaper.ts`).
+ * logs. When the child exits the connection's `closed` settles and the runtime's supervisor starts a new one with its
+ * backoff (src/upstream/supervisor.ts). `stop()` and process exit reap the child (see `reaper.ts`).
  * @module
  */
 import type { JsonObject } from "../../src/core/json.ts";
@@ -124,11 +124,11 @@ async function start(config: McpStdioConfig, deps: TransportDeps): Promise<Upstr
     deps,
     connect,
     config,
-    restart: {
-      initialBackoffMs: config.restartBackoffMs,
-      maxBackoffMs: config.restartMaxBackoffMs,
-      maxAttempts: config.restartMaxAttempts,
-      allowed: () => !processEnding(),
+    // While ptc itself is ending, a child that exits is not a crash to recover from.
+    closeReason: () => {
+      if (processEnding()) return undefined;
+      const code = current?.facts().exitCode;
+      return `its server process exited${code !== undefined ? ` (exit status ${code})` : ""}`;
     },
     extraDiagnostics: (): JsonObject => {
       const facts = current?.facts();

@@ -5,7 +5,7 @@
  * The caller passes every message through the redactor.
  * @module
  */
-import type { HttpFailure, HttpResponse } from "../../src/upstream/http_client.ts";
+import { type HttpFailure, type HttpResponse, retryAfterMs } from "../../src/upstream/http_client.ts";
 import type { JsonValue } from "../../src/core/json.ts";
 import type { ToolResult } from "../../src/upstream/types.ts";
 import { type ResultPath, selectPath } from "./result_path.ts";
@@ -59,11 +59,20 @@ export function responseResult(response: HttpResponse, where: string, resultPath
   if (status === 401) return fail("auth_failed", "HTTP 401: authentication failed");
   if (status === 403) return fail("forbidden", `HTTP 403: forbidden${suffix}`);
   if (status === 404) return fail("not_found", `HTTP 404: not found${suffix}`);
+  // 429 and 503 may say when to come back: the runtime retries a read once after that delay (tool_call.ts).
+  const header = response.headers.get("retry-after");
+  const wait = status === 429 || status === 503 ? retryAfterMs(header) : undefined;
+  const later = wait !== undefined ? { retryAfterMs: wait } : {};
   if (status === 429) {
-    const retry = retryAfter(response.headers.get("retry-after"));
-    return fail("rate_limited", `HTTP 429: rate limited${retry ? `; Retry-After: ${retry}` : ""}${suffix}`);
+    const retry = retryAfter(header);
+    return {
+      ...fail("rate_limited", `HTTP 429: rate limited${retry ? `; Retry-After: ${retry}` : ""}${suffix}`),
+      ...later,
+    };
   }
-  if (status >= 500) return fail("upstream_unavailable", `HTTP ${status}: the service failed or is unavailable`);
+  if (status >= 500) {
+    return { ...fail("upstream_unavailable", `HTTP ${status}: the service failed or is unavailable`), ...later };
+  }
   return fail("upstream_error", `HTTP ${status}${suffix}`);
 }
 

@@ -4,9 +4,9 @@
  * `tool/pages` against the real stdio fixture's `list_records` — every page a recorded call the server received.
  */
 import assert from "node:assert/strict";
+import { startSettled } from "../../upstream/settled.ts";
 import { parseConfigText, type PtcConfig } from "../../../src/upstream/config.ts";
 import { withRunContext } from "../../../src/upstream/run_context.ts";
-import { RuntimeStartError, startRuntime } from "../../../src/upstream/runtime.ts";
 import type { ConfigError } from "../../../src/upstream/types.ts";
 import { registerBuiltins } from "../../../transports/mod.ts";
 import { parseToolMap } from "../../../transports/mcp_common/tool_map.ts";
@@ -32,7 +32,7 @@ function configOf(pagination: unknown): PtcConfig {
 }
 
 Deno.test("MCP pagination: tool/pages follows a mapped tool's cursor, one recorded call per page", async () => {
-  const rt = await startRuntime(configOf(CURSOR), { registry, log: () => {} });
+  const rt = await startSettled(configOf(CURSOR), { registry, log: () => {} });
   try {
     assert.deepEqual(rt.findTool("fx", "records")?.pagination, {
       style: "cursor",
@@ -65,17 +65,18 @@ Deno.test("MCP pagination: tool/pages follows a mapped tool's cursor, one record
 });
 
 Deno.test("MCP pagination: a parameter the server's tool does not declare fails the start, naming the key", async () => {
-  await assert.rejects(
-    () => startRuntime(configOf({ ...CURSOR, cursor_param: "page_token" }), { registry, log: () => {} }),
-    (e: unknown) => {
-      assert.ok(e instanceof RuntimeStartError, String(e));
-      assert.match(
-        e.message,
-        /upstream fx: tools\.list_records\.pagination\.cursor_param: "page_token" is not a parameter of this tool \(parameters: cursor, limit\).*\[tool_mapping_invalid\]/,
-      );
-      return true;
-    },
-  );
+  const rt = await startSettled(configOf({ ...CURSOR, cursor_param: "page_token" }), { registry, log: () => {} });
+  try {
+    const [fx] = rt.catalog();
+    assert.equal(fx.state, "failed");
+    assert.equal(fx.cause?.code, "tool_mapping_invalid");
+    assert.match(
+      fx.cause!.message,
+      /upstream fx: tools\.list_records\.pagination\.cursor_param: "page_token" is not a parameter of this tool \(parameters: cursor, limit\).*\[tool_mapping_invalid\]/,
+    );
+  } finally {
+    await rt.stop();
+  }
 });
 
 Deno.test("MCP pagination: config errors name the key path; the schema declares the key", () => {

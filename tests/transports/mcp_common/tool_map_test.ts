@@ -5,10 +5,11 @@
  * gated and read-only-hidden tools never reach the server.
  */
 import assert from "node:assert/strict";
+import { startSettled } from "../../upstream/settled.ts";
 import { parseConfigText, type PtcConfig } from "../../../src/upstream/config.ts";
 import { renderInline } from "../../../src/upstream/catalog.ts";
 import { withRunContext } from "../../../src/upstream/run_context.ts";
-import { type Runtime, startRuntime } from "../../../src/upstream/runtime.ts";
+import type { Runtime } from "../../../src/upstream/runtime.ts";
 import type { ConfigError } from "../../../src/upstream/types.ts";
 import { registerBuiltins } from "../../../transports/mod.ts";
 import { errorFeedbackText, parseToolMap } from "../../../transports/mcp_common/tool_map.ts";
@@ -31,7 +32,7 @@ async function startFixture(top: Record<string, unknown>, allowWrites: boolean):
   delete (doc as Record<string, unknown>).fx;
   const config = parseConfigText(JSON.stringify(doc), Deno.cwd(), { registry });
   assert.ok(!Array.isArray(config), JSON.stringify(config));
-  return await startRuntime(config as PtcConfig, { registry, log: () => {}, allowWrites });
+  return await startSettled(config as PtcConfig, { registry, log: () => {}, allowWrites });
 }
 
 async function call(rt: Runtime, tool: string, args: Record<string, unknown> = {}) {
@@ -111,7 +112,7 @@ Deno.test("tool mapping: a mislabelled delete declared a write is hidden in read
       assert.match(r.message ?? "", why);
       const counts = await seen(rt);
       assert.equal(counts.purge_items, undefined, "a gated tool never reaches the server");
-      assert.equal(effectDisagreements(rt.upstreams.get("fx")!.upstream!.listTools()).length, 1);
+      assert.equal(effectDisagreements(rt.upstreams.get("fx")!.connection!.listTools()).length, 1);
     } finally {
       await rt.stop();
     }
@@ -188,7 +189,7 @@ Deno.test("write outcomes: applied, not_applied, indeterminate after the server 
     { registry },
   );
   assert.ok(!Array.isArray(config), JSON.stringify(config));
-  const rt = await startRuntime(config as PtcConfig, { registry, log: () => {}, allowWrites: true });
+  const rt = await startSettled(config as PtcConfig, { registry, log: () => {}, allowWrites: true });
   try {
     const applied = await call(rt, "delete-item", { id: "1" });
     assert.equal(applied.ok, true);

@@ -15,7 +15,6 @@ export function shellLauncher(pidFile: string) {
     command: "/bin/sh",
     args: ["-c", `/bin/sleep 300 & echo $! >> '${pidFile}'; exec ${fixture}`],
     env: FIXTURE_ENV,
-    restart_backoff_ms: 100,
   };
 }
 

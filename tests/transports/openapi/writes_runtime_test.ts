@@ -6,9 +6,10 @@
  * sees the write; read-only mode hides write tools without failing the start).
  */
 import assert from "node:assert/strict";
+import { startSettled } from "../../upstream/settled.ts";
 import { loadConfigFile, type PtcConfig } from "../../../src/upstream/config.ts";
 import { withRunContext } from "../../../src/upstream/run_context.ts";
-import { type Runtime, startRuntime } from "../../../src/upstream/runtime.ts";
+import type { Runtime } from "../../../src/upstream/runtime.ts";
 import type { ToolOutcome } from "../../../src/core/tool_seam.ts";
 import { registerBuiltins } from "../../../transports/mod.ts";
 import { notesOverrides, type NotesService, startNotesService, writeNotesConfig } from "./write_fixture.ts";
@@ -37,7 +38,7 @@ async function withService(fn: (s: Setup) => Promise<void>) {
       });
       const config = await loadConfigFile(file, { registry });
       assert.ok(!Array.isArray(config), JSON.stringify(config));
-      const rt = await startRuntime(config as PtcConfig, { registry, log: () => {}, allowWrites, readOnly });
+      const rt = await startSettled(config as PtcConfig, { registry, log: () => {}, allowWrites, readOnly });
       runtimes.push(rt);
       return rt;
     };
@@ -313,7 +314,7 @@ Deno.test("openapi writes: an upstream's allow_writes: false is not opened by a 
       });
       const config = await loadConfigFile(file, { registry });
       assert.ok(!Array.isArray(config), JSON.stringify(config));
-      const rt = await startRuntime(config as PtcConfig, { registry, log: () => {}, allowWrites: true });
+      const rt = await startSettled(config as PtcConfig, { registry, log: () => {}, allowWrites: true });
       runtimes.push(rt);
       const label = `upstream ${upstream}, top level ${top}`;
       assert.equal(rt.findTool("notes", "create-note") !== undefined, installed, label);
@@ -351,7 +352,7 @@ Deno.test("openapi writes: a write the service received before the connection dr
     });
     const config = await loadConfigFile(file, { registry });
     assert.ok(!Array.isArray(config), JSON.stringify(config));
-    rt = await startRuntime(config as PtcConfig, { registry, log: () => {}, allowWrites: true });
+    rt = await startSettled(config as PtcConfig, { registry, log: () => {}, allowWrites: true });
     assert.equal((await call(rt, "list-notes")).outcome.ok, true);
     const { outcome, record } = await call(rt, "create-note", { title: "once" });
     assert.equal(server.posts(), 1, "the write reached the service exactly once");
