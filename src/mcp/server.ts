@@ -92,26 +92,31 @@ export function lispEvalAnnotations(catalog: ReturnType<Engine["catalog"]>) {
     : { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint };
 }
 
-/** Build the factory. The description is rendered once from the frozen catalog. */
+/**
+ * Build the factory. The description is rendered from the catalog as it is when a session starts, and kept current:
+ * when an upstream comes up, fails or restarts, each live session's `lisp_eval` description is updated (clients hear
+ * `notifications/tools/list_changed`).
+ */
 export function createServerFactory(deps: ServerDeps) {
-  const hasTools = deps.engine.catalog().length > 0;
-  const writes = hasWriteTools(deps.engine.catalog());
-  const description = lispEvalDescription({
-    hasTools,
-    catalogText: hasTools ? deps.engine.renderCatalog(deps.catalogMode) : "",
-    librariesText: librariesCard(deps.engine.libraries()),
-    slim: deps.profile === "slim",
-    limits: limitsInView(deps.programTimeoutMs, hasTools ? deps.engine.runLimits() : undefined, writes),
-    writes,
-  });
-  const annotations = lispEvalAnnotations(deps.engine.catalog());
+  const describe = () => {
+    const hasTools = deps.engine.catalog().length > 0;
+    const writes = hasWriteTools(deps.engine.catalog());
+    return lispEvalDescription({
+      hasTools,
+      catalogText: hasTools ? deps.engine.renderCatalog(deps.catalogMode) : "",
+      librariesText: librariesCard(deps.engine.libraries()),
+      slim: deps.profile === "slim",
+      limits: limitsInView(deps.programTimeoutMs, hasTools ? deps.engine.runLimits() : undefined, writes),
+      writes,
+    });
+  };
 
   return (ctx: { authInfo?: { clientId: string } }) => {
     const owner = ctx.authInfo?.clientId ?? "local";
     const server = new McpServer(
       { name: "ptc", version: VERSION },
       {
-        capabilities: { tools: {} },
+        capabilities: { tools: { listChanged: true } },
         jsonSchemaValidator: validator,
         cacheHints: {
           "tools/list": { ttlMs: 60_000, cacheScope: "public" },
@@ -119,12 +124,13 @@ export function createServerFactory(deps: ServerDeps) {
         },
       },
     );
-    server.registerTool(
+    let description = describe();
+    const tool = server.registerTool(
       "lisp_eval",
       {
         description,
         inputSchema: SCHEMAS.eval,
-        annotations,
+        annotations: lispEvalAnnotations(deps.engine.catalog()),
       },
       (args, extra) =>
         runEval(
@@ -136,6 +142,17 @@ export function createServerFactory(deps: ServerDeps) {
           deps.audit?.begin({ owner, tool: "lisp_eval" }, args.program),
         ),
     );
+    // Held weakly: a session that ended (its server collected) unsubscribes at the next event.
+    const live = new WeakRef(tool);
+    const unsubscribe = deps.engine.subscribe((e) => {
+      if (e.type !== "phase" || !["ready", "failed", "reconnecting"].includes(e.to)) return;
+      const current = live.deref();
+      if (!current) return unsubscribe();
+      const next = describe();
+      if (next === description) return;
+      description = next;
+      current.update({ description, annotations: lispEvalAnnotations(deps.engine.catalog()) });
+    });
     if (deps.sessions) registerSessionTools(server, deps, deps.sessions, owner);
     if (deps.introspection) registerIntrospection(server, deps);
     return server;

@@ -24,7 +24,7 @@ const NOTES_CHARS = 240;
  */
 function header(s: UpstreamSnapshot): string {
   const desc = s.description ? ` - ${oneLine(s.description, DESCRIPTION_CHARS)}` : "";
-  const status = s.state === "ready" ? "" : ` [${oneLine(stateLabel(s, Date.now()), 2 * DESCRIPTION_CHARS)}]`;
+  const status = s.state === "ready" ? "" : ` [${oneLine(stateLabel(s), 2 * DESCRIPTION_CHARS)}]`;
   const count = s.catalog_loaded
     ? `${s.tool_count} tools`
     : `tools not known yet: (dir '${s.name}) starts it and lists them; a known tool name is callable once it is up`;

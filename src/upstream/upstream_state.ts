@@ -32,10 +32,11 @@ function bareCause(facts: StateFacts): string | undefined {
 }
 
 /**
- * One label for listings: `ready`, `not started (starts on first use)`, `starting`, `failed: <cause>; next attempt
- * in 4 s`, `restarting: <cause>; …`, `stopped`.
+ * One label for listings: `ready`, `not started (starts on first use)`, `starting`, `unavailable: <cause>; next
+ * attempt in 4 s`, `restarting: <cause>; …`, `stopped`. Without `now` the label leaves out when (a prompt's text
+ * must not change every second).
  */
-export function stateLabel(facts: StateFacts, now: number): string {
+export function stateLabel(facts: StateFacts, now?: number): string {
   switch (facts.state) {
     case "ready":
       return "ready";
@@ -45,13 +46,16 @@ export function stateLabel(facts: StateFacts, now: number): string {
       return "starting";
     case "stopped":
       return "stopped";
-    case "failed":
-      return `unavailable: ${bareCause(facts) ?? "start failed"}; next attempt ${after(facts.next_attempt_at, now)}`;
-    case "reconnecting":
-      return `restarting: ${bareCause(facts) ?? "connection lost"}; ` +
-        (facts.next_attempt_at !== undefined
-          ? `next attempt ${after(facts.next_attempt_at, now)}`
-          : "reconnecting now");
+    case "failed": {
+      const when = now === undefined ? "ptc tries again later" : `next attempt ${after(facts.next_attempt_at, now)}`;
+      return `unavailable: ${bareCause(facts) ?? "start failed"}; ${when}`;
+    }
+    case "reconnecting": {
+      const when = now === undefined || facts.next_attempt_at === undefined
+        ? "reconnecting"
+        : `next attempt ${after(facts.next_attempt_at, now)}`;
+      return `restarting: ${bareCause(facts) ?? "connection lost"}; ${when}`;
+    }
   }
 }
 

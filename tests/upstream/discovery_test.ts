@@ -165,7 +165,7 @@ Deno.test("discovery: dir and doc are a first use (they start the upstream); doc
     assert.deepEqual(dir.result, ["files/delete-file [write] - Delete a file", "files/read-file - "]);
     assert.match(
       String(filesDoc.result),
-      /^files \(upstream, fake\) - ready\n.*\n  2 tool\(s\): \(dir 'files\) lists them$/,
+      /^files \(upstream, fake\) - ready\n.*\n {2}2 tool\(s\): \(dir 'files\) lists them$/,
     );
     assert.equal(rt.catalog().find((s) => s.name === "obs")!.state, "idle");
   } finally {
