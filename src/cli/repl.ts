@@ -144,9 +144,10 @@ export async function run(args: string[]): Promise<number> {
   }
 }
 
-/** "2 servers: observatory, broken (unavailable)" for the banner. */
+/** "2 servers: observatory, broken (failed)" for the banner (`:servers` says why). */
 function serverSummary(servers: CatalogServer[]): string {
   if (servers.length === 0) return "no upstreams (start with --upstreams-config FILE)";
-  const names = servers.map((s) => (s.status === "ready" ? s.name : `${s.name} (${s.statusText})`));
+  const word = (s: CatalogServer) => s.status === "idle" ? "not started" : s.status;
+  const names = servers.map((s) => (s.status === "ready" ? s.name : `${s.name} (${word(s)})`));
   return `${servers.length} server${servers.length === 1 ? "" : "s"}: ${names.join(", ")}`;
 }

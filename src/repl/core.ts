@@ -308,12 +308,19 @@ export class ReplCore {
     const catalog = this.engine.catalog();
     if (catalog.length === 0) this.io.out("no upstreams configured (start with --upstreams-config FILE)");
     for (const s of catalog) {
-      const status = s.status === "ready"
+      const faulty = s.status === "failed" || s.status === "reconnecting";
+      const word = s.status === "ready"
         ? `${s.tools.length} tools`
-        : s.status === "failed" || s.status === "reconnecting"
-        ? this.style.error(firstLine(s.statusText))
-        : firstLine(s.statusText);
-      this.io.out(`${s.name} (${status})${s.description ? ` - ${firstLine(s.description)}` : ""}`);
+        : faulty
+        ? this.style.error(s.status === "failed" ? "unavailable" : "restarting")
+        : s.status === "idle"
+        ? "not started"
+        : s.status === "connecting"
+        ? "starting"
+        : s.status;
+      this.io.out(`${s.name} (${word})${s.description ? ` - ${firstLine(s.description)}` : ""}`);
+      // why, and when ptc tries again
+      if (faulty) this.io.out(`  ${s.statusText}`);
     }
     return { ok: true };
   }
