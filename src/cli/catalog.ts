@@ -1,7 +1,7 @@
 /**
  * `ptc catalog`: load and compile every upstream of a config and print the tool catalog (text or JSON), or the
- * difference to an earlier JSON catalog (`--diff OLD.json`, exit 1 when they differ). Problems print one line each
- * and exit 2.
+ * difference to an earlier JSON catalog (`--diff OLD.json`, exit 1 when they differ). Every upstream gets one attempt
+ * to start; one that fails is listed with its state and its problem printed (one line each), and the exit status is 2.
  * @module
  */
 import { registerBuiltins } from "../../transports/mod.ts";
@@ -17,7 +17,8 @@ const USAGE =
   `Usage: ptc catalog [--upstreams-config F] [--format text|json] [--diff OLD.json] [--read-only] [--allow-writes]
        ptc catalog --operations DOC_FILE_OR_URL [--overlay FILE]… [--format text|json]
 
-Loads the config (F, else $PTC_UPSTREAMS), starts every upstream, compiles its tools and prints the catalog.
+Loads the config (F, else $PTC_UPSTREAMS), starts every upstream, compiles its tools and prints the catalog; an
+upstream that cannot start is listed with its state, and its problem printed.
   --format text|json   text (default): one line per tool with its signature and result type; json: the full catalog
   --diff OLD.json      compare with an earlier \`--format json\` output: + added, - removed, ~ changed tools
   --read-only          show only read tools; env PTC_READ_ONLY
@@ -28,6 +29,7 @@ Loads the config (F, else $PTC_UPSTREAMS), starts every upstream, compiles its t
                        what an upstream's \`overlays\` would change
 
 Exit codes: 0 ok (with --diff: no changes), 1 --diff found changes, 2 config, permission or upstream problems
+(an upstream that could not start: the rest of the catalog is printed all the same; --diff refuses to compare)
 (one line each).`;
 
 function fail(lines: string[]): number {
@@ -91,7 +93,11 @@ export async function run(args: string[]): Promise<number> {
     // The catalog's job is the tools: every upstream gets one attempt to list them; one that cannot is shown with
     // its state (and why), never the reason the command fails to run.
     await engine.settleUpstreams();
-    return await printCatalog(engine, values.diff as string | undefined, values.format === "json");
+    const code = await printCatalog(engine, values.diff as string | undefined, values.format === "json");
+    // Everything that could be listed was; an upstream that could not start (its problem is on stderr, its state in
+    // the listing) makes the exit status 2, so a script can tell a partial catalog.
+    const down = engine.catalog().some((s) => s.status !== "ready");
+    return code === 0 && down ? 2 : code;
   } finally {
     await engine.close();
   }

@@ -192,7 +192,8 @@ export class Runtime {
       if (e.type !== "phase" || e.upstream !== spec.name) return;
       if (e.to === "failed" && e.cause && e.cause.message !== lastLogged) {
         lastLogged = e.cause.message;
-        this.#log(`${e.cause.message} (unavailable; ptc tries again in the background)`);
+        // one line a problem (a transport may report several), each naming the upstream and its code
+        for (const line of e.cause.message.split("\n")) this.#log(line);
       } else if (e.to === "ready" && lastLogged !== undefined) {
         lastLogged = undefined;
         log("ready again");

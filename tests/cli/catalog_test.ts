@@ -143,8 +143,15 @@ Deno.test("ptc catalog: config problems print one line each and exit 2", async (
     { upstreams: { b: { transport: "fake", base_url: "https://x", tools: [{ name: "t" }], fail_start: "no route" } } },
     async (file) => {
       const r = await capture(() => catalog(["--upstreams-config", file]));
-      assert.equal(r.code, 2);
+      assert.equal(r.code, 2, "a partial catalog exits 2");
       assert.equal(r.err, "ptc catalog: upstream b: no route {} (check it) [connect_failed]");
+      assert.match(
+        r.out,
+        /^b \(tools not known yet: .*\) \[unavailable: no route \{\} \(check it\) \[connect_failed\]; ptc tries again later\] \[fake\]$/m,
+      );
+      const diff = await capture(() => catalog(["--upstreams-config", file, "--diff", file]));
+      assert.equal(diff.code, 2);
+      assert.match(diff.err, /--diff: upstream b is unavailable: .*; cannot compare its tools/);
     },
   );
   const usage = await capture(() => catalog(["--format", "yaml"]));

@@ -102,7 +102,7 @@ Deno.test("runtime: an upstream that cannot start never stops the runtime; its c
     assert.equal(logs.length, 1, logs.join("\n"));
     assert.match(
       logs[0],
-      /^upstream bad: connection refused .*\[connect_failed\] \(unavailable; ptc tries again in the background\)$/,
+      /^upstream bad: connection refused \{\} \(check it\) \[connect_failed\]$/,
     );
     const [bad] = rt.catalog();
     assert.equal(bad.state, "failed");
