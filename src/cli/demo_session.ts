@@ -189,8 +189,11 @@ export async function startDemoSession(options: DemoSessionOptions = {}): Promis
       poolSize: 1,
       lazySandbox: true,
       onWarning: log,
+      upstreamStart: "background",
     });
     cleanups.push(() => engine.close());
+    // The demo shows its own fixtures' catalogs: wait for their one start (a failure is shown as the upstream's state).
+    await engine.settleUpstreams();
 
     const measure = async (on: Engine, program: string): Promise<ProgramRun> => {
       const started = performance.now();

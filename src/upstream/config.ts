@@ -310,6 +310,21 @@ export function parseConfigText(
         errors.push(...(parsed as ConfigError[]));
         continue;
       }
+      const backoff = {
+        initialMs: typeof e.reconnect_backoff_ms === "number" ? e.reconnect_backoff_ms : DEFAULT_BACKOFF.initialMs,
+        maxMs: typeof e.reconnect_max_backoff_ms === "number" ? e.reconnect_max_backoff_ms : DEFAULT_BACKOFF.maxMs,
+      };
+      if (backoff.initialMs > backoff.maxMs) {
+        errors.push({
+          path: joinKey(
+            path,
+            e.reconnect_backoff_ms === undefined ? "reconnect_max_backoff_ms" : "reconnect_backoff_ms",
+          ),
+          message: `the first wait (reconnect_backoff_ms, ${backoff.initialMs}) is longer than the longest ` +
+            `(reconnect_max_backoff_ms, ${backoff.maxMs})`,
+        });
+        continue;
+      }
       upstreams.push({
         name,
         transport: transport.name,
@@ -319,10 +334,7 @@ export function parseConfigText(
         maxConcurrentRequests: typeof e.max_concurrent_requests === "number"
           ? e.max_concurrent_requests
           : DEFAULT_MAX_CONCURRENT_REQUESTS,
-        backoff: {
-          initialMs: typeof e.reconnect_backoff_ms === "number" ? e.reconnect_backoff_ms : DEFAULT_BACKOFF.initialMs,
-          maxMs: typeof e.reconnect_max_backoff_ms === "number" ? e.reconnect_max_backoff_ms : DEFAULT_BACKOFF.maxMs,
-        },
+        backoff,
         config: parsed,
       });
     }

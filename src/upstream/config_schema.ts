@@ -70,7 +70,7 @@ const startSchema: JsonSchema = {
   enum: ["first_use", "background"],
   description: "When ptc starts this upstream: on the first call or discovery that needs it (first_use), or right " +
     "after ptc starts, without waiting for it (background). Default: background for ptc mcp and the REPL, " +
-    "first_use for ptc eval and the demo.",
+    "first_use for ptc eval.",
 };
 
 /** Properties every upstream entry has, whatever its transport. */

@@ -89,7 +89,7 @@ Deno.test("failure domains: ptc eval under bin/ptc — (+ 1 2), a healthy upstre
   }
 });
 
-Deno.test("failure domains: ptc mcp --http under bin/ptc serves; the dead MCP server's tools work once it comes up", async () => {
+Deno.test("failure domains: ptc mcp --http under bin/ptc serves; the dead MCP server's tools work once it comes up, and again after it went away", async () => {
   const w = await deadWorld();
   const child = spawnLaunched(["mcp", "--http", "127.0.0.1:0", "--upstreams-config", w.configPath], w.cwd);
   let fixture: Awaited<ReturnType<typeof startMcpHttpFixture>> | undefined;
@@ -128,6 +128,21 @@ Deno.test("failure domains: ptc mcp --http under bin/ptc serves; the dead MCP se
       assert.equal(answer, ":up", `the wiki never came up:\n${stderr()}`);
       assert.match(textOf(await evalLisp(client, "(count (dir 'wiki))")), /^[1-9]\d*$/);
       assert.match(stderr(), /upstream wiki: ready again/);
+
+      // it goes away while ready: the next call notices (upstream_unavailable), ptc reconnects once it is back
+      await fixture.close();
+      fixture = undefined;
+      const gone = textOf(await evalLisp(client, `(:reason (tool/call 'wiki/echo {:message "hi"}))`));
+      assert.equal(gone, ":upstream_unavailable");
+      fixture = await startMcpHttpFixture({ era: "both", port: w.port });
+      answer = "";
+      const again = Date.now() + 15_000;
+      while (Date.now() < again) {
+        answer = textOf(await evalLisp(client, `(if (:ok (tool/call 'wiki/echo {:message "hi"})) :up :down)`));
+        if (answer === ":up") break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      assert.equal(answer, ":up", `the wiki never came back:\n${stderr()}`);
     } finally {
       await client.close();
     }

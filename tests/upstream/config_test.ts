@@ -123,6 +123,26 @@ Deno.test("config rule: max_response_bytes upper bound", () =>
   rejects({ upstreams: {}, limits: { max_response_bytes: 2 ** 40 } }, "limits.max_response_bytes", /at most/));
 Deno.test("config rule: catalog.exposure enum with did-you-mean", () =>
   rejects({ upstreams: {}, catalog: { exposure: "inlne" } }, "catalog.exposure", /one of .*did you mean "inline"/));
+Deno.test("config rule: the supervision keys of an upstream are checked, naming the key", () => {
+  const up = (extra: Record<string, unknown>) => ({
+    upstreams: { obs: { transport: "fake", base_url: "https://x", tools: [{ name: "t" }], ...extra } },
+  });
+  rejects(up({ start: "eager" }), "upstreams.obs.start", /"first_use", "background"/);
+  rejects({ ...up({}), start: "lazy" }, "start", /"first_use", "background"/);
+  rejects(up({ max_concurrent_requests: 0 }), "upstreams.obs.max_concurrent_requests", /at least 1/);
+  rejects(
+    up({ reconnect_backoff_ms: 5000, reconnect_max_backoff_ms: 1000 }),
+    "upstreams.obs.reconnect_backoff_ms",
+    /longer than the longest/,
+  );
+  rejects(
+    up({ reconnect_max_backoff_ms: 100 }),
+    "upstreams.obs.reconnect_max_backoff_ms",
+    /\(reconnect_backoff_ms, 500\) is longer/,
+  );
+  rejects(up({ restart_max_attempts: 5 }), "upstreams.obs.restart_max_attempts", /unknown key/);
+});
+
 Deno.test("config rule: catalog.snapshot is gone (every upstream is supervised on every face)", () =>
   rejects({ upstreams: {}, catalog: { snapshot: "live" } }, "catalog.snapshot", /unknown key/));
 Deno.test("config rule: catalog unknown key", () =>

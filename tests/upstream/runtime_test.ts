@@ -165,6 +165,39 @@ Deno.test("runtime: a failed upstream is tried again after the backoff, not by e
   }
 });
 
+Deno.test("runtime: reconnect_backoff_ms doubles up to reconnect_max_backoff_ms, and ptc keeps trying", async () => {
+  failingUpstreams.add("flaky");
+  const doc = {
+    upstreams: {
+      flaky: {
+        transport: "fake",
+        base_url: "https://f.example.com",
+        tools: [{ name: "t" }],
+        reconnect_backoff_ms: 100,
+        reconnect_max_backoff_ms: 250,
+      },
+    },
+  };
+  const { rt, clock } = await lazy(doc, { start: "background" });
+  try {
+    const waits: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      await settle();
+      const [s] = rt.catalog();
+      assert.equal(s.state, "failed");
+      waits.push(s.next_attempt_at! - clock.now());
+      await clock.advance(s.next_attempt_at! - clock.now());
+    }
+    assert.deepEqual(waits, [100, 200, 250, 250, 250, 250]);
+    failingUpstreams.delete("flaky");
+    await clock.advance(250);
+    assert.equal(rt.catalog()[0].state, "ready", "the eighth attempt works: no attempt limit");
+  } finally {
+    failingUpstreams.delete("flaky");
+    await rt.stop();
+  }
+});
+
 Deno.test("runtime: a missing credential is logged, never fatal; the upstream using it fails with it when it starts", async () => {
   const logs: string[] = [];
   const rt = await startRuntime(config(twoUpstreams()), {
