@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { connectHttp, evalLisp, ptcMcpArgs, spawnHttpServer, spawnStdioServer, textOf } from "./mcp_server_helpers.ts";
+import { connectHttp, evalLisp, spawnHttpServer, spawnStdioServer, textOf } from "./mcp_server_helpers.ts";
 import { printedFlags } from "./launcher_helpers.ts";
 import { runPtc } from "./ptc_process.ts";
 import { startReflector, writeReflectorConfig } from "./reflector.ts";
@@ -164,6 +164,10 @@ Deno.test("hostile server: a stdio frame over 10 MiB is answered with an error a
  * Start `ptc mcp --http` on a config of one openapi upstream `entry` (its files written first into a temporary
  * folder) and return its stderr once it exits with 2 (refused at start).
  */
+/**
+ * Serve `ptc mcp --http` with one hostile OpenAPI upstream: it is refused (its problem on stderr) while the server
+ * starts and keeps serving, and a call to it answers `upstream_unavailable` with the same code. Returns the stderr.
+ */
 async function refusedAtStart(files: Record<string, unknown>, entry: Record<string, unknown>): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "ptc-hostile-start-" });
   try {
@@ -173,21 +177,26 @@ async function refusedAtStart(files: Record<string, unknown>, entry: Record<stri
     const config = join(dir, "upstreams.json");
     const upstream = { transport: "openapi", base_url: "http://127.0.0.1:9", allow_insecure_http: true, ...entry };
     await Deno.writeTextFile(config, JSON.stringify({ upstreams: { hostile: upstream } }));
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ptcMcpArgs(["--http", "127.0.0.1:0", "--upstreams-config", config]),
-      stdin: "null",
-      stdout: "null",
-      stderr: "piped",
-    }).output();
-    const stderr = new TextDecoder().decode(out.stderr);
-    assert.equal(out.code, 2, stderr);
-    return stderr;
+    const server = await spawnHttpServer(["--upstreams-config", config]);
+    try {
+      const client = await connectHttp("auto", server.url);
+      try {
+        const reason = textOf(await evalLisp(client, "(let [r (tool/call 'hostile/x {})] [(:reason r) (:message r)])"));
+        assert.match(reason, /^\[:upstream_unavailable "upstream hostile is unavailable: /);
+        assert.equal(await health(server.origin), '{"status":"ok"}', "the server serves on");
+      } finally {
+        await client.close();
+      }
+    } finally {
+      assert.equal(await server.stop(), 0);
+    }
+    return server.stderr();
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
 }
 
-Deno.test("hostile server: an exponential $ref document is refused at start, naming the schema", async () => {
+Deno.test("hostile server: an exponential $ref document is refused (ptc serves on), naming the schema", async () => {
   const stderr = await refusedAtStart({ "doc.json": exponentialRefsDoc(14, 6) }, {
     description: "schemas sharing $refs 14 levels deep",
     schema_file: "doc.json",
@@ -197,7 +206,7 @@ Deno.test("hostile server: an exponential $ref document is refused at start, nam
   assert.match(stderr, /#\/components\/schemas\/L0/);
 });
 
-Deno.test("hostile server: an overlay whose query would take n² work is refused at start, naming it", async () => {
+Deno.test("hostile server: an overlay whose query would take n² work is refused (ptc serves on), naming it", async () => {
   const slow = {
     overlay: "1.0.0",
     info: { title: "every node counts every node", version: "1" },
