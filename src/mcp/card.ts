@@ -20,7 +20,7 @@ Every call returns {:ok true :value v} or {:ok false :reason :not_found :message
 Idiom: (let [r (tool/call 'srv/op {:id 1})] (if (:ok r) (:value r) (fail (:message r)))). Parallel: (pmap #(tool/call 'srv/op {:id %}) ids).
 Pages: (tool/pages 'srv/op {:arg 1} {:max-pages 20}) follows a paging tool's cursor (doc says if it pages) and returns {:items [...] :complete true|false :stopped nil|:max_pages|… :message "…"}; check :complete.
 Discover: (tool/servers) (dir 'server) (doc 'server/tool) shows args, the full Result<…> shape and notes, (apropos "words").
-Servers start when first used; a server that is down answers {:ok false :reason :upstream_unavailable :message "why; when ptc tries again"}. Calls beyond a server's concurrency limit wait their turn; a read refused with 429/503 Retry-After is retried once if it fits the call's time.`;
+A server that is down or restarting answers {:ok false :reason :upstream_unavailable :message "why; when ptc tries again"}; one whose tools are not known yet still takes calls by tool name. Calls beyond a server's concurrency limit wait their turn; a read refused with 429/503 Retry-After is retried once if it fits the call's time.`;
 
 /**
  * The writes card (only when a write tool is installed): what a write's result says and that ptc never repeats one,
