@@ -239,10 +239,10 @@ class EngineImpl implements Engine {
     return servers;
   }
 
-  renderCatalog(mode: "auto" | "inline" | "lazy"): string {
+  renderCatalog(mode?: "auto" | "inline" | "lazy"): string {
     if (!this.runtime) return "";
     const replaced = new Set(this.libs.filter((n) => n.visibility === "prompt").flatMap((n) => n.replaces));
-    return renderCatalog(this.runtime, mode, replaced);
+    return renderCatalog(this.runtime, mode ?? this.runtime.catalogSettings.exposure, replaced);
   }
 
   catalogJson(): JsonObject {

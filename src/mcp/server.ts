@@ -26,7 +26,8 @@ export interface ServerDeps {
   sessions?: SessionManager;
   introspection: boolean;
   profile: ResponseProfile;
-  catalogMode: "auto" | "inline" | "lazy";
+  /** The description's catalog exposure; undefined: the config's `catalog.exposure`. */
+  catalogMode?: "auto" | "inline" | "lazy";
   maxProgramBytes: number;
   maxContextBytes: number;
   programTimeoutMs: number;
