@@ -1,6 +1,7 @@
 /**
  * The table of `ptc` commands: each command's one-line summary and a lazy loader for its module, so that `ptc --help`
- * and `ptc eval` do not load the MCP SDK. `mod.ts` dispatches through it, `completion.ts` reads it.
+ * and `ptc eval` do not load the MCP SDK. `mod.ts` dispatches through it (adding `completion`, whose module reads this table,
+ * so the table itself never imports it).
  * @module
  */
 
@@ -34,8 +35,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
   },
   demo: { summary: "run the Observatory demo end to end", load: async () => (await import("./demo.ts")).run },
   docs: { summary: "print reference material (schema-config)", load: async () => (await import("./docs.ts")).run },
-  completion: {
-    summary: "print a shell completion script (completion bash|zsh|fish)",
-    load: async () => (await import("./completion.ts")).run,
-  },
 };
+
+/** `ptc completion`'s summary. Its entry lives in mod.ts: the module reads this table, so the table never loads it. */
+export const COMPLETION_SUMMARY = "print a shell completion script (completion bash|zsh|fish)";

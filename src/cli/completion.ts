@@ -3,7 +3,7 @@
  * command's options from its own `--help` text, so the script never lists a flag the command does not take.
  * @module
  */
-import { COMMANDS } from "./commands.ts";
+import { COMMANDS, COMPLETION_SUMMARY } from "./commands.ts";
 import { usageError } from "./usage.ts";
 import { didYouMean } from "../core/suggest.ts";
 
@@ -57,10 +57,12 @@ async function helpText(name: string): Promise<string> {
 export async function commandWords(): Promise<CommandWords[]> {
   const out: CommandWords[] = [];
   for (const [name, spec] of Object.entries(COMMANDS)) {
-    const flags = name === "completion" ? [] : flagsOfHelp(await helpText(name));
+    const flags = flagsOfHelp(await helpText(name));
     out.push({ name, summary: spec.summary, subcommands: SUBCOMMANDS[name] ?? [], flags });
   }
-  out.push({ name: "help", summary: "show a command's help", subcommands: Object.keys(COMMANDS), flags: [] });
+  out.push({ name: "completion", summary: COMPLETION_SUMMARY, subcommands: SUBCOMMANDS.completion, flags: [] });
+  const names = out.map((c) => c.name);
+  out.push({ name: "help", summary: "show a command's help", subcommands: names, flags: [] });
   return out;
 }
 

@@ -4,11 +4,17 @@
  * @module
  */
 import { VERSION } from "../version.ts";
-import { type CommandMain, COMMANDS } from "./commands.ts";
+import { type CommandMain, COMMANDS as TABLE, type CommandSpec, COMPLETION_SUMMARY } from "./commands.ts";
 import { usageError } from "./usage.ts";
 import { didYouMean } from "../core/suggest.ts";
 
 export type { CommandMain };
+
+/** Every command `ptc` dispatches. */
+const COMMANDS: Record<string, CommandSpec> = {
+  ...TABLE,
+  completion: { summary: COMPLETION_SUMMARY, load: async () => (await import("./completion.ts")).run },
+};
 
 /** The top-level usage text. */
 export function usage(): string {
