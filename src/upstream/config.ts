@@ -217,10 +217,15 @@ export function parseConfigText(
   const syntax: ParseError[] = [];
   const root = parseJsonc(text, syntax, { allowTrailingComma: true, disallowComments: false });
   if (syntax.length > 0) {
-    return syntax.slice(0, 5).map((e) => {
+    // The parser reports one error per enclosing value at the same spot (an unclosed `{ "a": {` gives two
+    // CloseBraceExpected at the end): each problem is said once.
+    const seen = new Map<string, ConfigError>();
+    for (const e of syntax) {
       const { line, column } = lineCol(text, e.offset);
-      return { path: `${label}:${line}:${column}`, message: `invalid JSONC (${printParseErrorCode(e.error)})` };
-    });
+      const error = { path: `${label}:${line}:${column}`, message: `invalid JSONC (${printParseErrorCode(e.error)})` };
+      seen.set(`${error.path} ${error.message}`, error);
+    }
+    return [...seen.values()].slice(0, 5);
   }
   if (root === null || typeof root !== "object" || Array.isArray(root)) {
     return [{ path: label, message: 'must be a JSON object like {"credentials": {}, "upstreams": {}}' }];
