@@ -8,7 +8,7 @@ import { registerBuiltins } from "../../transports/mod.ts";
 import { createEngine, EngineStartError } from "../engine/engine.ts";
 import type { Engine } from "../engine/types.ts";
 import { diffCatalogs } from "../upstream/catalog.ts";
-import { processAllowsWrites, processReadOnly, resolveConfigPath } from "../upstream/config.ts";
+import { NO_CONFIG, processAllowsWrites, processReadOnly, resolveConfigPath } from "../upstream/config.ts";
 import { choiceFlag, parseFlags, UsageError, usageError } from "./usage.ts";
 import { documentBaseUrl, loadCliDocument, requiredSchemes, schemeHeaders, surveyCliDocument } from "./openapi_doc.ts";
 import { PLACEHOLDER_BASE_URL } from "../../transports/openapi/init_config.ts";
@@ -20,7 +20,7 @@ const USAGE =
        ptc catalog --prompt [--catalog-mode auto|inline|lazy] [--response-profile slim|structured|debug] …
        ptc catalog --operations DOC_FILE_OR_URL [--overlay FILE]… [--format text|json]
 
-Loads the config (F, else $PTC_UPSTREAMS), starts every upstream, compiles its tools and prints the catalog.
+Loads the config (F, else $PTC_UPSTREAMS, else ./ptc.jsonc or ~/.config/ptc/config.jsonc), starts every upstream, compiles its tools and prints the catalog.
   --format text|json   text (default): one line per tool with its signature and result type; json: the full catalog
   --diff OLD.json      compare with an earlier \`--format json\` output: + added, - removed, ~ changed tools
                        (with --format json: {"changes": [{"kind", "ref", "parts"}…]})
@@ -87,7 +87,7 @@ export async function run(args: string[]): Promise<number> {
     return await listOperations(values.operations as string, values.overlay ?? [], values.format === "json");
   }
   const configFlag = values["upstreams-config"] as string | undefined;
-  if (!resolveConfigPath(configFlag)) return fail(["no config: pass --upstreams-config FILE or set PTC_UPSTREAMS"]);
+  if (!resolveConfigPath(configFlag)) return fail([NO_CONFIG]);
   // The catalog runs no program: the engine never starts a sandbox.
   let engine: Engine;
   try {

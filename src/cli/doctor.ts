@@ -10,6 +10,7 @@
 import { parseFlags, UsageError, usageError } from "./usage.ts";
 import {
   loadConfigFile,
+  NO_CONFIG,
   processAllowsWrites,
   processReadOnly,
   type PtcConfig,
@@ -43,7 +44,7 @@ Checks a config without running a program: the config itself, stdio commands on 
   --read-only        apply read-only mode (only read tools count); env PTC_READ_ONLY
   --allow-writes     apply the process write switch (write tools the config allows count); env PTC_ALLOW_WRITES
 With --connect, a tool whose configured effect contradicts the server's annotations is reported (the config wins).
-The config file defaults to $PTC_UPSTREAMS.`;
+The config file defaults to $PTC_UPSTREAMS, else ./ptc.jsonc, else ~/.config/ptc/config.jsonc.`;
 
 /** One check result (a transport's preflight checks have the same shape). */
 type Check = PreflightCheck;
@@ -111,7 +112,7 @@ export async function run(args: string[]): Promise<number> {
     return usageError(`--format must be text or json, got '${format}'`, USAGE, "doctor");
   }
   const file = resolveConfigPath(v["upstreams-config"]);
-  if (!file) return usageError("no config: pass --upstreams-config FILE or set PTC_UPSTREAMS", USAGE, "doctor");
+  if (!file) return usageError(NO_CONFIG, USAGE, "doctor");
   const registry = registerBuiltins();
   const loaded = await loadConfigFile(file, { registry, readOnly: processReadOnly(v["read-only"] === true) });
   if (Array.isArray(loaded)) {

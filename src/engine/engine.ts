@@ -290,6 +290,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   if (!prepared.ok) {
     throw new EngineStartError(sandboxProblem ? [...prepared.problems, sandboxProblem] : prepared.problems);
   }
+  // A config found at a default place is named once at start: the operator did not name it, so say which one runs.
+  if (prepared.location?.source === "default") {
+    (options.onLog ?? options.onWarning)?.(`config: ${prepared.location.file} (found at a default place)`);
+  }
   for (const w of prepared.warnings) options.onWarning?.(w);
   // Libraries are read and checked before any sandbox starts: each process loads them once, before it is ready.
   const libraries = prepared.config ? await checkedLibraries(prepared.config) : [];

@@ -6,7 +6,7 @@
  */
 import { parse as parseJsonc, type ParseError, printParseErrorCode } from "jsonc-parser";
 import { duplicateKeys } from "./duplicate_keys.ts";
-import { dirname, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { JsonObject } from "../core/json.ts";
 import type { ConfigContext, ConfigError } from "./types.ts";
 import { type CredentialSpec, parseCredentials, type SchemeHint } from "./credentials.ts";
@@ -96,17 +96,82 @@ export class ConfigLoadError extends Error {
 /** The environment variable naming the config file when no flag does. */
 export const CONFIG_ENV = "PTC_UPSTREAMS";
 
-/** The config file to use: the flag, else `$PTC_UPSTREAMS`, else undefined (no upstreams). */
-export function resolveConfigPath(flag: string | undefined): string | undefined {
-  if (flag !== undefined && flag !== "") return resolve(flag);
-  let env: string | undefined;
+/** The variables default config discovery reads (besides {@link CONFIG_ENV}). */
+export const DISCOVERY_ENV = ["XDG_CONFIG_HOME", "HOME"] as const;
+
+function readEnv(name: string): string | undefined {
   try {
-    env = Deno.env.get(CONFIG_ENV);
+    return Deno.env.get(name);
   } catch {
-    env = undefined;
+    return undefined;
   }
-  return env ? resolve(env) : undefined;
 }
+
+/**
+ * Where ptc looks for a config when neither `--upstreams-config` nor `$PTC_UPSTREAMS` names one, in order:
+ * `./ptc.jsonc` in the working directory, then `$XDG_CONFIG_HOME/ptc/config.jsonc` (`~/.config/ptc/config.jsonc` when
+ * XDG_CONFIG_HOME is unset or not absolute, as the XDG spec says).
+ */
+export function defaultConfigCandidates(env: (name: string) => string | undefined = readEnv): string[] {
+  const out: string[] = [];
+  try {
+    out.push(resolve("ptc.jsonc"));
+  } catch {
+    // the working directory cannot be read (confined without it): only the user's config folder is looked at
+  }
+  const xdg = env("XDG_CONFIG_HOME");
+  const home = env("HOME");
+  const base = xdg && isAbsolute(xdg) ? xdg : home ? join(home, ".config") : undefined;
+  if (base) out.push(join(base, "ptc", "config.jsonc"));
+  return out;
+}
+
+/** Where the config came from: named by the flag, by `$PTC_UPSTREAMS`, or found at a default place. */
+export interface ConfigLocation {
+  file: string;
+  source: "flag" | "env" | "default";
+}
+
+function isFile(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The config file to use and where it came from: the flag, else `$PTC_UPSTREAMS`, else the first default place that
+ * holds a file ({@link defaultConfigCandidates}); undefined when none (no upstreams).
+ */
+export function locateConfig(
+  flag: string | undefined,
+  env: (name: string) => string | undefined = readEnv,
+): ConfigLocation | undefined {
+  if (flag !== undefined && flag !== "") return { file: resolve(flag), source: "flag" };
+  const named = env(CONFIG_ENV);
+  if (named) return { file: resolve(named), source: "env" };
+  const found = defaultConfigCandidates(env).find(isFile);
+  return found ? { file: found, source: "default" } : undefined;
+}
+
+/** The config file to use ({@link locateConfig}), or undefined (no upstreams). */
+export function resolveConfigPath(flag: string | undefined): string | undefined {
+  return locateConfig(flag)?.file;
+}
+
+/**
+ * The environment variables finding the config reads: none after a flag, `PTC_UPSTREAMS` when it names the file, and
+ * with it the discovery variables when the default places are looked at.
+ */
+export function configLookupEnv(flag: string | undefined, env: (name: string) => string | undefined): string[] {
+  if (flag !== undefined && flag !== "") return [];
+  return env(CONFIG_ENV) ? [CONFIG_ENV] : [CONFIG_ENV, ...DISCOVERY_ENV];
+}
+
+/** The one-line advice when a command needs a config and none was found. */
+export const NO_CONFIG =
+  "no config: pass --upstreams-config FILE, set PTC_UPSTREAMS, or create ./ptc.jsonc (or ~/.config/ptc/config.jsonc)";
 
 /** The environment fallback of `--allow-writes`, the process half of the write gate. */
 export const ALLOW_WRITES_ENV = "PTC_ALLOW_WRITES";

@@ -146,7 +146,8 @@ export function buildConfigSchema(transports: Transport<unknown>[]): JsonSchema 
   return {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     title: "ptc upstreams config",
-    description: "JSONC file named by --upstreams-config or PTC_UPSTREAMS.",
+    description:
+      "JSONC file named by --upstreams-config or PTC_UPSTREAMS, else ./ptc.jsonc or $XDG_CONFIG_HOME/ptc/config.jsonc.",
     ...topLevelSchema(entry),
     $defs: defs,
   };
