@@ -53,6 +53,11 @@ export interface UpstreamSpec {
    * a top-level `true` (the narrower setting); unset, the top level decides (`configAllowsWrites`).
    */
   allowWrites?: boolean;
+  /**
+   * `doctor_probe`: the read tool (and its arguments) `ptc doctor --connect` calls to prove the credentials work; no
+   * face calls it otherwise.
+   */
+  doctorProbe?: { tool: string; arguments: JsonObject };
   /** The transport's typed config (opaque here). */
   config: unknown;
 }
@@ -95,6 +100,12 @@ export class ConfigLoadError extends Error {
 
 /** The environment variable naming the config file when no flag does. */
 export const CONFIG_ENV = "PTC_UPSTREAMS";
+
+/** `doctor_probe` as the schema admits it: `{tool, arguments?}`. */
+function probeOf(raw: unknown): { tool: string; arguments: JsonObject } {
+  const p = raw as { tool: string; arguments?: JsonObject };
+  return { tool: p.tool, arguments: p.arguments ?? {} };
+}
 
 /** The variables default config discovery reads (besides {@link CONFIG_ENV}). */
 export const DISCOVERY_ENV = ["XDG_CONFIG_HOME", "HOME"] as const;
@@ -350,7 +361,7 @@ export function parseConfigText(
       let parsed: unknown;
       try {
         // Keys every upstream has whatever its transport are read here; the transport gets the rest.
-        const { allow_writes: _allowWrites, ...own } = e;
+        const { allow_writes: _allowWrites, doctor_probe: _probe, ...own } = e;
         parsed = transport.parseConfig(own as JsonObject, ctx);
       } catch (err) {
         errors.push({ path, message: `transport ${transport.name} failed to read this entry (${String(err)})` });
@@ -365,6 +376,7 @@ export function parseConfigText(
         transport: transport.name,
         description: typeof e.description === "string" ? e.description : "",
         ...(typeof e.allow_writes === "boolean" ? { allowWrites: e.allow_writes } : {}),
+        ...(e.doctor_probe && typeof e.doctor_probe === "object" ? { doctorProbe: probeOf(e.doctor_probe) } : {}),
         config: parsed,
       });
     }
