@@ -88,8 +88,7 @@ export function exposeTools(tools: readonly McpTool[], transport: string, mappin
   const problems: string[] = [];
   for (const tool of tools) {
     if (typeof tool?.name !== "string") continue;
-    // A mapping key is the server's spelling or the catalog's kebab name (`list_items` or `list-items`).
-    const key = mapping?.has(tool.name) ? tool.name : mapping?.has(kebabName(tool.name)) ? kebabName(tool.name) : "";
+    const key = mappingKey(mapping, tool.name);
     const mapped = key ? mapping?.get(key) : undefined;
     if (mapping && !mapped) {
       unmapped.push(tool.name);
@@ -130,6 +129,14 @@ export function exposeTools(tools: readonly McpTool[], transport: string, mappin
     })
     : [];
   return { entries, byName, collisions: [...collisions.values()], unnamed, missing, unmapped, problems };
+}
+
+/** The key of `mapping` that maps the server's tool `name`: its own spelling, else its kebab name; "" for none. */
+export function mappingKey(mapping: ToolMap | undefined, name: string): string {
+  if (!mapping) return "";
+  if (mapping.has(name)) return name;
+  const kebab = kebabName(name);
+  return mapping.has(kebab) ? kebab : "";
 }
 
 /**
