@@ -323,7 +323,7 @@ export class ReplCore {
 
 function firstLine(text: string): string {
   const line = text.split("\n")[0];
-  return line.length > 100 ? `${line.slice(0, 97)}...` : line;
+  return line.length > 100 ? `${line.slice(0, 98).replace(/\s+\S*$/, "")}…` : line;
 }
 
 /** `map` → `'map`, `srv/tool` → `'srv/tool`; anything else is passed as a string. */
