@@ -181,16 +181,23 @@ function isObj(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
-/** The schema's types as a set (`type: ["string", "null"]`, `anyOf: [{type: string}, {type: null}]`). */
-function types(schema: unknown): Set<string> {
+/** Alternatives (`anyOf`/`oneOf`) looked into; a schema nested deeper is not a plain cursor or list (no inference). */
+const MAX_ALTERNATIVE_DEPTH = 3;
+
+/**
+ * The schema's types as a set (`type: ["string", "null"]`, `anyOf: [{type: string}, {type: null}]`), looking at most
+ * {@link MAX_ALTERNATIVE_DEPTH} levels of alternatives deep (an upstream's schema may nest them without end).
+ */
+function types(schema: unknown, depth = 0): Set<string> {
   if (!isObj(schema)) return new Set();
   const out = new Set<string>();
   const t = schema.type;
   if (typeof t === "string") out.add(t);
   if (Array.isArray(t)) { for (const x of t) if (typeof x === "string") out.add(x); }
+  if (depth >= MAX_ALTERNATIVE_DEPTH) return out;
   for (const key of ["anyOf", "oneOf"]) {
     const alts = schema[key];
-    if (Array.isArray(alts)) { for (const a of alts) for (const x of types(a)) out.add(x); }
+    if (Array.isArray(alts)) { for (const a of alts) for (const x of types(a, depth + 1)) out.add(x); }
   }
   return out;
 }
