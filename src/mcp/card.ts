@@ -16,10 +16,10 @@ The last form's value is the answer; keep it small (counts, top-N, selected keys
 
 /** The tool-calling card (only when upstream tools are configured). */
 export const TOOLS_CARD = `Tools: (tool/call 'server/tool {:arg 1}) or (tool/call {:server "s" :tool "t" :args {…}}).
-Every call returns {:ok true :value v :value_kind :json} (:text: the service answered text, v is a string; :none: no body, v is nil) or {:ok false :reason :not_found :message "…"}; check (:ok r) before using (:value r).
+Every call returns {:ok true :value v :value_kind :json|:text|:none} (:text: v is a string, :none: no body) or {:ok false :reason :not_found :message "…"}; check (:ok r) before using (:value r).
 Idiom: (let [r (tool/call 'srv/op {:id 1})] (if (:ok r) (:value r) (fail (:message r)))). Parallel: (pmap #(tool/call 'srv/op {:id %}) ids).
 Pages: (tool/pages 'srv/op {:arg 1} {:max-pages 20}) follows a paging tool's cursor (the catalog and doc say which tools page) and returns {:items [...] :complete true|false :stopped nil|:max_pages|… :message "…" :next cursor}; check :complete.
-Discover: (tool/servers) (dir 'server) (apropos "words"); (doc 'server/tool) returns its text (args, the full Result<…> shape, notes, paging) as a string value, printed only when you print it or it is the answer; (doc 'server) has a server's full description.`;
+Discover: (tool/servers) (dir 'server) (apropos "words"); (doc 'server/tool) returns a string (args, the full Result<…> shape, notes, paging), shown only if printed or returned; (doc 'server) the full description.`;
 
 /**
  * The writes card (only when a write tool is installed): what a write's result says and that ptc never repeats one,
@@ -84,18 +84,17 @@ export function limitsCard(l: LimitsInView): string {
   if (l.maxResponseBytes !== undefined) parts.push(`${bytes(l.maxResponseBytes)} per response`);
   const tools = l.maxToolCalls !== undefined
     ? " A call over budget returns {:ok false :reason :cap_exhausted} and the answer is flagged as partial. " +
-      `(budget/remaining) says what is LEFT (not used), costing nothing: :tool_calls${
+      `(budget/remaining) is what is LEFT, not used: :tool_calls${
         l.maxWriteCalls !== undefined ? " :write_calls" : ""
-      } :discovery_ops left, :time_ms left before the program's deadline, and the fixed per-call :call_timeout_ms ` +
-      "and :max_response_bytes."
+      } :discovery_ops, :time_ms to the deadline; :call_timeout_ms :max_response_bytes are fixed per call.`
     : "";
   return `Limits per run: ${parts.join(", ")}.${tools}`;
 }
 
 /** The output line: how much of an answer and of its printed output the client gets, and how a cut is marked. */
 export function outputCard(c: OutputCaps): string {
-  return `Output: the answer's text is cut past ${bytes(c.textBytes)} and println output past ${c.prints} lines or ` +
-    `${bytes(c.printBytes)}; a cut ends the text with "[truncated: …]" saying what was cut. Return small values.`;
+  return `Output: an answer past ${bytes(c.textBytes)} and println past ${c.prints} lines or ${bytes(c.printBytes)} ` +
+    `are cut, marked "[truncated: …]".`;
 }
 
 /** Sentence appended for the slim profile (the default). */
