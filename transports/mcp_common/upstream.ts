@@ -221,7 +221,7 @@ class McpUpstream implements Upstream {
         "fix the tools mapping to match the parameters the server declares",
       );
     }
-    for (const m of e.missing) this.#log(`the config maps tool ${JSON.stringify(m)} but the server does not list it`);
+    for (const m of e.missing) this.#log(`the config maps tool ${m} but the server does not list it`);
     for (const c of e.collisions) {
       this.#log(
         `tools ${[c.exposed, ...c.hidden].map((x) => JSON.stringify(x)).join(", ")} all map to ` +
