@@ -8,19 +8,26 @@ import { registerBuiltins } from "../../transports/mod.ts";
 import { createEngine, EngineStartError } from "../engine/engine.ts";
 import type { Engine } from "../engine/types.ts";
 import { diffCatalogs } from "../upstream/catalog.ts";
-import { processAllowsWrites, processReadOnly, resolveConfigPath } from "../upstream/config.ts";
+import { NO_CONFIG, processAllowsWrites, processReadOnly, resolveConfigPath } from "../upstream/config.ts";
 import { choiceFlag, parseFlags, UsageError, usageError } from "./usage.ts";
 import { documentBaseUrl, loadCliDocument, requiredSchemes, schemeHeaders, surveyCliDocument } from "./openapi_doc.ts";
 import { PLACEHOLDER_BASE_URL } from "../../transports/openapi/init_config.ts";
+import { MCP_FLAGS } from "./mcp_flags.ts";
+import type { ResponseProfile } from "../mcp/envelope.ts";
 
 const USAGE =
   `Usage: ptc catalog [--upstreams-config F] [--format text|json] [--diff OLD.json] [--read-only] [--allow-writes]
+       ptc catalog --prompt [--catalog-mode auto|inline|lazy] [--response-profile slim|structured|debug] …
        ptc catalog --operations DOC_FILE_OR_URL [--overlay FILE]… [--format text|json]
 
-Loads the config (F, else $PTC_UPSTREAMS), starts every upstream, compiles its tools and prints the catalog; an
+Loads the config (F, else $PTC_UPSTREAMS, else ./ptc.jsonc or ~/.config/ptc/config.jsonc), starts every upstream, compiles its tools and prints the catalog; an
 upstream that cannot start is listed with its state, and its problem printed.
   --format text|json   text (default): one line per tool with its signature and result type; json: the full catalog
   --diff OLD.json      compare with an earlier \`--format json\` output: + added, - removed, ~ changed tools
+                       (with --format json: {"changes": [{"kind", "ref", "parts"}…]})
+  --prompt             print exactly the lisp_eval description \`ptc mcp\` serves for this config (what the agent
+                       sees); --catalog-mode (default: the config's catalog.exposure) and --response-profile (default
+                       slim) as given to ptc mcp
   --read-only          show only read tools; env PTC_READ_ONLY
   --allow-writes       show the write tools the config allows (allow_writes); env PTC_ALLOW_WRITES
   --operations DOC     list every operation of an OpenAPI document and whether it compiles (no config needed):
@@ -46,6 +53,9 @@ export const CATALOG_OPTIONS = {
   operations: { type: "string" },
   overlay: { type: "string", multiple: true },
   "allow-writes": { type: "boolean" },
+  prompt: { type: "boolean" },
+  "catalog-mode": { type: "string" },
+  "response-profile": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -56,6 +66,14 @@ export async function run(args: string[]): Promise<number> {
     const parsed = parseFlags(args, CATALOG_OPTIONS, false);
     values = parsed.values;
     choiceFlag("format", values.format, ["text", "json"]);
+    choiceFlag("catalog-mode", values["catalog-mode"], ["auto", "inline", "lazy"]);
+    choiceFlag("response-profile", values["response-profile"], ["slim", "structured", "debug"]);
+    for (const flag of ["catalog-mode", "response-profile"] as const) {
+      if (values[flag] !== undefined && !values.prompt) throw new UsageError(`--${flag} goes with --prompt`);
+    }
+    if (values.prompt && (values.diff !== undefined || values.format === "json")) {
+      throw new UsageError("--prompt prints the description as text; it does not combine with --diff or --format json");
+    }
     if (values.overlay !== undefined && values.operations === undefined) {
       throw new UsageError("--overlay goes with --operations DOC (a config names its files in `overlays`)");
     }
@@ -71,7 +89,7 @@ export async function run(args: string[]): Promise<number> {
     return await listOperations(values.operations as string, values.overlay ?? [], values.format === "json");
   }
   const configFlag = values["upstreams-config"] as string | undefined;
-  if (!resolveConfigPath(configFlag)) return fail(["no config: pass --upstreams-config FILE or set PTC_UPSTREAMS"]);
+  if (!resolveConfigPath(configFlag)) return fail([NO_CONFIG]);
   // The catalog runs no program: the engine never starts a sandbox.
   let engine: Engine;
   try {
@@ -93,7 +111,17 @@ export async function run(args: string[]): Promise<number> {
     // The catalog's job is the tools: every upstream gets one attempt to list them; one that cannot is shown with
     // its state (and why), never the reason the command fails to run.
     await engine.settleUpstreams();
-    const code = await printCatalog(engine, values.diff as string | undefined, values.format === "json");
+    let code = 0;
+    if (values.prompt) {
+      const { lispEvalDescriptionOf } = await import("../mcp/server.ts");
+      const mode = values["catalog-mode"] as "auto" | "inline" | "lazy" | undefined;
+      const profile = (values["response-profile"] ?? MCP_FLAGS["response-profile"].default) as ResponseProfile;
+      console.log(lispEvalDescriptionOf(engine, {
+        catalogMode: mode,
+        profile,
+        programTimeoutMs: MCP_FLAGS["program-timeout-ms"].default,
+      }));
+    } else code = await printCatalog(engine, values.diff as string | undefined, values.format === "json");
     // Everything that could be listed was; an upstream that could not start (its problem is on stderr, its state in
     // the listing) makes the exit status 2, so a script can tell a partial catalog.
     const down = engine.catalog().some((s) => s.status !== "ready");
@@ -130,10 +158,13 @@ async function printCatalog(engine: Engine, diff: string | undefined, json: bool
     } catch (e) {
       return fail([`--diff ${diff}: ${(e as Error).message}`]);
     }
-    if (changes.length === 0) console.log("no changes");
-    for (const c of changes) {
-      const sign = c.kind === "added" ? "+" : c.kind === "removed" ? "-" : "~";
-      console.log(`${sign} ${c.ref}${c.parts ? ` (${c.parts.join(", ")})` : ""}`);
+    if (json) console.log(JSON.stringify({ changes }, null, 2));
+    else if (changes.length === 0) console.log("no changes");
+    else {
+      for (const c of changes) {
+        const sign = c.kind === "added" ? "+" : c.kind === "removed" ? "-" : "~";
+        console.log(`${sign} ${c.ref}${c.parts ? ` (${c.parts.join(", ")})` : ""}`);
+      }
     }
     // Like diff(1): a script (or CI job) can tell "the catalog drifted" from "nothing changed".
     return changes.length === 0 ? 0 : 1;

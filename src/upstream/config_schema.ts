@@ -95,6 +95,17 @@ export const upstreamCommonSchemaProperties: Record<string, JsonSchema> = {
     "First wait before trying again after a failed start or a lost connection (500).",
   ),
   reconnect_max_backoff_ms: int(1, 3600000, "Longest wait between attempts; ptc keeps trying while it runs (30000)."),
+  doctor_probe: {
+    type: "object",
+    description: "A read tool `ptc doctor --connect` calls to prove the credentials work: {tool, arguments}. " +
+      "Without it doctor reports the service reachable but the credentials not checked.",
+    properties: {
+      tool: { type: "string", minLength: 1, description: "The tool's name as the catalog shows it (kebab-case)." },
+      arguments: { type: "object", description: "Its arguments, as a program would pass them." },
+    },
+    required: ["tool"],
+    additionalProperties: false,
+  },
 };
 
 /** Upstream names become the `srv` of `srv/tool`. */
@@ -165,7 +176,8 @@ export function buildConfigSchema(transports: Transport<unknown>[]): JsonSchema 
   return {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     title: "ptc upstreams config",
-    description: "JSONC file named by --upstreams-config or PTC_UPSTREAMS.",
+    description:
+      "JSONC file named by --upstreams-config or PTC_UPSTREAMS, else ./ptc.jsonc or $XDG_CONFIG_HOME/ptc/config.jsonc.",
     ...topLevelSchema(entry),
     $defs: defs,
   };

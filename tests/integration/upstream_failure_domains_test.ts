@@ -11,7 +11,6 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { applyEdits, modify } from "jsonc-parser";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
