@@ -109,7 +109,8 @@ Deno.test("failure domains: ptc mcp --http under bin/ptc serves; the dead MCP se
         description,
         /^wiki \(tools not known yet: .*\) \[(unavailable: .*connection_refused.*|starting)\]/m,
       );
-      assert.match(description, /^broken \(tools not known yet: .*\) \[unavailable: .*exit status 3/m);
+      // between attempts it is unavailable (why), during one it is starting again
+      assert.match(description, /^broken \(tools not known yet: .*\) \[(unavailable: .*exit status 3.*|starting)\]/m);
       assert.match(description, /:upstream_unavailable/);
       const down = textOf(await evalLisp(client, `(:reason (tool/call 'wiki/echo {:message "hi"}))`));
       assert.equal(down, ":upstream_unavailable");
