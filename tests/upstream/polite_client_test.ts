@@ -46,7 +46,7 @@ function startService() {
       case "/slow": {
         active++;
         peak = Math.max(peak, active);
-        await new Promise((r) => setTimeout(r, 150));
+        await new Promise((r) => setTimeout(r, 300));
         active--;
         return json({ ok: true });
       }
@@ -150,7 +150,8 @@ Deno.test("polite client: a call that gets no slot within its time gives up unse
       assert.match(f.message, /^upstream api had 1 calls in flight \(max_concurrent_requests\) until this call's time/);
     }
     assert.equal(s.service.hits["/slow"], 6 - unsent.length, "a call that gave up in line never reached the service");
-    assert.equal(s.service.peak(), 1);
+    // (no peak check here: a call that timed out on the wire was aborted by ptc, but the service may still be
+    // working on it when the next call arrives — what ptc bounds is its own requests in flight)
   } finally {
     await s.close();
   }
