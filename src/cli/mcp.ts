@@ -99,6 +99,9 @@ export async function run(args: string[]): Promise<number> {
     : undefined;
   sessions?.startSweeper();
   let shuttingDown = false;
+  const trail = audit?.trail(options.http ? "http" : "stdio", engine.catalog());
+  // An upstream that comes up (or reconnects) after start brings tools the audit lines may then name.
+  if (trail) engine.subscribe((e) => e.type === "phase" && e.to === "ready" && trail.catalogChanged(engine.catalog()));
   const factory = createServerFactory({
     engine,
     gate,
@@ -110,7 +113,7 @@ export async function run(args: string[]): Promise<number> {
     maxContextBytes: options.maxContextBytes,
     programTimeoutMs: options.programTimeoutMs,
     isShuttingDown: () => shuttingDown,
-    audit: audit?.trail(options.http ? "http" : "stdio", engine.catalog()),
+    audit: trail,
   });
   const onError = (e: Error) => console.error(`ptc mcp: ${e.message}`);
 

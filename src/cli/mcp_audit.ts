@@ -11,7 +11,7 @@ import type { Denial } from "../mcp/audit_lines.ts";
 
 /** The open audit log of a `ptc mcp` run. */
 export interface McpAudit {
-  /** The trail over the log, for one face and the frozen catalog (call once the engine started). */
+  /** The trail over the log, for one face and the catalog as it is (call once the engine started). */
   trail(face: "stdio" | "http", catalog: CatalogServer[]): AuditTrail;
   /** For the HTTP face's `onDenied` (a no-op until `trail` was called). */
   denied(denial: Denial): void;

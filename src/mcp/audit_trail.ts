@@ -34,7 +34,7 @@ function responseReason(response: ToolResponse): string | undefined {
 
 /** The audit trail over one `AuditLog`. */
 export class AuditTrail {
-  readonly #index: ToolIndex;
+  #index: ToolIndex;
   #window = 0;
   #inWindow = 0;
   #suppressed = 0;
@@ -45,6 +45,11 @@ export class AuditTrail {
     catalog: CatalogServer[],
     private readonly now: () => number = Date.now,
   ) {
+    this.#index = new ToolIndex(catalog);
+  }
+
+  /** The catalog grew or changed (an upstream came up later): the names a line may carry follow it. */
+  catalogChanged(catalog: CatalogServer[]): void {
     this.#index = new ToolIndex(catalog);
   }
 

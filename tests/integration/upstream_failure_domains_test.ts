@@ -90,7 +90,11 @@ Deno.test("failure domains: ptc eval under bin/ptc — (+ 1 2), a healthy upstre
 
 Deno.test("failure domains: ptc mcp --http under bin/ptc serves; the dead MCP server's tools work once it comes up, and again after it went away", async () => {
   const w = await deadWorld();
-  const child = spawnLaunched(["mcp", "--http", "127.0.0.1:0", "--upstreams-config", w.configPath], w.cwd);
+  const auditLog = `${w.cwd}/audit.jsonl`;
+  const child = spawnLaunched(
+    ["mcp", "--http", "127.0.0.1:0", "--upstreams-config", w.configPath, "--audit-log", auditLog],
+    w.cwd,
+  );
   let fixture: Awaited<ReturnType<typeof startMcpHttpFixture>> | undefined;
   try {
     const { url, stderr } = await waitForListening(child);
@@ -128,6 +132,13 @@ Deno.test("failure domains: ptc mcp --http under bin/ptc serves; the dead MCP se
       assert.equal(answer, ":up", `the wiki never came up:\n${stderr()}`);
       assert.match(textOf(await evalLisp(client, "(count (dir 'wiki))")), /^[1-9]\d*$/);
       assert.match(stderr(), /upstream wiki: ready again/);
+      // the audit trail names a tool of an upstream that came up after start (its names follow the catalog)
+      const calls = (await Deno.readTextFile(auditLog)).trim().split("\n").map((l) => JSON.parse(l))
+        .filter((l) => l.kind === "call");
+      assert.ok(
+        calls.some((l) => l.server === "wiki" && l.tool === "echo" && l.status === "ok"),
+        JSON.stringify(calls),
+      );
 
       // it goes away while ready: the next call notices (upstream_unavailable), ptc reconnects once it is back
       await fixture.close();
