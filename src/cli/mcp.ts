@@ -57,7 +57,7 @@ export async function run(args: string[]): Promise<number> {
   for (const t of registry.list()) t.delegateProcessReaping?.();
   let engine;
   try {
-    const journal = await openJournal(options.recordReplay, (m) => console.error(`ptc mcp: ${m}`));
+    const journal = await openJournal(options.recordReplay, (m) => console.error(`ptc mcp: ${m}`), "mcp");
     engine = await createEngine({
       journal,
       registry,
@@ -108,7 +108,7 @@ export async function run(args: string[]): Promise<number> {
     maxContextBytes: options.maxContextBytes,
     programTimeoutMs: options.programTimeoutMs,
     isShuttingDown: () => shuttingDown,
-    audit: audit?.trail(options.http ? "http" : "stdio", engine.catalog()),
+    audit: audit?.trail(options.http ? "http" : "stdio", engine.catalog(), engine.snapshots()),
   });
   const onError = (e: Error) => console.error(`ptc mcp: ${e.message}`);
 

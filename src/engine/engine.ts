@@ -10,6 +10,7 @@ import type { SandboxLimits } from "../sandbox/mod.ts";
 import { catalogJson, catalogText, renderCatalog } from "../upstream/catalog.ts";
 import type { RunLimits } from "../upstream/config.ts";
 import { withRunContext } from "../upstream/run_context.ts";
+import { snapshotsOf } from "../upstream/snapshot_id.ts";
 import { type Runtime, RuntimeStartError, startRuntime } from "../upstream/runtime.ts";
 import { checkPermissions } from "../upstream/permissions.ts";
 import { prepareConfig } from "../upstream/startup.ts";
@@ -251,6 +252,10 @@ class EngineImpl implements Engine {
 
   catalogText(): string {
     return this.runtime ? catalogText(this.runtime) : "";
+  }
+
+  snapshots(): Record<string, string> {
+    return snapshotsOf(this.runtime);
   }
 
   runLimits(): RunLimits | undefined {

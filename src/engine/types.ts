@@ -141,6 +141,8 @@ export interface Engine {
   renderCatalog(mode: "auto" | "inline" | "lazy"): string;
   /** The full catalog as JSON (`ptc catalog --format json`, the input of `--diff`); no servers without upstreams. */
   catalogJson(): JsonObject;
+  /** Server name → snapshot identity of its compiled catalog (`src/upstream/snapshot_id.ts`); empty without upstreams. */
+  snapshots(): Record<string, string>;
   /** The full catalog as text, one line per tool with its signature and result type (`ptc catalog`). */
   catalogText(): string;
   /** Non-secret facts (upstreams, transports, limits). */

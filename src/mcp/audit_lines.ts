@@ -45,7 +45,8 @@ export class ToolIndex {
   readonly #servers = new Set<string>();
   readonly #effects = new Map<string, "read" | "write">();
 
-  constructor(catalog: CatalogServer[]) {
+  /** `snapshots`: server name → snapshot identity of its compiled catalog, carried by every `eval` line. */
+  constructor(catalog: CatalogServer[], readonly snapshots: Record<string, string> = {}) {
     for (const s of catalog) {
       this.#servers.add(s.name);
       for (const t of s.tools) this.#effects.set(`${s.name}\u0000${t.name}`, t.effect);
@@ -156,6 +157,7 @@ export async function evaluationLines(facts: EvalFacts, index: ToolIndex): Promi
     writes: calls.filter((c) => c.mutation_state !== undefined).length,
     discovery_ops: facts.result?.discoveryOps ?? 0,
     answer_bytes: facts.answerBytes,
+    snapshots: index.snapshots,
   }));
   return lines;
 }

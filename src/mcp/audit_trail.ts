@@ -44,8 +44,9 @@ export class AuditTrail {
     private readonly face: "stdio" | "http",
     catalog: CatalogServer[],
     private readonly now: () => number = Date.now,
+    snapshots: Record<string, string> = {},
   ) {
-    this.#index = new ToolIndex(catalog);
+    this.#index = new ToolIndex(catalog, snapshots);
   }
 
   /** Whether an evaluation may run now (false while the log is unwritable). */

@@ -179,7 +179,7 @@ Deno.test("ptc eval --record / --replay: a recording replays with the Observator
         ["version", async (d) => {
           const m = JSON.parse(await Deno.readTextFile(join(d, "manifest.json")));
           await Deno.writeTextFile(join(d, "manifest.json"), JSON.stringify({ ...m, version: 99 }));
-        }, /version\/manifest\.json: recording format version 99 is not supported \(this ptc reads version 1/],
+        }, /version\/manifest\.json: recording format version 99 is not supported \(this ptc reads versions 1 and 2/],
         ["malformed", async (d) => {
           const file = join(d, (await evalFiles(d))[0]);
           const e = JSON.parse(await Deno.readTextFile(file));
