@@ -11,6 +11,7 @@ import { catalogJson, catalogText, renderCatalog } from "../upstream/catalog.ts"
 import type { RunLimits } from "../upstream/config.ts";
 import { withRunContext } from "../upstream/run_context.ts";
 import { snapshotsOf } from "../upstream/snapshot_id.ts";
+import { renderDoc } from "../upstream/signature.ts";
 import { type Runtime, RuntimeStartError, startRuntime } from "../upstream/runtime.ts";
 import { checkPermissions } from "../upstream/permissions.ts";
 import { prepareConfig } from "../upstream/startup.ts";
@@ -252,6 +253,15 @@ class EngineImpl implements Engine {
 
   catalogText(): string {
     return this.runtime ? catalogText(this.runtime) : "";
+  }
+
+  toolDoc(server: string, tool: string): string | undefined {
+    const entry = this.runtime?.findTool(server, tool);
+    return entry && this.runtime!.redactor.redact(renderDoc(server, entry));
+  }
+
+  redact(text: string): string {
+    return this.runtime ? this.runtime.redactor.redact(text) : text;
   }
 
   snapshots(): Record<string, string> {

@@ -141,6 +141,10 @@ export interface Engine {
   renderCatalog(mode: "auto" | "inline" | "lazy"): string;
   /** The full catalog as JSON (`ptc catalog --format json`, the input of `--diff`); no servers without upstreams. */
   catalogJson(): JsonObject;
+  /** The `(doc 'server/tool)` text of an installed tool (redacted); undefined for an unknown tool. */
+  toolDoc(server: string, tool: string): string | undefined;
+  /** `text` with every secret the upstreams know replaced (what any face shows of client-written text). */
+  redact(text: string): string;
   /** Server name → snapshot identity of its compiled catalog (`src/upstream/snapshot_id.ts`); empty without upstreams. */
   snapshots(): Record<string, string>;
   /** The full catalog as text, one line per tool with its signature and result type (`ptc catalog`). */

@@ -119,6 +119,7 @@ export async function callLine(c: CallRecord, seq: number, facts: EvalFacts, ind
     status: c.status,
     reason: reasonCode(c.reason),
     ms: ms(c.duration_ms),
+    start_ms: c.start_ms === undefined ? null : ms(c.start_ms),
     bytes_in: c.bytes,
     bytes_out: argBytes(c),
     args_sha256: await argsDigest(c.args),

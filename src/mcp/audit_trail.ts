@@ -25,7 +25,7 @@ export interface AuditedEval {
 }
 
 /** The reason of an error response (`reason: message` text, or the structured `reason`). */
-function responseReason(response: ToolResponse): string | undefined {
+export function responseReason(response: ToolResponse): string | undefined {
   if (!response.isError) return undefined;
   const structured = response.structuredContent?.reason;
   if (typeof structured === "string") return structured;

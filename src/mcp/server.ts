@@ -12,6 +12,7 @@ import { VERSION } from "../version.ts";
 import { librariesCard, limitsInView, lispEvalDescription } from "./card.ts";
 import { errorResponse, renderEvalResult, type ResponseProfile, type ToolResponse } from "./envelope.ts";
 import type { AuditedEval, AuditTrail } from "./audit_trail.ts";
+import type { EvalSubject } from "./audit_lines.ts";
 import type { ConcurrencyGate } from "./gate.ts";
 import { getOperationSchema, IntrospectionError, listApiServices, listServiceOperations } from "./introspection.ts";
 import { SessionError, type SessionManager } from "./sessions.ts";
@@ -34,6 +35,24 @@ export interface ServerDeps {
   isShuttingDown: () => boolean;
   /** `--audit-log`: every evaluation request and its upstream calls are logged; unwritable → `audit_unavailable`. */
   audit?: AuditTrail;
+  /** `--view`: told of every evaluation request and its response, like the audit trail (the live viewer). */
+  view?: EvalObserver;
+}
+
+/** Something told of each evaluation request (`begin`) and, through what it returns, of its response. */
+export interface EvalObserver {
+  begin(subject: Omit<EvalSubject, "face">, program: unknown): AuditedEval;
+}
+
+/** The audit trail and the viewer, as one observer of an evaluation request (undefined when neither is on). */
+function observe(deps: ServerDeps, subject: Omit<EvalSubject, "face">, program: unknown): AuditedEval | undefined {
+  const seen = [deps.audit?.begin(subject, program), deps.view?.begin(subject, program)].filter((o) => o !== undefined);
+  if (seen.length === 0) return undefined;
+  return {
+    end: async (response, result) => {
+      for (const o of seen) await o.end(response, result);
+    },
+  };
 }
 
 const EVAL_PROPS = {
@@ -92,18 +111,29 @@ export function lispEvalAnnotations(catalog: ReturnType<Engine["catalog"]>) {
     : { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint };
 }
 
-/** Build the factory. The description is rendered once from the frozen catalog. */
-export function createServerFactory(deps: ServerDeps) {
+/**
+ * The `lisp_eval` description a client is shown, for an engine, a response profile, a program timeout and a catalog
+ * exposure mode (the server's own, and what `ptc view` shows for each mode).
+ */
+export function describeLispEval(
+  deps: Pick<ServerDeps, "engine" | "profile" | "programTimeoutMs">,
+  catalogMode: "auto" | "inline" | "lazy",
+): string {
   const hasTools = deps.engine.catalog().length > 0;
   const writes = hasWriteTools(deps.engine.catalog());
-  const description = lispEvalDescription({
+  return lispEvalDescription({
     hasTools,
-    catalogText: hasTools ? deps.engine.renderCatalog(deps.catalogMode) : "",
+    catalogText: hasTools ? deps.engine.renderCatalog(catalogMode) : "",
     librariesText: librariesCard(deps.engine.libraries()),
     slim: deps.profile === "slim",
     limits: limitsInView(deps.programTimeoutMs, hasTools ? deps.engine.runLimits() : undefined, writes),
     writes,
   });
+}
+
+/** Build the factory. The description is rendered once from the frozen catalog. */
+export function createServerFactory(deps: ServerDeps) {
+  const description = describeLispEval(deps, deps.catalogMode);
   const annotations = lispEvalAnnotations(deps.engine.catalog());
 
   return (ctx: { authInfo?: { clientId: string } }) => {
@@ -133,7 +163,7 @@ export function createServerFactory(deps: ServerDeps) {
           extra.mcpReq.signal,
           fairnessOwner(owner, extra),
           (req) => deps.engine.evaluate(req),
-          deps.audit?.begin({ owner, tool: "lisp_eval" }, args.program),
+          observe(deps, { owner, tool: "lisp_eval" }, args.program),
         ),
     );
     if (deps.sessions) registerSessionTools(server, deps, deps.sessions, owner);
@@ -272,13 +302,13 @@ function registerSessionTools(
               extra.mcpReq.signal,
               fairnessOwner(owner, extra),
               (req) => s.eval(req),
-              deps.audit?.begin({ owner, sessionId: s.id, tool: "lisp_session_eval" }, args.program),
+              observe(deps, { owner, sessionId: s.id, tool: "lisp_session_eval" }, args.program),
             ),
         );
       } catch (e) {
         const response = sessionError(e, deps.profile);
         // Refused before it ran (unknown, foreign or busy session): the client's session id is not logged.
-        await deps.audit?.begin({ owner, tool: "lisp_session_eval" }, args.program).end(response);
+        await observe(deps, { owner, tool: "lisp_session_eval" }, args.program)?.end(response);
         return response;
       }
     },
