@@ -59,7 +59,7 @@ Deno.test("an evaluation with calls: call lines (in order) then the eval line, e
     elapsedMs: 12.5,
     discoveryOps: 3,
     calls: [
-      call({}),
+      call({ start_ms: 1.5 }),
       call({
         tool: "annotate",
         args: { label: "x" },
@@ -73,7 +73,8 @@ Deno.test("an evaluation with calls: call lines (in order) then the eval line, e
       call({ tool: "unlisted", status: "error", reason: "Weird Reason: text", bytes: 0 }),
     ],
   };
-  const lines = await evaluationLines(facts(result), new ToolIndex(CATALOG));
+  const snapshot = "a".repeat(64);
+  const lines = await evaluationLines(facts(result), new ToolIndex(CATALOG, { obs: snapshot }));
   assert.equal(lines.length, 5);
   const [read, write, unknownServer, unknownTool, ev] = lines;
   const digest = await sha256Hex(canonicalJson({ a: [1, { x: 1, y: 2 }], b: 1 }));
@@ -89,6 +90,7 @@ Deno.test("an evaluation with calls: call lines (in order) then the eval line, e
     status: "ok",
     reason: null,
     ms: 3.25,
+    start_ms: 1.5,
     bytes_in: 1000,
     bytes_out: JSON.stringify({ b: 1, a: [1, { y: 2, x: 1 }] }).length,
     args_sha256: digest,
@@ -122,7 +124,9 @@ Deno.test("an evaluation with calls: call lines (in order) then the eval line, e
     writes: 1,
     discovery_ops: 3,
     answer_bytes: 77,
+    snapshots: { obs: snapshot },
   });
+  assert.equal(write.start_ms, null, "a call record without a start offset logs null");
 });
 
 Deno.test("outcomes: a language error, a (fail v), a refusal before running, a non-string program", async () => {
