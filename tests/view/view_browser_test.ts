@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { createTokenDir, startObservatory } from "../../fixtures/observatory/mod.ts";
 import { writeConcreteConfig } from "../../src/cli/demo_session.ts";
 import { demoQuestions, demoWriteQuestion } from "../../src/cli/demo_questions.ts";
-import { launch, LAUNCHER, MAIN } from "../integration/launcher_helpers.ts";
+import { launch, LAUNCHER } from "../integration/launcher_helpers.ts";
 import { connectHttp, evalLisp } from "../integration/mcp_server_helpers.ts";
 import { launchBrowser, spawnServing } from "./browser.ts";
 import type { Page } from "puppeteer-core";
@@ -171,23 +171,32 @@ Deno.test("ptc mcp --view: the runs page shows a new evaluation by itself; the H
   await Deno.mkdir(join(dir, ".observatory"));
   const tokens = await createTokenDir(join(dir, ".observatory"));
   const observatory = await startObservatory({ port: 0, tokensFile: tokens.tokensFile, auditLog: "none", traces: 200 });
+  const elsewhere = join(dir, "elsewhere");
+  await Deno.mkdir(elsewhere);
   const browser = await launchBrowser();
   const shots = await shotsDir();
   let server: { stop(): Promise<void> } | undefined;
+  let auditView: { stop(): Promise<void> } | undefined;
   try {
     const config = await writeConcreteConfig(dir, observatory.url);
-    const served = await spawnServing(Deno.execPath(), [
-      "run",
-      "--allow-all",
-      MAIN,
-      "mcp",
-      "--upstreams-config",
-      config,
-      "--http",
-      "127.0.0.1:0",
-      "--view",
-      "127.0.0.1:0",
-    ], [/listening on (http:\/\/\S+)/, /viewer on (http:\/\/\S+)/]);
+    const audit = join(dir, "audit.jsonl");
+    const env = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: dir, NO_COLOR: "1" };
+    const served = await spawnServing(
+      LAUNCHER,
+      [
+        "mcp",
+        "--upstreams-config",
+        config,
+        "--http",
+        "127.0.0.1:0",
+        "--view",
+        "127.0.0.1:0",
+        "--audit-log",
+        audit,
+      ],
+      [/listening on (http:\/\/\S+)/, /viewer on (http:\/\/\S+)/],
+      { cwd: elsewhere, clearEnv: true, env },
+    );
     server = served;
     const [mcpUrl, viewUrl] = served.urls;
     const page = await browser.browser.newPage();
@@ -217,6 +226,27 @@ Deno.test("ptc mcp --view: the runs page shows a new evaluation by itself; the H
       await shoot(page, shots, "view-live.png");
     });
 
+    await t.step(
+      "ptc view --audit-log shows the same evaluation from the audit log: its call, no program text",
+      async () => {
+        const view = await spawnServing(
+          LAUNCHER,
+          ["view", "--audit-log", join(dir, "audit.jsonl"), "--listen", "127.0.0.1:0"],
+          [/serving (http:\/\/\S+)/],
+          { cwd: elsewhere, clearEnv: true, env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: dir } },
+        );
+        auditView = view;
+        await page.goto(view.urls[0]);
+        assert.equal(await text(page, "#count"), "1 of 1");
+        assert.match(await text(page, "#runs tbody tr"), /http.*local.*ok/s);
+        await Promise.all([page.waitForNavigation(), page.click("#runs tbody tr a")]);
+        assert.match(await text(page, "#program"), /keeps no program text/);
+        assert.equal((await page.$$("#waterfall g.call")).length, 1, "the call line's start and duration");
+        assert.match(await text(page, "#snapshots"), /observatory [0-9a-f]{12}/);
+        await shoot(page, shots, "view-audit.png");
+      },
+    );
+
     await t.step("a request naming another Host is refused (DNS rebinding)", async () => {
       const port = new URL(viewUrl).port;
       const conn = await Deno.connect({ hostname: "127.0.0.1", port: Number(port) });
@@ -229,6 +259,7 @@ Deno.test("ptc mcp --view: the runs page shows a new evaluation by itself; the H
       assert.match(new TextDecoder().decode(buf.subarray(0, n ?? 0)), /^HTTP\/1\.1 403/);
     });
   } finally {
+    await auditView?.stop();
     await server?.stop();
     await browser.close();
     await observatory.stop();
