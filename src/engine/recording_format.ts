@@ -8,6 +8,7 @@
 import { Validator } from "@cfworker/json-schema";
 import type { JsonObject, JsonValue } from "../core/json.ts";
 import type { ToolEffect } from "../upstream/types.ts";
+import type { CompiledServer } from "../upstream/snapshot_id.ts";
 import { MAX_RESPONSE_DEPTH, nestsDeeperThan } from "../core/json_depth.ts";
 import { sha256Hex } from "../core/digest.ts";
 
@@ -51,20 +52,11 @@ export const RECORDING_LIMITS: Readonly<RecordingLimits> = Object.freeze({
   totalBytes: MAX_RECORDING_TOTAL_BYTES,
 });
 
-/** One upstream of the recorded catalog: what discovery (`tool/servers`, `dir`, `doc`, `meta`, `apropos`) reads. */
-export interface RecordedServer {
-  /** Snapshot identity of this compiled catalog (`src/upstream/snapshot_id.ts`; version 2). */
-  snapshot?: string;
-  name: string;
-  transport: string;
-  description: string;
-  /** The transport's public endpoint (tool provenance). */
-  endpoint?: JsonObject;
-  /** Installed tools (`ToolEntry`, redacted). */
-  tools: JsonObject[];
-  /** Tools the write gate withheld: name → why. */
-  withheld: Record<string, string>;
-}
+/**
+ * One upstream of the recorded catalog: what discovery (`tool/servers`, `dir`, `doc`, `meta`, `apropos`) reads, and
+ * (version 2) its snapshot identity.
+ */
+export type RecordedServer = CompiledServer & { snapshot?: string };
 
 /** `manifest.json`. */
 export interface RecordingManifest {

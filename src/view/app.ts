@@ -161,11 +161,6 @@ export function createViewApp(options: ViewAppOptions): ViewApp {
     agentViews ??= options.agentViews();
     return c.html(seesPage(await agentViews, nonceOf(c)));
   });
-  app.get("/runs.json", async (c) => {
-    await refresh();
-    const runs = await allRuns();
-    return c.json({ runs: runs.map(({ program: _p, prints: _x, answer: _a, calls: _c, ...r }) => r) });
-  });
   if (options.live) {
     const live = options.live;
     app.get("/events", (c) =>

@@ -31,6 +31,7 @@ input,select,button{font:inherit;padding:3px 6px}.facts{display:grid;grid-templa
 .hc{color:#667085}.hs{color:#0b6b3a}.hk{color:#8a3ffc}.hn{color:#b54708}.hp{color:#98a2b3}.ht{color:#2446c8;
 font-weight:600}.hf{color:#c11574}.hq{color:#0e7090}svg.wf{background:#fff;border:1px solid #e3e6ec}
 .meter{display:inline-block;width:120px;height:8px;background:#eef0f4;vertical-align:middle;margin-right:6px}
+.meter svg{display:block}
 .tabs button{margin-right:4px}.tabs button.on{font-weight:700}.problems{color:#b42318}
 `;
 
@@ -121,7 +122,10 @@ export function runsPage(
   nonce: string,
   opts: { live: boolean; sources: string[]; problems: string[] },
 ): Html {
-  const sorted = [...all].sort((a, b) => (a.time < b.time ? 1 : a.time > b.time ? -1 : b.id.localeCompare(a.id)));
+  const sorted = [...all].sort((
+    a,
+    b,
+  ) => (a.time < b.time ? 1 : a.time > b.time ? -1 : b.id.localeCompare(a.id, "en", { numeric: true })));
   const shown = sorted.filter((r) => matches(r, f));
   const pages = Math.max(1, Math.ceil(shown.length / PAGE_SIZE));
   const page = Math.min(Math.max(1, f.page), pages);
@@ -194,10 +198,10 @@ export function runsPage(
       ? html`<a href="${link(page + 1)}" id="older">older →</a>`
       : ""}</div>
   ` as Html;
-  // Live: a new run reloads the list (unless the operator is typing in a filter).
+  // Live: new runs reload the list, at most twice a second (not while the operator types in a filter).
   const script = opts.live
-    ? `const es=new EventSource("/events");es.onmessage=()=>{const a=document.activeElement;` +
-      `if(!a||a.tagName!=="INPUT")location.reload()};`
+    ? `const es=new EventSource("/events");let due=0;es.onmessage=()=>{if(due)return;due=setTimeout(()=>{due=0;` +
+      `const a=document.activeElement;if(!a||a.tagName!=="INPUT")location.reload()},500)};`
     : undefined;
   return layout("Runs", "runs", nonce, body, { live: opts.live, script });
 }

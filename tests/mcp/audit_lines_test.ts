@@ -13,19 +13,9 @@ import {
   reasonCode,
   ToolIndex,
 } from "../../src/mcp/audit_lines.ts";
-import type { CallRecord, CatalogServer, EngineEvalResult } from "../../src/engine/types.ts";
+import type { CallRecord, EngineEvalResult } from "../../src/engine/types.ts";
+import { CATALOG } from "./audit_catalog.ts";
 import { canonicalJson, sha256Hex } from "../../src/core/digest.ts";
-
-const CATALOG: CatalogServer[] = [{
-  name: "obs",
-  description: "",
-  transport: "openapi",
-  status: "ready",
-  tools: [
-    { name: "list", description: "", inputSchema: {}, readOnly: true, effect: "read", provenance: {} },
-    { name: "annotate", description: "", inputSchema: {}, readOnly: false, effect: "write", provenance: {} },
-  ],
-}];
 
 const call = (over: Partial<CallRecord>): CallRecord => ({
   server: "obs",

@@ -163,3 +163,28 @@ Deno.test("highlighting keeps every character of the program, escaped", () => {
     assert.ok(!/<(?!span|\/span)/.test(out), out);
   }
 });
+
+Deno.test("runs page: 50 a page, newest first, paging links keep the filters; the live feed keeps the latest only", async () => {
+  const runs = Array.from({ length: 120 }, (_, i) => ({ owner: "local", program: `(+ ${i} 0)` }));
+  const server = await serve({ feed: feedWith(runs) });
+  const small = new LiveFeed({ face: "stdio", redact: (t) => t, snapshots: {}, maxRuns: 3 });
+  try {
+    const first = await (await get(server.url)).text();
+    assert.match(first, /120 of 120/);
+    assert.equal(first.match(/<tr class="row">/g)?.length, 50);
+    assert.match(first, /page 1 of 3/);
+    assert.ok(first.indexOf("(+ 119 0)") < first.indexOf("(+ 118 0)") && !first.includes("(+ 69 0)"), "newest first");
+    assert.match(first, /href="\/\?q=%2B&amp;page=2" id="older"|href="\/\?page=2" id="older"/);
+    const filtered = await (await get(`${server.url}?q=%2B&page=3`)).text();
+    assert.match(filtered, /page 3 of 3/);
+    assert.equal(filtered.match(/<tr class="row">/g)?.length, 20);
+    assert.match(filtered, /href="\/\?q=%2B&amp;page=2"/, "the newer link keeps the filter");
+    const beyond = await (await get(`${server.url}?page=99`)).text();
+    assert.match(beyond, /page 3 of 3/, "a page past the end shows the last");
+
+    for (let i = 0; i < 5; i++) void small.begin({ owner: "local", tool: "lisp_eval" }, `(${i})`).end({ content: [] });
+    assert.deepEqual(small.runs().map((r) => r.program), ["(2)", "(3)", "(4)"]);
+  } finally {
+    await server.close();
+  }
+});

@@ -6,23 +6,13 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { evaluationLines, ToolIndex } from "../../src/mcp/audit_lines.ts";
-import type { CallRecord, CatalogServer, EngineEvalResult } from "../../src/engine/types.ts";
+import type { CallRecord, EngineEvalResult } from "../../src/engine/types.ts";
+import { CATALOG } from "../mcp/audit_catalog.ts";
 import { AuditSource, RecordingSource } from "../../src/view/sources.ts";
 import { peakConcurrency, runFromLive, runFromRecording, type ViewCall } from "../../src/view/model.ts";
 import { matches } from "../../src/view/pages.ts";
 import { evaluationFileName } from "../../src/engine/recording_format.ts";
 import { sha256Hex } from "../../src/core/digest.ts";
-
-const CATALOG: CatalogServer[] = [{
-  name: "obs",
-  description: "",
-  transport: "openapi",
-  status: "ready",
-  tools: [
-    { name: "list", description: "", inputSchema: {}, readOnly: true, effect: "read", provenance: {} },
-    { name: "annotate", description: "", inputSchema: {}, readOnly: false, effect: "write", provenance: {} },
-  ],
-}];
 
 const call = (over: Partial<CallRecord>): CallRecord => ({
   server: "obs",
