@@ -10,7 +10,7 @@ import { createEngine, EngineStartError } from "../engine/engine.ts";
 import type { Engine } from "../engine/types.ts";
 import { readTokenFile } from "../mcp/auth.ts";
 import { GuardConfigError } from "../mcp/guards.ts";
-import { describeLispEval } from "../mcp/server.ts";
+import { lispEvalDescriptionOf } from "../mcp/server.ts";
 import type { ResponseProfile } from "../mcp/envelope.ts";
 import { Replayer } from "../engine/replayer.ts";
 import { RecordingError } from "../engine/recording_format.ts";
@@ -116,7 +116,7 @@ export function agentView(
   const snapshots = engine.snapshots();
   return {
     label,
-    descriptions: Object.fromEntries(MODES.map((m) => [m, describeLispEval({ engine, ...deps }, m)])),
+    descriptions: Object.fromEntries(MODES.map((m) => [m, lispEvalDescriptionOf(engine, { ...deps, catalogMode: m })])),
     servers: engine.catalog().map((s) => ({
       name: s.name,
       snapshot: snapshots[s.name],
@@ -217,7 +217,8 @@ export async function mcpView(
     allPrograms: boolean;
     profile: ResponseProfile;
     programTimeoutMs: number;
-    catalogMode: string;
+    /** `--catalog-mode` as given (undefined: the config's `catalog.exposure` decides). */
+    catalogMode?: string;
   },
 ): Promise<{ feed: LiveFeed; url: string; close(): Promise<void> }> {
   const feed = new LiveFeed({
@@ -234,7 +235,9 @@ export async function mcpView(
     live: feed,
     allPrograms: options.allPrograms,
     agentViews: () =>
-      Promise.resolve([agentView(`this server (--catalog-mode ${options.catalogMode})`, engine, options)]),
+      Promise.resolve([
+        agentView(`this server (--catalog-mode ${options.catalogMode ?? "from the config"})`, engine, options),
+      ]),
   });
   const server = await serveView(view, options.listen.hostname, options.listen.port);
   return { feed, url: server.url, close: () => server.close() };
