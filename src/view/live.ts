@@ -17,6 +17,8 @@ import type { RunSourceReader } from "./sources.ts";
 export const DEFAULT_LIVE_RUNS = 500;
 /** Longest text (program, answer, each print) a live run keeps; the rest is cut with a note. */
 export const MAX_LIVE_TEXT = 64 * 1024;
+/** Most prints a live run keeps (the first ones, then a note of how many more there were). */
+export const MAX_LIVE_PRINTS = 100;
 
 /** What the feed needs from the server. */
 export interface LiveFeedOptions {
@@ -34,6 +36,13 @@ export interface LiveFeedOptions {
 function cut(text: string | undefined): string | undefined {
   if (text === undefined || text.length <= MAX_LIVE_TEXT) return text;
   return `${text.slice(0, MAX_LIVE_TEXT)}… (${text.length - MAX_LIVE_TEXT} more characters not kept)`;
+}
+
+/** The first prints, each cut, and a note of those left out. */
+function keptPrints(prints: string[]): string[] {
+  const kept = prints.slice(0, MAX_LIVE_PRINTS).map((p) => cut(p)!);
+  if (prints.length > MAX_LIVE_PRINTS) kept.push(`… ${prints.length - MAX_LIVE_PRINTS} more prints not kept`);
+  return kept;
 }
 
 /** The recent evaluations of a running server. */
@@ -64,7 +73,7 @@ export class LiveFeed implements EvalObserver, RunSourceReader {
           program: typeof program === "string" ? cut(this.options.redact(program)) : undefined,
           result: result && {
             ...result,
-            prints: result.prints.map((p) => cut(p)!),
+            prints: keptPrints(result.prints),
             ...(result.ok ? { printed: cut(result.printed)! } : {}),
           } as EngineEvalResult,
           responseReason: result === undefined || response.isError ? responseReason(response) : undefined,

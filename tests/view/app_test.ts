@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { createViewApp, serveView, viewerKey, type ViewServer } from "../../src/view/app.ts";
-import { LiveFeed } from "../../src/view/live.ts";
+import { LiveFeed, MAX_LIVE_PRINTS, MAX_LIVE_TEXT } from "../../src/view/live.ts";
 import { highlightLisp } from "../../src/view/highlight.ts";
 import type { ToolResponse } from "../../src/mcp/envelope.ts";
 import type { EngineEvalResult } from "../../src/engine/types.ts";
@@ -184,6 +184,22 @@ Deno.test("runs page: 50 a page, newest first, paging links keep the filters; th
 
     for (let i = 0; i < 5; i++) void small.begin({ owner: "local", tool: "lisp_eval" }, `(${i})`).end({ content: [] });
     assert.deepEqual(small.runs().map((r) => r.program), ["(2)", "(3)", "(4)"]);
+    // A hostile program's output is bounded in what the feed keeps: the first prints, each cut, and the answer cut.
+    const noisy: EngineEvalResult = {
+      ok: true,
+      status: "ok",
+      printed: "x".repeat(MAX_LIVE_TEXT * 2),
+      json: null,
+      prints: Array.from({ length: 5000 }, () => "y".repeat(MAX_LIVE_TEXT + 10)),
+      elapsedMs: 1,
+      calls: [],
+    };
+    void small.begin({ owner: "local", tool: "lisp_eval" }, "z".repeat(MAX_LIVE_TEXT * 3)).end({ content: [] }, noisy);
+    const kept = small.runs().at(-1)!;
+    assert.equal(kept.prints!.length, MAX_LIVE_PRINTS + 1);
+    assert.match(kept.prints!.at(-1)!, /4900 more prints not kept/);
+    assert.ok(kept.prints!.every((p) => p.length < MAX_LIVE_TEXT + 100));
+    assert.ok(kept.answer!.length < MAX_LIVE_TEXT + 100 && kept.program!.length < MAX_LIVE_TEXT + 100);
   } finally {
     await server.close();
   }
