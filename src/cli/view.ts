@@ -226,6 +226,7 @@ export async function mcpView(
     redact: (t) => engine.redact(t),
     limits: engine.runLimits() as unknown as Record<string, unknown>,
     snapshots: engine.snapshots(),
+    effects: Object.fromEntries(engine.catalog().flatMap((s) => s.tools.map((t) => [`${s.name}/${t.name}`, t.effect]))),
   });
   const view = createViewApp({
     hostname: options.listen.hostname,

@@ -29,6 +29,8 @@ export interface LiveFeedOptions {
   limits?: Record<string, unknown>;
   /** Server name → snapshot identity of the served catalog. */
   snapshots: Record<string, string>;
+  /** `server/tool` → its effect, from the served catalog (a call record names the effect of writes only). */
+  effects?: Record<string, "read" | "write">;
   /** Most runs kept (the oldest are dropped). */
   maxRuns?: number;
 }
@@ -89,6 +91,7 @@ export class LiveFeed implements EvalObserver, RunSourceReader {
 
   /** Keep `run` (dropping the oldest past the bound) and tell the listeners. */
   add(run: ViewRun): void {
+    for (const c of run.calls) c.effect ??= this.options.effects?.[`${c.server}/${c.tool}`];
     this.#runs.push(run);
     if (this.#runs.length > this.#max) this.#runs.splice(0, this.#runs.length - this.#max);
     for (const l of this.#listeners) l(run);

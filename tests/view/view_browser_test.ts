@@ -120,6 +120,8 @@ Deno.test("ptc view in headless Chromium: runs, filters, a run's waterfall, what
       assert.match(lazy, /lazy$/);
       const docs = await page.$$eval("details.tool pre", (ps) => ps.map((p) => p.textContent ?? ""));
       assert.ok(docs.some((d) => d.startsWith("observatory/get-trace") && d.includes("Call: (tool/call")), docs[0]);
+      await page.click("details.tool:nth-of-type(3) summary");
+      assert.ok(await page.$eval("details.tool:nth-of-type(3)", (d) => d.hasAttribute("open")));
       await shoot(page, shots, "view-sees.png");
     });
 
@@ -223,6 +225,7 @@ Deno.test("ptc mcp --view: the runs page shows a new evaluation by itself; the H
       await Promise.all([page.waitForNavigation(), page.click("#runs tbody tr a")]);
       assert.match(await text(page, "#program"), /list-traces/);
       assert.equal((await text(page, "#answer")).trim(), "5");
+      assert.match(await text(page, "#calls"), /observatory\/list-traces\s*read/);
       await shoot(page, shots, "view-live.png");
     });
 
