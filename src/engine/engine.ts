@@ -117,7 +117,7 @@ class EngineImpl implements Engine {
       const r = await run(replayHost(request.replay), limits);
       return toEngineResult(r, [], performance.now() - started);
     }
-    const journal = await this.journal?.begin(request.program);
+    const journal = await this.journal?.begin(request.program, request.owner);
     if (!this.runtime || request.offline) {
       const result = toEngineResult(await run(undefined, limits), [], performance.now() - started);
       await journal?.finish(result);

@@ -218,7 +218,7 @@ export class Recorder implements RunJournal {
   }
 
   /** Number the evaluation now (files sort in start order) and note every call it makes. */
-  async begin(program: string): Promise<EvaluationJournal> {
+  async begin(program: string, owner?: string): Promise<EvaluationJournal> {
     let sequence = ++this.#sequence;
     const started = new Date().toISOString();
     const t0 = performance.now();
@@ -251,6 +251,7 @@ export class Recorder implements RunJournal {
               started,
               duration_ms: ms(performance.now() - t0),
               ...(this.face ? { face: this.face } : {}),
+              ...(owner ? { owner } : {}),
               snapshots: this.#snapshots,
               outcome: recordedOutcome(result),
               prints: result.prints,

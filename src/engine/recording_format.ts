@@ -117,6 +117,8 @@ export interface RecordedEvaluation {
   duration_ms?: number;
   /** The face that ran it: `eval`, `mcp` (version 2). */
   face?: string;
+  /** Who asked: `ptc mcp`'s owner key, `local` or `token:<12 hex>` (version 2). */
+  owner?: string;
   /** Server name → snapshot identity of the catalog it ran against (version 2). */
   snapshots?: Record<string, string>;
   /** How it ended: `status` and `printed` (the value) when it returned, else the reason and message. */
@@ -230,6 +232,7 @@ const EVALUATION_SCHEMA = {
     started: { type: "string" },
     duration_ms: { type: "number", minimum: 0 },
     face: { type: "string" },
+    owner: { type: "string" },
     snapshots: { type: "object", additionalProperties: { type: "string" } },
     outcome: { type: "object", required: ["ok"], properties: { ok: { type: "boolean" } } },
     prints: { type: "array", items: { type: "string" } },

@@ -40,6 +40,8 @@ export interface EngineEvalRequest {
    * has its sandbox process killed, and a session then moves to a fresh process (`sessionLost`).
    */
   signal?: AbortSignal;
+  /** Who asked (`ptc mcp`'s owner key: `local`, `token:<12 hex>`): written into a recording of the evaluation. */
+  owner?: string;
   /** Run without upstream access: the program sees no tools and no discovery. */
   offline?: boolean;
   /**

@@ -163,7 +163,7 @@ export function createServerFactory(deps: ServerDeps) {
           args,
           extra.mcpReq.signal,
           fairnessOwner(owner, extra),
-          (req) => deps.engine.evaluate(req),
+          (req) => deps.engine.evaluate({ ...req, owner }),
           observe(deps, { owner, tool: "lisp_eval" }, args.program),
         ),
     );
@@ -302,7 +302,7 @@ function registerSessionTools(
               args,
               extra.mcpReq.signal,
               fairnessOwner(owner, extra),
-              (req) => s.eval(req),
+              (req) => s.eval({ ...req, owner }),
               observe(deps, { owner, sessionId: s.id, tool: "lisp_session_eval" }, args.program),
             ),
         );

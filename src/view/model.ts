@@ -125,6 +125,7 @@ export function runFromRecording(
     where: dir,
     time: ev.started,
     face: ev.face,
+    owner: ev.owner,
     ok: o.ok && o.status !== "failed",
     outcome: o.ok ? o.status ?? "ok" : o.reason ?? "error",
     message: o.message,
