@@ -42,6 +42,8 @@ export class RunContext implements RunScope {
   /** Writes sent and not yet settled, with when they started. */
   #inFlight = new Set<{ call: Pick<CallRecord, "server" | "tool" | "args">; started: number }>();
   #closed = false;
+  /** When the run opened: call records carry their start as an offset from it (`start_ms`). */
+  readonly #opened = performance.now();
   #outer?: AbortSignal;
   #onOuterAbort = () => this.#controller.abort(this.#outer?.reason);
   /** Tool calls attempted (bumped before validation, as in the reference). */
@@ -74,7 +76,12 @@ export class RunContext implements RunScope {
 
   /** Append a call record. */
   record(r: CallRecord): void {
-    if (!this.#closed) this.#calls.push(r);
+    if (!this.#closed) this.#calls.push({ ...r, start_ms: this.#offset(performance.now() - r.duration_ms) });
+  }
+
+  /** Ms from the run's opening to `at` (a `performance.now()` reading), rounded to µs. */
+  #offset(at: number): number {
+    return Math.max(0, Math.round((at - this.#opened) * 1000) / 1000);
   }
 
   /** Append a discovery record. */
@@ -98,6 +105,7 @@ export class RunContext implements RunScope {
     for (const { call, started } of this.#inFlight) {
       this.#calls.push({
         ...call,
+        start_ms: this.#offset(started),
         status: "error",
         reason: "run_context_closed",
         message: "the run ended before the write answered — the write may or may not have been applied; " +
