@@ -23,6 +23,8 @@ export interface RestartPolicy {
   maxAttempts: number;
   /** Whether restarting is allowed right now (false while ptc is shutting down). */
   allowed?: () => boolean;
+  /** What was lost, for the log and the unavailable message (default "its server process exited"). */
+  lost?: string;
 }
 
 /** What {@link startMcpUpstream} needs from a concrete transport. */
@@ -251,7 +253,7 @@ class McpUpstream implements Upstream {
       this.#phase = { name: "stopped" };
       return;
     }
-    this.#log("the server process exited; restarting");
+    this.#log(`${policy.lost ?? "the server process exited"}; restarting`);
     this.#scheduleRestart(0);
   }
 
@@ -312,7 +314,8 @@ class McpUpstream implements Upstream {
     let message = `upstream ${n} is stopped`;
     if (phase.name === "restarting") {
       const wait = Math.max(0, phase.nextAttemptAt - Date.now());
-      message = `upstream ${n} is restarting after its server process exited (next attempt in ${wait} ms)`;
+      const lost = this.#spec.restart?.lost ?? "its server process exited";
+      message = `upstream ${n} is restarting after ${lost} (next attempt in ${wait} ms)`;
     } else if (phase.name === "failed") {
       message = `upstream ${n} is down: its server process kept exiting and restarts were given up`;
     }
