@@ -44,7 +44,7 @@ function permissions(config: McpHttpConfig): PermissionNeeds {
 
 const transport: Transport<McpHttpConfig> = {
   name: "mcp_http",
-  summary: "an MCP server over Streamable HTTP (or legacy HTTP+SSE)",
+  summary: "an MCP server over HTTP (Streamable HTTP or legacy SSE)",
   formerNames: ["http"],
   configSchema: mcpHttpSchema,
   parseConfig: parseHttpConfig,
