@@ -119,6 +119,19 @@ export interface Upstream {
    * the transport maps them to native parameter names. World faults are returned, never thrown.
    */
   call(toolName: string, args: JsonObject, ctx: CallContext): Promise<ToolResult>;
+  /**
+   * The documents the upstream serves besides its tools (MCP resources), for `(tool/resources 'srv)`: a success's
+   * value is a list of `{uri, name, title?, description?, mime_type?, size?}`. Optional: an upstream without
+   * resources (OpenAPI) omits it and the runtime says so. World faults are returned, never thrown.
+   */
+  listResources?(ctx: CallContext): Promise<ToolResult>;
+  /**
+   * One resource's contents, for `(tool/read-resource 'srv "uri")`: a single text content is the text (decoded when
+   * its type is JSON); several contents, or binary ones, are a list of `{uri, mime_type?, text}` / `{uri, mime_type?,
+   * bytes}` (binary data is summarized, never passed). The same bounds as `call`: `ctx` carries the timeout and the
+   * byte cap. World faults are returned, never thrown.
+   */
+  readResource?(uri: string, ctx: CallContext): Promise<ToolResult>;
   /** Non-secret facts for `diagnostics()` / `ptc doctor`. */
   diagnostics(): JsonObject;
   /** Re-list tools (live snapshot mode). Optional. */

@@ -10,7 +10,7 @@ import type { CallContext, ToolEntry, ToolResult, TransportDeps, Upstream } from
 import { UpstreamStartError } from "../../src/upstream/types.ts";
 import { classifyCallError, failure } from "./errors.ts";
 import { type ExposedTools, exposeTools, mapArgumentKeys, type McpTool } from "./names.ts";
-import { normalizeCallResult } from "./normalize.ts";
+import { normalizeCallResult, normalizeReadResult, normalizeResourceList } from "./normalize.ts";
 import { withCallScope } from "./call_scope.ts";
 import type { Connection } from "./session.ts";
 import type { McpCommonConfig } from "./config.ts";
@@ -172,6 +172,47 @@ class McpUpstream implements Upstream {
       // The server went away during the call: say so rather than how the request broke.
       if (this.#serverDown()) return this.#unavailable();
       return failure(classifyCallError(error, label, { timeoutMs, signal: ctx.signal, redactor, errorFeedback }));
+    }
+  }
+
+  listResources(ctx: CallContext): Promise<ToolResult> {
+    return this.#resourceRequest(`upstream ${this.#name}, resources/list`, ctx, async (c, options) => {
+      if (!c.client.getServerCapabilities()?.resources) return { ok: true, value: [], valueKind: "json", bytes: 0 };
+      const result = await c.client.listResources(undefined, { ...options, cacheMode: "refresh" });
+      return normalizeResourceList(result as Record<string, unknown>, {
+        maxResponseBytes: ctx.maxResponseBytes,
+        label: `upstream ${this.#name}, resources/list`,
+      });
+    });
+  }
+
+  readResource(uri: string, ctx: CallContext): Promise<ToolResult> {
+    const label = `upstream ${this.#name}, resource ${JSON.stringify(uri.slice(0, 200))}`;
+    return this.#resourceRequest(label, ctx, async (c, options) => {
+      if (!c.client.getServerCapabilities()?.resources) {
+        return { ok: false, reason: "not_found", message: `upstream ${this.#name} serves no resources` };
+      }
+      const result = await c.client.readResource({ uri }, options);
+      return normalizeReadResult(result as Record<string, unknown>, { maxResponseBytes: ctx.maxResponseBytes, label });
+    });
+  }
+
+  /** One resource request under the same bounds, scope and error classification as a tool call. */
+  async #resourceRequest(
+    label: string,
+    ctx: CallContext,
+    request: (c: Connection, options: { timeout: number; signal: AbortSignal }) => Promise<ToolResult>,
+  ): Promise<ToolResult> {
+    if (this.#phase.name !== "ready") return this.#unavailable();
+    const c = this.#conn;
+    const timeoutMs = Math.min(ctx.timeoutMs, this.#spec.config.requestTimeoutMs);
+    const redactor = this.#spec.deps.redactor;
+    try {
+      const scope = { maxResponseBytes: ctx.maxResponseBytes };
+      return await withCallScope(scope, () => request(c, { timeout: timeoutMs, signal: ctx.signal }));
+    } catch (error) {
+      if (this.#serverDown()) return this.#unavailable();
+      return failure(classifyCallError(error, label, { timeoutMs, signal: ctx.signal, redactor }));
     }
   }
 
