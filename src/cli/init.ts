@@ -11,7 +11,7 @@ import {
   documentBaseUrl,
   loadCliDocument,
   requiredSchemes,
-  schemeHeaders,
+  schemeSupplied,
   securitySchemes,
   surveyCliDocument,
 } from "./openapi_doc.ts";
@@ -93,7 +93,7 @@ export async function run(args: string[]): Promise<number> {
     ? { ...fromDoc, origin: "document" as const }
     : { url: PLACEHOLDER_BASE_URL, origin: "placeholder" as const };
   const required = requiredSchemes(doc);
-  const operations = surveyCliDocument(cli, name, baseUrl.url, schemeHeaders(doc, required));
+  const operations = surveyCliDocument(cli, name, baseUrl.url, schemeSupplied(doc, required));
   const output = values.output === undefined ? undefined : resolve(Deno.cwd(), values.output);
   // Paths in the config are relative to the config file's folder (when written to stdout: as given, absolute).
   const fromConfig = (path: string) => (output ? relative(dirname(output), path) || path : path);

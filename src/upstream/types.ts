@@ -175,17 +175,29 @@ export interface PermissionNeeds {
 export interface CredentialMaterializer {
   /** The secret value of a declared credential (throws CredentialError with a non-secret message). */
   resolve(credentialName: string): Promise<string>;
-  /** Headers for an `auth` list (emitters bearer|basic|custom_header). Registers the values with the redactor. */
+  /**
+   * Headers for an `auth` list (emitters bearer|basic|custom_header, and every `cookie` emitter joined into one
+   * `cookie` header). Registers the values with the redactor. `query` emitters are not headers: see `authQuery`.
+   */
   authHeaders(auth: AuthEmitter[]): Promise<Record<string, string>>;
+  /**
+   * `[name, value]` pairs for the `query` emitters of an `auth` list (API keys in the query string). Registers each
+   * value and its encoded forms with the redactor before returning it. Optional for test materializers.
+   */
+  authQuery?(auth: AuthEmitter[]): Promise<[string, string][]>;
 }
 
 /** One `auth` emitter of an HTTP upstream. */
 export interface AuthEmitter {
-  scheme: "bearer" | "basic" | "custom_header";
+  scheme: "bearer" | "basic" | "custom_header" | "query" | "cookie";
   /** The credential name under top-level `credentials`. */
   binding: string;
   /** Header name for custom_header. */
   header?: string;
+  /** Query parameter name for query. */
+  param?: string;
+  /** Cookie name for cookie. */
+  cookie?: string;
 }
 
 /** Scrubs secrets from text and JSON. */

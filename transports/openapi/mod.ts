@@ -87,7 +87,7 @@ export async function startOpenApi(config: OpenApiConfig, deps: TransportDeps): 
   try {
     ({ operations, warnings } = compileDocument(loaded.doc, loaded.version, {
       ...config,
-      suppliedHeaders: suppliedHeaders(config),
+      ...suppliedByAuth(config),
     }));
   } catch (error) {
     if (error instanceof CompileError) {
@@ -158,11 +158,21 @@ function createUpstream(
   };
 }
 
-/** Lowercase names of the headers the config sends on every request. */
-export function suppliedHeaders(config: OpenApiConfig): Set<string> {
-  const names = new Set(config.http.staticHeaders.map(([name]) => name));
-  for (const e of config.http.auth) names.add(e.header ? e.header.toLowerCase() : "authorization");
-  return names;
+/** What the config sends on every request: header names (lowercase), query parameter names, cookie names. */
+export function suppliedByAuth(config: OpenApiConfig): {
+  suppliedHeaders: Set<string>;
+  suppliedQuery: Set<string>;
+  suppliedCookies: Set<string>;
+} {
+  const suppliedHeaders = new Set(config.http.staticHeaders.map(([name]) => name));
+  const suppliedQuery = new Set<string>();
+  const suppliedCookies = new Set<string>();
+  for (const e of config.http.auth) {
+    if (e.scheme === "query") suppliedQuery.add(e.param!);
+    else if (e.scheme === "cookie") suppliedCookies.add(e.cookie!);
+    else suppliedHeaders.add(e.header ? e.header.toLowerCase() : "authorization");
+  }
+  return { suppliedHeaders, suppliedQuery, suppliedCookies };
 }
 
 /**
