@@ -25,7 +25,10 @@ const CR = 0x0d;
  * A stream that passes bytes through unchanged but errors with `response_too_large` as soon as one server-sent event
  * (the bytes between two blank lines) grows past `maxEventBytes`.
  */
-export function eventCap(maxEventBytes: number): TransformStream<Uint8Array, Uint8Array> {
+export function eventCap(
+  maxEventBytes: number,
+  onOver?: (failure: McpWireFailure) => void,
+): TransformStream<Uint8Array, Uint8Array> {
   let pending = 0;
   let newlines = 0;
   let afterCr = false;
@@ -42,9 +45,12 @@ export function eventCap(maxEventBytes: number): TransformStream<Uint8Array, Uin
         afterCr = false;
         newlines = 0;
         if (++pending > maxEventBytes) {
-          controller.error(
-            new McpWireFailure("response_too_large", `a server-sent event exceeded the cap of ${maxEventBytes} bytes`),
+          const failure = new McpWireFailure(
+            "response_too_large",
+            `a server-sent event exceeded the cap of ${maxEventBytes} bytes`,
           );
+          onOver?.(failure);
+          controller.error(failure);
           return;
         }
       }
@@ -94,7 +100,8 @@ export function makeSseStreamFetch(config: McpHttpConfig, deps: TransportDeps, w
       await response.body?.cancel().catch(() => {});
       return new Response(null, { status: response.status, headers: response.headers });
     }
-    return new Response(response.body.pipeThrough(eventCap(config.maxResponseBytes)), {
+    const capped = response.body.pipeThrough(eventCap(config.maxResponseBytes, (f) => wire.failure ??= f));
+    return new Response(capped, {
       status: response.status,
       headers: response.headers,
     });
@@ -113,5 +120,35 @@ export function makeSseTransport(config: McpHttpConfig, deps: TransportDeps, wir
   transport.onerror = (error) => {
     if (error instanceof SseError) void transport.close();
   };
+  const start = transport.start.bind(transport);
+  transport.start = () => boundedStart(start, transport, config.startTimeoutMs, wire);
   return transport;
+}
+
+/**
+ * The stream's start — the GET and the wait for its `endpoint` event — within `timeoutMs` (the SDK bounds the
+ * handshake's requests, not this wait: a server that answers the GET and then says nothing would hold the start
+ * forever). A failure the wire saw (the byte cap, a refused connection) is what the start fails with.
+ */
+async function boundedStart(
+  start: () => Promise<void>,
+  transport: SSEClientTransport,
+  timeoutMs: number,
+  wire: WireTap,
+): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      wire.failure ??= new McpWireFailure("timeout", `no endpoint event on the SSE stream within ${timeoutMs} ms`);
+      reject(wire.failure);
+    }, timeoutMs);
+  });
+  try {
+    await Promise.race([start(), timeout]);
+  } catch (error) {
+    await transport.close().catch(() => {});
+    throw wire.failure ?? error;
+  } finally {
+    clearTimeout(timer);
+  }
 }

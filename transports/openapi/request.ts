@@ -50,6 +50,8 @@ export function buildUrl(
         continue;
       }
       pathValues[p.name] = text;
+    } else if (p.style === "deepObject" && !isObject(v)) {
+      problems.push(`query argument "${p.name}" must be a map`);
     } else if (Array.isArray(v)) {
       if (!v.every(isScalar)) {
         problems.push(`query argument "${p.name}" must be a list of strings, numbers or booleans`);
@@ -59,10 +61,6 @@ export function buildUrl(
     } else if (isScalar(v)) {
       queryValues.push([p.name, p, v]);
     } else if (p.style === "deepObject" || (p.style === "form" && isFlatObject(v))) {
-      if (p.style === "deepObject" && !isObject(v)) {
-        problems.push(`query argument "${p.name}" must be a map`);
-        continue;
-      }
       queryValues.push([p.name, p, v as Record<string, JsonValue>]);
     } else {
       problems.push(
