@@ -13,6 +13,7 @@ import { withRunContext } from "../../src/upstream/run_context.ts";
 import { type Runtime, startRuntime } from "../../src/upstream/runtime.ts";
 import { registerBuiltins } from "../../transports/mod.ts";
 import { EVERYTHING, hasNode } from "./everything_server.ts";
+import { launchConfined } from "./launcher_helpers.ts";
 import { MCP_TINY_IMAGE } from "../../node_modules/@modelcontextprotocol/server-everything/dist/tools/get-tiny-image.js";
 
 const ignore = !hasNode();
@@ -165,6 +166,39 @@ Deno.test({
       assert.equal(after.json, "Echo: still here");
     } finally {
       await w.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "bin/ptc eval: multi-block results and resources under the computed flags, recorded and replayed",
+  ignore,
+  fn: async () => {
+    const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "ptc-content-cli-" }));
+    try {
+      const config = join(dir, "upstreams.json");
+      await Deno.writeTextFile(
+        config,
+        JSON.stringify({
+          upstreams: { everything: { transport: "mcp_stdio", command: "node", args: [EVERYTHING, "stdio"] } },
+        }),
+      );
+      const program = `[(count (:value (tool/resources 'everything)))
+        (subs (:value (tool/read-resource 'everything "demo://resource/static/document/architecture.md")) 0 8)
+        (mapv :type (:value (tool/call 'everything/get-tiny-image {})))]`;
+      const live = await launchConfined(["eval", "--upstreams-config", config, "--record", "rec", program], {
+        cwd: dir,
+      });
+      assert.equal(live.code, 0, live.stderr);
+      const expected = /^\[\d+ "# Everyt" \["text" "image" "text"\]\]$/;
+      assert.match(live.stdout.trim(), expected);
+      const replayed = await launchConfined(["eval", "--upstreams-config", config, "--replay", "rec", program], {
+        cwd: dir,
+      });
+      assert.equal(replayed.code, 0, replayed.stderr);
+      assert.equal(replayed.stdout.trim(), live.stdout.trim(), "the replay answers resources from the recording");
+    } finally {
+      await Deno.remove(dir, { recursive: true });
     }
   },
 });

@@ -10,6 +10,7 @@ import { clearVerdictCache } from "../../transports/mcp_common/session.ts";
 import { UpstreamStartError } from "../../src/upstream/types.ts";
 import { callCtx, startUpstream, waitFor } from "../transports/mcp_common/helpers.ts";
 import { hasNode, startEverything } from "./everything_server.ts";
+import { launchConfined } from "./launcher_helpers.ts";
 
 const ignore = !hasNode();
 
@@ -93,6 +94,33 @@ Deno.test({
     } finally {
       await u.stop();
       await server.stop();
+    }
+  },
+});
+
+Deno.test({
+  name: "bin/ptc eval: a program calls a legacy HTTP+SSE server through mcp_http, under the computed flags",
+  ignore,
+  fn: async () => {
+    const server = await startEverything("sse");
+    const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "ptc-sse-cli-" }));
+    try {
+      const config = `${dir}/upstreams.json`;
+      await Deno.writeTextFile(
+        config,
+        JSON.stringify({
+          upstreams: { legacy: { transport: "mcp_http", url: `${server.origin}/sse`, allow_insecure_loopback: true } },
+        }),
+      );
+      const r = await launchConfined(
+        ["eval", "--upstreams-config", config, `(:value (tool/call 'legacy/echo {:message "via sse"}))`],
+        { cwd: dir },
+      );
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout.trim(), '"Echo: via sse"');
+    } finally {
+      await server.stop();
+      await Deno.remove(dir, { recursive: true });
     }
   },
 });
