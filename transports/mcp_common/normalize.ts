@@ -48,6 +48,16 @@ export function base64Bytes(data: unknown): number {
   return Math.max(0, Math.floor((clean.length * 3) / 4) - pad);
 }
 
+/** What a resource link and a listed resource say about the resource, MCP name → the program's key. */
+const RESOURCE_FIELDS: [string, string][] = [
+  ["uri", "uri"],
+  ["name", "name"],
+  ["title", "title"],
+  ["description", "description"],
+  ["mimeType", "mime_type"],
+  ["size", "size"],
+];
+
 /** Copy the string (or number) fields `from` → `to` of `src` into `out`, when present. */
 function pick(out: JsonObject, src: Record<string, unknown>, fields: [string, string][]): JsonObject {
   for (const [from, to] of fields) {
@@ -76,14 +86,7 @@ export function contentBlock(block: unknown): JsonObject {
     case "audio":
       return { ...pick({ type }, b, [["mimeType", "mime_type"]]), bytes: base64Bytes(b.data) };
     case "resource_link":
-      return pick({ type }, b, [
-        ["uri", "uri"],
-        ["name", "name"],
-        ["title", "title"],
-        ["description", "description"],
-        ["mimeType", "mime_type"],
-        ["size", "size"],
-      ]);
+      return pick({ type }, b, RESOURCE_FIELDS);
     case "resource": {
       const r = (b.resource && typeof b.resource === "object" ? b.resource : {}) as Record<string, unknown>;
       const out = pick({ type }, r, [["uri", "uri"], ["mimeType", "mime_type"]]);
@@ -172,14 +175,7 @@ export function normalizeResourceList(
   if (over) return over;
   const list = Array.isArray(result.resources) ? result.resources : [];
   const value = list.filter((r) => r && typeof r === "object").map((r) =>
-    pick({}, r as Record<string, unknown>, [
-      ["uri", "uri"],
-      ["name", "name"],
-      ["title", "title"],
-      ["description", "description"],
-      ["mimeType", "mime_type"],
-      ["size", "size"],
-    ])
+    pick({}, r as Record<string, unknown>, RESOURCE_FIELDS)
   );
   return { ok: true, value, valueKind: "json", bytes };
 }
