@@ -19,6 +19,7 @@ export const TOOLS_CARD = `Tools: (tool/call 'server/tool {:arg 1}) or (tool/cal
 Every call returns {:ok true :value v} or {:ok false :reason :not_found :message "…"}; check (:ok r) before using (:value r).
 Idiom: (let [r (tool/call 'srv/op {:id 1})] (if (:ok r) (:value r) (fail (:message r)))). Parallel: (pmap #(tool/call 'srv/op {:id %}) ids).
 Pages: (tool/pages 'srv/op {:arg 1} {:max-pages 20}) follows a paging tool's cursor (doc says if it pages) and returns {:items [...] :complete true|false :stopped nil|:max_pages|… :message "…"}; check :complete.
+MCP servers: a multi-block result is a vector of {:type "text"|"image"|"resource_link"|… } maps (images as :bytes, no data); (tool/resources 'srv) lists documents, (tool/read-resource 'srv "uri") reads one (tagged like tool/call).
 Discover: (tool/servers) (dir 'server) (doc 'server/tool) shows args, the full Result<…> shape and notes, (apropos "words").`;
 
 /**
