@@ -1,6 +1,6 @@
 /**
  * OpenAPI coverage, end to end: PTC-Lisp programs in the sandbox call a real loopback HTTP service through the
- * runtime — an API key in the query string (the service echoes its URL in an error body, a success body and a
+ * runtime — an API key in the query string (sent with the schema URL too; the service echoes its URL in an error body, a success body and a
  * redirect, and the key is never shown: values, messages, call records, logs), an API key in a cookie, a
  * Stripe-style `application/x-www-form-urlencoded` write the service parses (nested objects and lists in bracket
  * encoding), `deepObject` and `form` object query parameters, and a `text/csv` read.
@@ -49,6 +49,7 @@ function app(): Hono {
     q.delete("api_key");
     return c.json({ raw: q.toString(), parsed: parseBrackets(q) });
   });
+  h.get("/openapi.json", (c) => keyed(c.req.url) ? c.json(document()) : c.json({ message: "no key" }, 401));
   h.get("/whoami", (c) => c.json({ you_called: c.req.url }));
   h.get("/broken", (c) => c.json({ message: `cannot serve ${c.req.url}` }, 400));
   h.get("/moved", (c) => c.redirect(`/gone?came_from=${encodeURIComponent(c.req.url)}&api_key=${QUERY_KEY}`, 302));
@@ -180,6 +181,8 @@ Deno.test("OpenAPI coverage: query and cookie keys (never shown), form writes, o
         upstreams: {
           shop: {
             ...common,
+            schema_file: undefined,
+            schema_url: `${server.url}/openapi.json`, // same origin: the query key goes along
             auth: [{ scheme: "query", param: "api_key", binding: "shop_key" }],
             include_operations: ["list_widgets", "whoami", "broken", "moved", "export_widgets"],
           },

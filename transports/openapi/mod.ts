@@ -4,6 +4,7 @@
  * operator declares (a write, or a POST that is a safe query).
  * @module
  */
+import { appendQuery } from "./request.ts";
 import { hostPortOf } from "../http_common/config.ts";
 import { publicEndpoint } from "../http_common/endpoint.ts";
 import type { JsonObject } from "../../src/core/json.ts";
@@ -31,13 +32,15 @@ export async function loadDocument(config: OpenApiConfig, deps: TransportDeps): 
   const prefix = `upstream ${config.upstreamName}`;
   try {
     if (config.schemaFile) return await loadSchemaFile(config.schemaFile, config.schemaMaxBytes);
-    const url = config.schemaUrl!;
+    let url = config.schemaUrl!;
     // Credentials go to the schema URL only when it is on base_url's origin.
     const sameOrigin = new URL(url).origin === config.http.origin;
     const headers: Record<string, string> = {};
     if (sameOrigin) {
       for (const [name, value] of config.http.staticHeaders) headers[name] = value;
       Object.assign(headers, await deps.credentials.authHeaders(config.http.auth));
+      // query API keys too (messages show the schema URL without its query: loader.ts safeUrl)
+      url = appendQuery(url, await deps.credentials.authQuery?.(config.http.auth) ?? []);
     }
     return await loadSchemaUrl(url, {
       maxBytes: config.schemaMaxBytes,
