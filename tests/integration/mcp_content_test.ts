@@ -40,7 +40,12 @@ async function startWorld(extra: Record<string, unknown> = {}): Promise<World> {
   const configPath = join(dir, "upstreams.json");
   await Deno.writeTextFile(configPath, JSON.stringify(config));
   const registry = registerBuiltins();
-  const runtime = await startRuntime(await loadConfigOrThrow(configPath, { registry }), { registry, log: () => {} });
+  const runtime = await loadConfigOrThrow(configPath, { registry })
+    .then((config) => startRuntime(config, { registry, log: () => {} }))
+    .catch(async (e) => {
+      await Deno.remove(dir, { recursive: true });
+      throw e;
+    });
   const pool = new SandboxPool({ size: 1 });
   await pool.warm();
   return {
@@ -113,6 +118,30 @@ Deno.test({
     } finally {
       await w.close();
     }
+  },
+});
+
+Deno.test({
+  name: 'MCP content: binary_content "include" passes image and blob data on (base64, as sent); a bad value is named',
+  ignore,
+  fn: async () => {
+    const w = await startWorld({ binary_content: "include" });
+    try {
+      const image = await w.run(`(->> (:value (tool/call 'everything/get-tiny-image {})) (filter :data) first)`);
+      const img = image.json as Record<string, unknown>;
+      assert.deepEqual([img.type, img.data, img.bytes], ["image", MCP_TINY_IMAGE, atob(MCP_TINY_IMAGE).length]);
+      const blob = await w.run(`(:value (tool/read-resource 'everything "demo://resource/dynamic/blob/1"))`);
+      const [content] = blob.json as Record<string, unknown>[];
+      assert.equal(typeof content.data, "string");
+      assert.equal(atob(content.data as string).length, content.bytes);
+    } finally {
+      await w.close();
+    }
+    const bad = await startWorld({ binary_content: "all" }).catch((e) => e);
+    assert.match(
+      String(bad?.message ?? bad),
+      /upstreams\.everything\.binary_content: must be one of "summary", "include"/,
+    );
   },
 });
 

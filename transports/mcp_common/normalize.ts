@@ -7,7 +7,8 @@
  * 3. exactly one content block, a text block → decoded JSON when it parses (`json`), else the string (`text`) — the
  *    shape programs have always seen;
  * 4. several blocks, or a block that is not text → a vector with one map per block, in order (`json`), see
- *    {@link contentBlocks}: nothing the server sent is dropped, and no image, audio or blob data is passed on;
+ *    {@link contentBlocks}: nothing the server sent is dropped, and image, audio and blob data is summarized — passed on
+ *    (base64, as sent) only when the upstream sets `binary_content: "include"`;
  * 5. no content → `null` (`none`).
  *
  * The size of the received payload is measured and checked against the call's byte cap.
@@ -75,7 +76,7 @@ function pick(out: JsonObject, src: Record<string, unknown>, fields: [string, st
  * - `{type "resource" uri mime_type? text}` for an embedded text resource, `{… bytes}` for a blob (summarized);
  * - any other block: its `type` only.
  */
-export function contentBlock(block: unknown): JsonObject {
+export function contentBlock(block: unknown, includeBinary = false): JsonObject {
   if (!block || typeof block !== "object" || Array.isArray(block)) return { type: "unknown" };
   const b = block as Record<string, unknown>;
   const type = typeof b.type === "string" ? b.type : "unknown";
@@ -84,14 +85,18 @@ export function contentBlock(block: unknown): JsonObject {
       return { type, text: typeof b.text === "string" ? b.text : "" };
     case "image":
     case "audio":
-      return { ...pick({ type }, b, [["mimeType", "mime_type"]]), bytes: base64Bytes(b.data) };
+      return {
+        ...pick({ type }, b, [["mimeType", "mime_type"]]),
+        bytes: base64Bytes(b.data),
+        ...binary(b.data, includeBinary),
+      };
     case "resource_link":
       return pick({ type }, b, RESOURCE_FIELDS);
     case "resource": {
       const r = (b.resource && typeof b.resource === "object" ? b.resource : {}) as Record<string, unknown>;
       const out = pick({ type }, r, [["uri", "uri"], ["mimeType", "mime_type"]]);
       if (typeof r.text === "string") out.text = r.text;
-      else out.bytes = base64Bytes(r.blob);
+      else Object.assign(out, { bytes: base64Bytes(r.blob), ...binary(r.blob, includeBinary) });
       return out;
     }
     default:
@@ -99,9 +104,14 @@ export function contentBlock(block: unknown): JsonObject {
   }
 }
 
+/** `{data}` (the base64 text as the server sent it) when binary content is included. */
+function binary(data: unknown, include: boolean): JsonObject {
+  return include && typeof data === "string" ? { data } : {};
+}
+
 /** Every content block as the program sees it ({@link contentBlock}). */
-export function contentBlocks(content: unknown): JsonValue[] {
-  return Array.isArray(content) ? content.map(contentBlock) : [];
+export function contentBlocks(content: unknown, includeBinary = false): JsonValue[] {
+  return Array.isArray(content) ? content.map((b) => contentBlock(b, includeBinary)) : [];
 }
 
 /** Normalize one `tools/call` result. `hasOutputSchema`: the tool published an outputSchema in `tools/list`. */
@@ -114,6 +124,8 @@ export function normalizeCallResult(
     toolLabel: string;
     /** The operator's `error_feedback` for this tool; absent (unmapped): the text, clipped at 2,000 characters. */
     errorFeedback?: ErrorFeedback;
+    /** `binary_content: "include"`: image, audio and blob blocks carry their base64 `data`. */
+    includeBinary?: boolean;
   },
 ): ToolResult {
   const bytes = jsonBytes(result);
@@ -141,7 +153,9 @@ export function normalizeCallResult(
   const content = Array.isArray(result.content) ? result.content : [];
   if (content.length === 0) return { ok: true, value: null, valueKind: "none", bytes };
   const only = content.length === 1 ? contentBlock(content[0]) : undefined;
-  if (only?.type !== "text") return { ok: true, value: contentBlocks(content), valueKind: "json", bytes };
+  if (only?.type !== "text") {
+    return { ok: true, value: contentBlocks(content, options.includeBinary), valueKind: "json", bytes };
+  }
   const text = only.text as string;
   const trimmed = text.trim();
   if (trimmed !== "") {
@@ -190,7 +204,7 @@ function isJsonType(mime: unknown): boolean {
  */
 export function normalizeReadResult(
   result: Record<string, unknown>,
-  options: { maxResponseBytes: number; label: string },
+  options: { maxResponseBytes: number; label: string; includeBinary?: boolean },
 ): ToolResult {
   const bytes = jsonBytes(result);
   const over = capped(bytes, options.maxResponseBytes, options.label);
@@ -212,7 +226,7 @@ export function normalizeReadResult(
   const value = contents.map((c) => {
     const out = pick({}, c, [["uri", "uri"], ["mimeType", "mime_type"]]);
     if (typeof c.text === "string") out.text = c.text;
-    else out.bytes = base64Bytes(c.blob);
+    else Object.assign(out, { bytes: base64Bytes(c.blob), ...binary(c.blob, options.includeBinary ?? false) });
     return out;
   });
   return { ok: true, value, valueKind: "json", bytes };

@@ -166,6 +166,7 @@ class McpUpstream implements Upstream {
       return normalizeCallResult(result as Record<string, unknown>, {
         errorFeedback,
         hasOutputSchema: tool.outputSchema !== undefined,
+        includeBinary: this.#spec.config.binaryContent === "include",
         maxResponseBytes: ctx.maxResponseBytes,
         redactor,
         toolLabel: label,
@@ -195,7 +196,11 @@ class McpUpstream implements Upstream {
         return { ok: false, reason: "not_found", message: `upstream ${this.#name} serves no resources` };
       }
       const result = await c.client.readResource({ uri }, options);
-      return normalizeReadResult(result as Record<string, unknown>, { maxResponseBytes: ctx.maxResponseBytes, label });
+      return normalizeReadResult(result as Record<string, unknown>, {
+        maxResponseBytes: ctx.maxResponseBytes,
+        label,
+        includeBinary: this.#spec.config.binaryContent === "include",
+      });
     });
   }
 
