@@ -99,7 +99,7 @@ Deno.test({
 });
 
 Deno.test({
-  name: "bin/ptc eval: a program calls a legacy HTTP+SSE server through mcp_http, under the computed flags",
+  name: "bin/ptc eval and doctor: a legacy HTTP+SSE server through mcp_http, under the computed flags",
   ignore,
   fn: async () => {
     const server = await startEverything("sse");
@@ -118,6 +118,8 @@ Deno.test({
       );
       assert.equal(r.code, 0, r.stderr);
       assert.equal(r.stdout.trim(), '"Echo: via sse"');
+      const doctor = await launchConfined(["doctor", "--upstreams-config", config, "--connect"], { cwd: dir });
+      assert.match(doctor.stdout, /legacy \(mcp_http\): ready, \d+ tool\(s\).*, legacy era \([\d-]+\) over HTTP\+SSE/);
     } finally {
       await server.stop();
       await Deno.remove(dir, { recursive: true });
