@@ -9,7 +9,9 @@ import type { JsonObject } from "../core/json.ts";
 import type { RunLimits } from "./config.ts";
 import type { Runtime } from "./runtime.ts";
 import type { DiscoveryOp, DiscoveryOutcome, HostCallbacks, ToolOutcome, ToolRequest } from "../core/tool_seam.ts";
+import { HOST_TOOL_NAMES } from "../core/tool_seam.ts";
 import { callTool } from "./tool_call.ts";
+import { RESOURCE_TOOLS, resourceTool } from "./tool_resources.ts";
 import type { CallInterceptor, CallRecord, CatalogOpRecord, RunRecords, RunScope } from "./run_records.ts";
 import { pagesTool } from "./tool_pages.ts";
 import { discover } from "./discovery.ts";
@@ -131,12 +133,15 @@ export class RunContext implements RunScope {
   }
 
   /**
-   * The host tool callback for this run: `tool/call`, `tool/pages` (a loop of such calls), and the unlisted `budget`
+   * The host tool callback for this run: `tool/call`, `tool/pages` (a loop of such calls), `tool/resources` and
+   * `tool/read-resource` (MCP resources, `tool_resources.ts`), and the unlisted `budget`
    * request behind `(budget/remaining)`.
    */
   callTool(request: ToolRequest): Promise<ToolOutcome> {
     if (request.name === "budget") return Promise.resolve({ kind: "value", value: this.remaining() });
-    return request.name === "pages" ? pagesTool(this, request) : callTool(this, request);
+    if (request.name === "pages") return pagesTool(this, request);
+    if ((RESOURCE_TOOLS as readonly string[]).includes(request.name)) return resourceTool(this, request);
+    return callTool(this, request);
   }
 
   /**
@@ -159,10 +164,10 @@ export class RunContext implements RunScope {
     return discover(this, op, args);
   }
 
-  /** Both callbacks, bound, with the host tool names they serve (`call`, `pages`): the sandbox bridge's host. */
+  /** Both callbacks, bound, with the host tool names they serve (`call`, `pages`, resources): the sandbox bridge's host. */
   callbacks(): HostCallbacks & { toolNames: string[] } {
     return {
-      toolNames: ["call", "pages"],
+      toolNames: [...HOST_TOOL_NAMES],
       callTool: (request) => this.callTool(request),
       discovery: (op, args) => this.discovery(op, args),
     };
