@@ -25,7 +25,7 @@ Deno.test("every shell block in README.md and docs/ is executed by this test or 
   assert.ok(BLOCKS.filter((b) => b.marker?.kind === "run").length >= 10, "most paste-able blocks run");
 });
 
-async function freePort(): Promise<number> {
+function freePort(): number {
   const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (l.addr as Deno.NetAddr).port;
   l.close();
@@ -110,7 +110,7 @@ Deno.test("the runnable shell blocks of the docs run as written", async (t) => {
     for (const block of BLOCKS.filter((b) => b.marker?.kind === "run")) {
       await t.step(where(block), async () => {
         const own = block.marker!.ownFixture;
-        const blockPort = own ? String(await freePort()) : port;
+        const blockPort = own ? String(freePort()) : port;
         const { dir, env } = await userFolder(`http://127.0.0.1:${blockPort}`, block.text);
         try {
           if (!own) {
