@@ -10,7 +10,7 @@
  */
 import { MAX_RESPONSE_DEPTH, nestsDeeperThan } from "../core/json_depth.ts";
 import type { JsonObject, JsonValue } from "../core/json.ts";
-import type { ToolEffect, ToolResult } from "./types.ts";
+import type { CallContext, ToolEffect, ToolResult } from "./types.ts";
 import type { MutationState, ToolOutcome, ToolRequest } from "../core/tool_seam.ts";
 import type { CallInterceptor, CallRecord, RunScope } from "./run_records.ts";
 import type { ConfiguredUpstream } from "./runtime.ts";
@@ -25,7 +25,7 @@ export { argumentProblems, matchArgNames } from "./tool_args.ts";
 
 const MAX_MESSAGE_CHARS = 2000;
 
-function raise(message: string): ToolOutcome {
+export function raise(message: string): ToolOutcome {
   return { kind: "raise", reason: "runtime_error", message };
 }
 
@@ -41,21 +41,20 @@ function tooDeep(): ToolResult & { ok: false } {
   };
 }
 
-function clip(text: string): string {
+export function clip(text: string): string {
   return text.length > MAX_MESSAGE_CHARS ? `${text.slice(0, MAX_MESSAGE_CHARS)}…` : text;
 }
 
-/** One request to the connection, bounded by `timeoutMs` and the run's signal. */
-async function send(
+/**
+ * Run one request to an upstream under the run's byte cap and cancellation and a timeout (`tool/call`, resource
+ * reads; by default the run's call timeout): a transport that never answers is answered `timeout`, one that throws
+ * `upstream_error`.
+ */
+export async function bounded(
   ctx: RunScope,
-  target: ConfiguredUpstream,
-  tool: string,
-  args: JsonObject,
-  effect: ToolEffect,
-  timeoutMs: number,
+  perform: (callCtx: CallContext) => Promise<ToolResult>,
+  timeoutMs: number = ctx.limits.callTimeoutMs,
 ): Promise<ToolResult> {
-  const upstream = target.connection;
-  if (!upstream) return unavailable(ctx, target);
   const controller = new AbortController();
   const onAbort = () => controller.abort(ctx.signal.reason);
   if (ctx.signal.aborted) onAbort();
@@ -68,12 +67,7 @@ async function send(
     }, timeoutMs);
   });
   try {
-    const call = upstream.call(tool, args, {
-      signal: controller.signal,
-      timeoutMs,
-      maxResponseBytes: ctx.limits.maxResponseBytes,
-      effect,
-    });
+    const call = perform({ signal: controller.signal, timeoutMs, maxResponseBytes: ctx.limits.maxResponseBytes });
     call.catch(() => {}); // a late rejection after the timeout won must not go unhandled
     return await Promise.race([call, timeout]);
   } catch (e) {
@@ -85,6 +79,21 @@ async function send(
     clearTimeout(timer);
     ctx.signal.removeEventListener("abort", onAbort);
   }
+}
+
+/** One request of a call to the upstream's current connection, within what is left of the call's deadline. */
+function send(
+  ctx: RunScope,
+  target: ConfiguredUpstream,
+  tool: string,
+  args: JsonObject,
+  effect: ToolEffect,
+  deadline: number,
+): Promise<ToolResult> {
+  const upstream = target.connection;
+  if (!upstream) return Promise.resolve(unavailable(ctx, target));
+  const left = Math.max(1, deadline - ctx.runtime.clock.now());
+  return bounded(ctx, (callCtx) => upstream.call(tool, args, { ...callCtx, effect }), left);
 }
 
 /**
@@ -113,11 +122,11 @@ async function dispatch(
     };
   }
   try {
-    const first = await send(ctx, target, tool, args, effect, Math.max(1, deadline - clock.now()));
+    const first = await send(ctx, target, tool, args, effect, deadline);
     const wait = first.ok || effect === "write" ? undefined : first.retryAfterMs;
     if (wait === undefined || clock.now() + wait >= deadline || ctx.signal.aborted) return first;
     if (!await sleep(wait, ctx.signal)) return first;
-    return await send(ctx, target, tool, args, effect, Math.max(1, deadline - clock.now()));
+    return await send(ctx, target, tool, args, effect, deadline);
   } finally {
     release();
   }
@@ -153,19 +162,19 @@ export async function callTool(ctx: RunScope, request: ToolRequest): Promise<Too
 }
 
 /** A well-formed `tool/call` request. */
-interface CallTarget {
+export interface CallTarget {
   server: string;
   tool: string;
   rawArgs: JsonObject;
 }
 
 /** How a call ended, before it is recorded: a value, or a world fault; a write says what it did. */
-type Settled =
+export type Settled =
   | { ok: true; value: JsonValue; valueKind: "json" | "text" | "none"; mutationState?: MutationState }
   | { ok: false; reason: string; message: string; mutationState?: MutationState };
 
 /** Records a call that reached the budget and returns its outcome to the program; `args` as recorded (redacted). */
-type Recorder = ((settled: Settled, bytes: number) => ToolOutcome) & { args: JsonValue };
+export type Recorder = ((settled: Settled, bytes: number) => ToolOutcome) & { args: JsonValue };
 
 /** The arguments of a call that may be dispatched, mapped to the installed tool's names, and the tool's effect. */
 interface ResolvedArgs {
@@ -173,7 +182,7 @@ interface ResolvedArgs {
   effect: ToolEffect;
 }
 
-const CLOSED: ToolOutcome = {
+export const CLOSED: ToolOutcome = {
   kind: "tagged",
   ok: false,
   reason: "run_context_closed",
@@ -183,12 +192,12 @@ const CLOSED: ToolOutcome = {
 const NOT_SENT = { mutationState: "not_applied" } as const;
 
 /** An outcome that goes to the program unrecorded (a raise, or the run ended). */
-function isOutcome(x: object): x is ToolOutcome {
+export function isOutcome(x: object): x is ToolOutcome {
   return "kind" in x;
 }
 
 /** A world fault to record before it goes to the program. */
-function isFault(x: object): x is Settled {
+export function isFault(x: object): x is Settled {
   return "ok" in x;
 }
 
@@ -264,12 +273,12 @@ function validateRequest(ctx: RunScope, request: ToolRequest): CallTarget | Tool
   return { server, tool, rawArgs };
 }
 
-function configured(ctx: RunScope): string {
+export function configured(ctx: RunScope): string {
   return `Configured upstreams: ${ctx.runtime.serverNames().join(", ") || "(none)"}`;
 }
 
 /** Count the call against the run's budget (before any lookup); the fault when the budget is spent. */
-function chargeBudget(ctx: RunScope): Settled | undefined {
+export function chargeBudget(ctx: RunScope): Settled | undefined {
   ctx.callCount++;
   if (ctx.callCount <= ctx.limits.maxToolCalls) return undefined;
   return {
@@ -325,10 +334,10 @@ function withMutationState(settled: Settled, known?: "not_applied" | "indetermin
  * is joined, all within the call's deadline. Raises on an unknown upstream; one that is not ready in time is a world
  * fault (`upstream_unavailable`) saying why and when ptc tries again.
  */
-async function resolveUpstream(
+export async function resolveUpstream(
   ctx: RunScope,
   server: string,
-  deadline: number,
+  deadline: number = ctx.runtime.clock.now() + ctx.limits.callTimeoutMs,
 ): Promise<ConfiguredUpstream | Settled | ToolOutcome> {
   const rt = ctx.runtime;
   const target = rt.upstreams.get(server);
@@ -374,7 +383,7 @@ function resolveTool(ctx: RunScope, state: ConfiguredUpstream, target: CallTarge
 }
 
 /** What the transport answered, bounded by the run's response cap and redacted; `bytes` as received. */
-function settle(ctx: RunScope, result: ToolResult): { settled: Settled; bytes: number } {
+export function settle(ctx: RunScope, result: ToolResult): { settled: Settled; bytes: number } {
   const red = ctx.runtime.redactor;
   if (!result.ok) {
     return {
@@ -398,7 +407,7 @@ function settle(ctx: RunScope, result: ToolResult): { settled: Settled; bytes: n
 }
 
 /** Start timing a call; the returned function appends its `CallRecord` to the run and returns the outcome. */
-function recorder(ctx: RunScope, target: CallTarget): Recorder {
+export function recorder(ctx: RunScope, target: CallTarget): Recorder {
   const started = performance.now();
   const base = { server: target.server, tool: target.tool, args: ctx.runtime.redactor.redactJson(target.rawArgs) };
   return Object.assign((settled: Settled, bytes: number): ToolOutcome => {

@@ -11,7 +11,7 @@ import type { CallContext, ToolEntry, ToolResult, TransportDeps, Upstream } from
 import { UpstreamStartError } from "../../src/upstream/types.ts";
 import { classifyCallError, failure, findWireFailure } from "./errors.ts";
 import { type ExposedTools, exposeTools, mapArgumentKeys, mappingKey, type McpTool } from "./names.ts";
-import { normalizeCallResult } from "./normalize.ts";
+import { normalizeCallResult, normalizeReadResult, normalizeResourceList } from "./normalize.ts";
 import { withCallScope } from "./call_scope.ts";
 import type { Connection } from "./session.ts";
 import type { McpCommonConfig } from "./config.ts";
@@ -136,6 +136,7 @@ class McpUpstream implements Upstream {
       return normalizeCallResult(result as Record<string, unknown>, {
         errorFeedback,
         hasOutputSchema: tool.outputSchema !== undefined,
+        includeBinary: this.#spec.config.binaryContent === "include",
         maxResponseBytes: ctx.maxResponseBytes,
         redactor,
         toolLabel: label,
@@ -144,6 +145,55 @@ class McpUpstream implements Upstream {
       // The server went away during the call: say so rather than how the request broke.
       if (this.#end !== undefined && this.#end !== "stopped") return this.#unavailable();
       const classified = classifyCallError(error, label, { timeoutMs, signal: ctx.signal, redactor, errorFeedback });
+      if (!ctx.signal.aborted && serverGone(error)) {
+        this.#endWith(`the server stopped answering (${classified.message})`);
+      }
+      return failure(classified);
+    }
+  }
+
+  listResources(ctx: CallContext): Promise<ToolResult> {
+    return this.#resourceRequest(`upstream ${this.#name}, resources/list`, ctx, async (c, options) => {
+      if (!c.client.getServerCapabilities()?.resources) return { ok: true, value: [], valueKind: "json", bytes: 0 };
+      const result = await c.client.listResources(undefined, { ...options, cacheMode: "refresh" });
+      return normalizeResourceList(result as Record<string, unknown>, {
+        maxResponseBytes: ctx.maxResponseBytes,
+        label: `upstream ${this.#name}, resources/list`,
+      });
+    });
+  }
+
+  readResource(uri: string, ctx: CallContext): Promise<ToolResult> {
+    const label = `upstream ${this.#name}, resource ${JSON.stringify(uri.slice(0, 200))}`;
+    return this.#resourceRequest(label, ctx, async (c, options) => {
+      if (!c.client.getServerCapabilities()?.resources) {
+        return { ok: false, reason: "not_found", message: `upstream ${this.#name} serves no resources` };
+      }
+      const result = await c.client.readResource({ uri }, options);
+      return normalizeReadResult(result as Record<string, unknown>, {
+        maxResponseBytes: ctx.maxResponseBytes,
+        label,
+        includeBinary: this.#spec.config.binaryContent === "include",
+      });
+    });
+  }
+
+  /** One resource request under the same bounds, scope and error classification as a tool call. */
+  async #resourceRequest(
+    label: string,
+    ctx: CallContext,
+    request: (c: Connection, options: { timeout: number; signal: AbortSignal }) => Promise<ToolResult>,
+  ): Promise<ToolResult> {
+    if (this.#end !== undefined) return this.#unavailable();
+    const c = this.#conn;
+    const timeoutMs = Math.min(ctx.timeoutMs, this.#spec.config.requestTimeoutMs);
+    const redactor = this.#spec.deps.redactor;
+    try {
+      const scope = { maxResponseBytes: ctx.maxResponseBytes };
+      return await withCallScope(scope, () => request(c, { timeout: timeoutMs, signal: ctx.signal }));
+    } catch (error) {
+      if (this.#end !== undefined && this.#end !== "stopped") return this.#unavailable();
+      const classified = classifyCallError(error, label, { timeoutMs, signal: ctx.signal, redactor });
       if (!ctx.signal.aborted && serverGone(error)) {
         this.#endWith(`the server stopped answering (${classified.message})`);
       }
