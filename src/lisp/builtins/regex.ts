@@ -10,6 +10,7 @@
 
 import { LispError } from "../errors.ts";
 import { LRegex, type Value } from "../values/types.ts";
+import { describe } from "../values/kinds.ts";
 import { EMPTY_VEC, vecFrom } from "../values/vector.ts";
 import { define, type NsGroup } from "./table.ts";
 import { argError, intArg, slots, strArg, stringBytes } from "./util.ts";
@@ -112,24 +113,106 @@ export function regexSplit(r: LRegex, s: string): string[] {
   return parts;
 }
 
+/** One piece of a parsed Java replacement template: literal text, or a group by number or name. */
+type ReplPiece = string | number | { name: string };
+
 /**
- * Replace every match of `r` in `s` with the literal `repl`. `charge` is told the number of matches and the code
- * units they cover before the result is built (so the caller can charge the result's size first).
+ * Parses a replacement string the way java.util.regex.Matcher does (Clojure's `str/replace` with a regex): `$n`
+ * (the longest group number the pattern has), `${name}`, and `\x` for a literal x. Raises `type_error` with Java's
+ * reasons (a `$` without a group, a group the pattern lacks, a trailing `\`).
  */
-export function regexReplaceAll(
+export function parseReplacement(fn: string, r: LRegex, repl: string): ReplPiece[] {
+  const out: ReplPiece[] = [];
+  let lit = "";
+  const bad = (why: string): never => {
+    throw new LispError(
+      "type_error",
+      `${fn}: ${why} in the replacement ${JSON.stringify(repl)} (write \\$ for a literal $, or use a function)`,
+    );
+  };
+  for (let i = 0; i < repl.length; i++) {
+    const c = repl[i];
+    if (c === "\\") {
+      if (++i >= repl.length) bad("a trailing backslash");
+      lit += repl[i];
+    } else if (c === "$") {
+      if (++i >= repl.length) bad("a $ without a group number");
+      if (lit !== "") out.push(lit), lit = "";
+      if (repl[i] === "{") {
+        const end = repl.indexOf("}", i);
+        const name = end < 0 ? "" : repl.slice(i + 1, end);
+        if (!/^[A-Za-z][A-Za-z0-9]*$/.test(name)) bad("a malformed ${name} group reference");
+        if (!new RegExp(`\\(\\?<${name}>`).test(r.re.source)) bad(`no group named ${name}`);
+        out.push({ name });
+        i = end;
+        continue;
+      }
+      const d = repl.charCodeAt(i) - 48;
+      if (d < 0 || d > 9) bad("a $ not followed by a group number");
+      if (d > r.groups) bad(`no group ${d} (the pattern has ${r.groups})`);
+      let n = d;
+      while (i + 1 < repl.length) {
+        const e = repl.charCodeAt(i + 1) - 48;
+        if (e < 0 || e > 9 || n * 10 + e > r.groups) break;
+        n = n * 10 + e;
+        i++;
+      }
+      out.push(n);
+    } else lit += c;
+  }
+  if (lit !== "") out.push(lit);
+  return out;
+}
+
+function pieceText(p: ReplPiece, m: RegExpExecArray): string {
+  return typeof p === "string" ? p : typeof p === "number" ? m[p] ?? "" : m.groups?.[p.name] ?? "";
+}
+
+/**
+ * Replaces every match (or only the first) of `r` in `s`, as Clojure's `str/replace`/`str/replace-first` with a
+ * regex: `repl` is a Java replacement template (`$1`, `${name}`, `\$`) or a function of the match (the string, or
+ * `[whole g1 …]` when the pattern has groups) returning the text. `charge(units)` is told the result's size in code
+ * units before the result is built.
+ */
+export function regexReplace(
+  fn: string,
   r: LRegex,
   s: string,
-  repl: string,
-  charge?: (count: number, matchedUnits: number) => void,
+  repl: string | ((match: Value) => Value),
+  first: boolean,
+  charge: (units: number) => void,
 ): string {
   const text = s.length > MAX_REGEX_INPUT ? s.slice(0, MAX_REGEX_INPUT) : s;
-  if (charge !== undefined) {
-    const ms = allMatches(r, text);
-    let units = 0;
-    for (const m of ms) units += m[0].length;
-    charge(ms.length, units);
+  const all = allMatches(r, text);
+  const ms = first ? all.slice(0, 1) : all;
+  let units = s.length;
+  let texts: string[] = [];
+  if (typeof repl === "string") {
+    const pieces = parseReplacement(fn, r, repl);
+    for (const m of ms) {
+      units -= m[0].length;
+      for (const p of pieces) units += pieceText(p, m).length;
+    }
+    charge(units);
+    texts = ms.map((m) => pieces.map((p) => pieceText(p, m)).join(""));
+  } else {
+    for (const m of ms) {
+      const t = repl(matchValue(m, r.groups));
+      if (typeof t !== "string") {
+        throw new LispError("type_error", `${fn}: the replacement function must return a string, got ${describe(t)}`);
+      }
+      units += t.length - m[0].length;
+      texts.push(t);
+    }
+    charge(units);
   }
-  return text.replace(global(r), () => repl) + s.slice(text.length);
+  let out = "";
+  let last = 0;
+  ms.forEach((m, i) => {
+    out += text.slice(last, m.index) + texts[i];
+    last = m.index + m[0].length;
+  });
+  return out + s.slice(last);
 }
 
 function extract(fn: string, a: Value[]): Value {

@@ -36,6 +36,11 @@ export function parseDouble(v: Value): Value {
   const t = v.trim();
   if (/^[+-]?Infinity$/.test(t)) return t.startsWith("-") ? -Infinity : Infinity;
   if (t === "NaN") return NaN;
+  const hex = /^([+-]?)0[xX]([0-9a-fA-F]*)\.?([0-9a-fA-F]*)[pP]([+-]?\d+)[dDfF]?$/.exec(t);
+  if (hex && hex[2] + hex[3] !== "") { // Java's hexadecimal float: 0x1.8p1 = 3.0
+    const x = parseInt(hex[2] + hex[3] || "0", 16) * 2 ** (Number(hex[4]) - 4 * hex[3].length);
+    return float(hex[1] === "-" ? -x : x);
+  }
   if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?[dDfF]?$/.test(t)) return null;
   return float(Number(t.replace(/[dDfF]$/, "")));
 }
