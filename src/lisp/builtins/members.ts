@@ -81,11 +81,10 @@ define("sequences", {
   "set": {
     arity: [1, 1],
     args: ["[coll]"],
-    doc: "A set of the items of a vector or set (maps give entries).",
+    doc: "A set of the items of a collection (maps give entries, strings their characters; nil → #{}).",
     fn: (a, ctx) => {
       const v = a[0];
       if (v instanceof PSet) return v;
-      if (v === null || typeof v === "string") return argError("set", 1, "a vector or set", v);
       const xs = v instanceof PMap ? mapEntries(v) : seqView(v, "set", 1);
       ctx.alloc(slots(2) + entries(xs.length));
       const b = new SetBuilder();

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { Keyword, kw, LFloat, LispFn, LRegex, type Value } from "../values/types.ts";
+import { Keyword, kw, LFloat, LispFn, LRegex, SymbolRef, type Value } from "../values/types.ts";
 import { PVec } from "../values/vector.ts";
 import { MapBuilder, PMap, PSet } from "../values/hashmap.ts";
 import { isNumber } from "../values/equality.ts";
@@ -25,8 +25,10 @@ function numPred(doc: string, f: (x: number, v: Num) => boolean): BuiltinSpec {
   return pred(doc, (x) => isNumber(x) && f(toNumber(x), x));
 }
 
-const isFloatVal = (x: Value) =>
-  (typeof x === "number" && !Number.isInteger(x) && Number.isFinite(x)) || x instanceof LFloat;
+const isFloatVal = (x: Value) => (typeof x === "number" && !Number.isInteger(x)) || x instanceof LFloat;
+/** Clojure's int?: a fixed-precision (64-bit) integer; larger exact integers are BigInts there. */
+const isLong = (x: Value) =>
+  isInt(x) && (typeof x !== "bigint" || (x >= -9223372036854775808n && x <= 9223372036854775807n));
 const isChar = (x: Value) => typeof x === "string" && x.length > 0 && gCount(x) === 1;
 const isColl = (x: Value) => x instanceof PVec || x instanceof PMap || x instanceof PSet;
 
@@ -69,10 +71,10 @@ define("predicates", {
   "coll?": pred("True for vectors, maps and sets.", isColl),
   "fn?": pred("True for functions.", (x) => x instanceof LispFn),
   "boolean?": pred("True for true and false.", (x) => typeof x === "boolean"),
-  "int?": pred("True for integers.", isInt),
+  "int?": pred("True for integers in the 64-bit range (Clojure's fixed-precision integers).", isLong),
   "integer?": pred("True for integers.", isInt),
-  "float?": pred("True for finite floats.", isFloatVal),
-  "double?": pred("True for finite floats.", isFloatVal),
+  "float?": pred("True for floats (##NaN and ##Inf included).", isFloatVal),
+  "double?": pred("True for floats (##NaN and ##Inf included).", isFloatVal),
   "char?": pred("True for a one-character string.", isChar),
   "true?": pred("True only for true.", (x) => x === true),
   "false?": pred("True only for false.", (x) => x === false),
@@ -88,18 +90,17 @@ define("predicates", {
     (x, v) => (typeof v === "bigint" ? v % 2n !== 0n : Number.isInteger(x) && x % 2 !== 0),
   ),
   "sequential?": pred("True for vectors.", (x) => x instanceof PVec),
-  "seq?": pred("True for vectors (there is no separate seq type).", (x) => x instanceof PVec),
   "seqable?": pred(
     "True for nil, strings and collections.",
     (x) => x === null || typeof x === "string" || isColl(x),
   ),
   "associative?": pred("True for maps and vectors.", (x) => x instanceof PMap || x instanceof PVec),
-  "counted?": pred("True for collections and strings.", (x) => isColl(x) || typeof x === "string"),
-  "indexed?": pred("True for vectors and strings.", (x) => x instanceof PVec || typeof x === "string"),
+  "counted?": pred("True for collections (not strings: counting them walks the text).", isColl),
+  "indexed?": pred("True for vectors.", (x) => x instanceof PVec),
   "reversible?": pred("True for vectors.", (x) => x instanceof PVec),
   "ifn?": pred("True for callable values (functions, keywords, maps, sets).", isCallable),
   "sorted?": pred("Always false (no sorted collections).", () => false),
-  "symbol?": pred("Always false (no symbol values).", () => false),
+  "symbol?": pred("True for quoted symbols ('x).", (x) => x instanceof SymbolRef),
   "decimal?": pred("Always false.", () => false),
   "ratio?": pred("Always false.", () => false),
   "map-entry?": pred("Always false (entries are plain vectors).", () => false),
