@@ -37,6 +37,13 @@
                            (alias 'str 'clojure.string)
                            (alias 'set 'clojure.set)
                            (alias 'walk 'clojure.walk)
+                           ;; PTC's flat environment also has these unqualified (the names that clash with
+                           ;; clojure.core, like replace and reverse, stay qualified)
+                           (refer 'clojure.string :only '[join split split-lines trim triml trimr trim-newline blank?
+                                                          upper-case lower-case starts-with? ends-with? includes?
+                                                          index-of last-index-of])
+                           (refer 'clojure.set :only '[union intersection difference subset? superset?])
+                           (refer 'clojure.walk :only '[walk prewalk postwalk keywordize-keys stringify-keys])
                            (let [v (load-string src)
                                  p (pr-str v)]
                              (if (> (count p) 100000) {:error "TooLarge: printed value over 100000 chars"} {:printed p})))

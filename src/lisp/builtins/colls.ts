@@ -9,6 +9,7 @@ import { EMPTY_VEC, PVec, vecFrom } from "../values/vector.ts";
 import { EMPTY_MAP, EMPTY_SET, PMap, PSet } from "../values/hashmap.ts";
 import { seqView } from "../values/seq.ts";
 import { gAt, gCount } from "../values/strings.ts";
+import { describe } from "../values/kinds.ts";
 import { define } from "./table.ts";
 import { argError, slots } from "./util.ts";
 import { noMap } from "./seq.ts";
@@ -150,7 +151,7 @@ define("sequences", {
   "nth": {
     arity: [2, 3],
     args: ["[coll index]", "[coll index not-found]"],
-    doc: "Item at index of a vector or string; out of range or negative → nil (or not-found).",
+    doc: "Item at index of a vector or string; out of range raises unless not-found is given ((nth nil i) is nil).",
     fn: (a) => {
       const i = a[1];
       if (typeof i !== "number" || !Number.isInteger(i)) {
@@ -162,7 +163,16 @@ define("sequences", {
           i instanceof PVec ? "; did you swap the arguments? Usage: (nth coll index)" : "",
         );
       }
-      return nthOf("nth", a[0], i) ?? (a.length === 3 ? a[2] : null);
+      const c = a[0];
+      const len = c instanceof PVec ? c.n : typeof c === "string" ? gCount(c) : -1;
+      if (len >= 0 && (i < 0 || i >= len)) {
+        if (a.length === 3) return a[2];
+        throw new LispError(
+          "type_error",
+          `nth: index ${i} is out of range for ${describe(c)}; pass a default, (nth coll i nil), or use get`,
+        );
+      }
+      return nthOf("nth", c, i) ?? (a.length === 3 ? a[2] : null);
     },
   },
   "rest": {
@@ -215,8 +225,7 @@ define("sequences", {
     fn: (a) => {
       const n = countArg("take-last", a, 0);
       const xs = sliceable(a[1], "take-last", 2);
-      if (n <= 0) return EMPTY_VEC;
-      if (xs.n === 0) return null;
+      if (n <= 0 || xs.n === 0) return null;
       return xs.slice(xs.n - n, xs.n);
     },
   },
@@ -288,13 +297,12 @@ define("sequences", {
   "empty": {
     arity: [1, 1],
     args: ["[coll]"],
-    doc: 'An empty collection of the same type ("" for strings, nil for nil).',
+    doc: "An empty collection of the same type (nil for nil, strings and other values, as in Clojure).",
     fn: (a) => {
       const v = a[0];
       if (v instanceof PVec) return EMPTY_VEC;
       if (v instanceof PMap) return EMPTY_MAP;
       if (v instanceof PSet) return EMPTY_SET;
-      if (typeof v === "string") return "";
       return null;
     },
   },

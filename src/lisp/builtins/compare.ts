@@ -42,7 +42,18 @@ function chain(op: -2 | -1 | 1 | 2) {
 
 define("comparison", {
   "=": { arity: [1, Infinity], args: ["[x & ys]"], doc: "True when all arguments are equal (1 = 1.0).", fn: eqAll },
-  "==": { arity: [1, Infinity], args: ["[x & ys]"], doc: "Same as =.", fn: eqAll },
+  "==": {
+    arity: [1, Infinity],
+    args: ["[x & ys]"],
+    doc: "True when all the numbers are equal by value (1 == 1.0); other values raise (use =).",
+    fn: (a) => {
+      for (let i = 0; i < a.length; i++) {
+        if (a.length > 1 && !isNumber(a[i])) argError("==", i + 1, "a number", a[i], "; compare other values with =");
+      }
+      for (let i = 1; i < a.length; i++) if (!equals(a[i - 1], a[i])) return false;
+      return true;
+    },
+  },
   "not=": {
     arity: [1, Infinity],
     args: ["[x & ys]"],

@@ -21,8 +21,26 @@ function pred(doc: string, f: (x: Value) => boolean): BuiltinSpec {
   return { arity: [1, 1], args: ["[x]"], doc, fn: (a) => f(a[0]) };
 }
 
-function numPred(doc: string, f: (x: number, v: Num) => boolean): BuiltinSpec {
-  return pred(doc, (x) => isNumber(x) && f(toNumber(x), x));
+/** A numeric predicate: numbers only, as in Clojure (`(pos? nil)` raises instead of answering false). */
+function numPred(name: string, doc: string, f: (x: number, v: Num) => boolean, integers = false): BuiltinSpec {
+  return {
+    arity: [1, 1],
+    args: ["[x]"],
+    doc,
+    fn: (a) => {
+      const x = a[0];
+      if (!isNumber(x) || (integers && !isInt(x))) {
+        return argError(
+          name,
+          1,
+          integers ? "an integer" : "a number",
+          x,
+          "; test the kind first, e.g. (and (number? x) …)",
+        );
+      }
+      return f(toNumber(x), x);
+    },
+  };
 }
 
 const isFloatVal = (x: Value) => (typeof x === "number" && !Number.isInteger(x)) || x instanceof LFloat;
@@ -78,16 +96,20 @@ define("predicates", {
   "char?": pred("True for a one-character string.", isChar),
   "true?": pred("True only for true.", (x) => x === true),
   "false?": pred("True only for false.", (x) => x === false),
-  "zero?": numPred("True for numbers equal to 0.", (x) => x === 0),
-  "pos?": numPred("True for numbers above 0.", (x, v) => (typeof v === "bigint" ? v > 0n : x > 0)),
-  "neg?": numPred("True for numbers below 0.", (x, v) => (typeof v === "bigint" ? v < 0n : x < 0)),
+  "zero?": numPred("zero?", "True for numbers equal to 0.", (x) => x === 0),
+  "pos?": numPred("pos?", "True for numbers above 0.", (x, v) => (typeof v === "bigint" ? v > 0n : x > 0)),
+  "neg?": numPred("neg?", "True for numbers below 0.", (x, v) => (typeof v === "bigint" ? v < 0n : x < 0)),
   "even?": numPred(
-    "True for even whole numbers.",
-    (x, v) => (typeof v === "bigint" ? v % 2n === 0n : Number.isInteger(x) && x % 2 === 0),
+    "even?",
+    "True for even integers (other values raise).",
+    (x, v) => (typeof v === "bigint" ? v % 2n === 0n : x % 2 === 0),
+    true,
   ),
   "odd?": numPred(
-    "True for odd whole numbers.",
-    (x, v) => (typeof v === "bigint" ? v % 2n !== 0n : Number.isInteger(x) && x % 2 !== 0),
+    "odd?",
+    "True for odd integers (other values raise).",
+    (x, v) => (typeof v === "bigint" ? v % 2n !== 0n : x % 2 !== 0),
+    true,
   ),
   "sequential?": pred("True for vectors.", (x) => x instanceof PVec),
   "seqable?": pred(
@@ -108,8 +130,8 @@ define("predicates", {
   "nat-int?": pred("True for integers ≥ 0.", (x) => isInt(x) && (typeof x === "bigint" ? x >= 0n : x >= 0)),
   "pos-int?": pred("True for integers > 0.", (x) => isInt(x) && (typeof x === "bigint" ? x > 0n : x > 0)),
   "neg-int?": pred("True for integers < 0.", (x) => isInt(x) && (typeof x === "bigint" ? x < 0n : x < 0)),
-  "infinite?": pred("True for ##Inf and ##-Inf.", (x) => x === Infinity || x === -Infinity),
-  "NaN?": pred("True for ##NaN.", (x) => typeof x === "number" && x !== x),
+  "infinite?": numPred("infinite?", "True for ##Inf and ##-Inf.", (x) => x === Infinity || x === -Infinity),
+  "NaN?": numPred("NaN?", "True for ##NaN.", (x) => x !== x),
   "regex?": pred("True for regexes.", (x) => x instanceof LRegex),
   "type": {
     arity: [1, 1],

@@ -11,7 +11,7 @@
 import { LispError } from "../errors.ts";
 import { LRegex, type Value } from "../values/types.ts";
 import { describe } from "../values/kinds.ts";
-import { EMPTY_VEC, vecFrom } from "../values/vector.ts";
+import { vecFrom } from "../values/vector.ts";
 import { define, type NsGroup } from "./table.ts";
 import { argError, intArg, slots, strArg, stringBytes } from "./util.ts";
 import { parseLong } from "./text.ts";
@@ -22,6 +22,37 @@ const R: NsGroup[] = ["regex"];
 export const MAX_PATTERN_BYTES = 256;
 /** Max input scanned by regex functions (code units). */
 export const MAX_REGEX_INPUT = 32 * 1024;
+
+/**
+ * Java's meaning of a few escapes that JavaScript reads differently: `\s`/`\S` are the six ASCII whitespace
+ * characters only (JavaScript's `\s` also matches U+00A0 and other Unicode spaces), and `\Q…\E` quotes text.
+ */
+function javaEscapes(src: string): string {
+  if (!src.includes("\\")) return src;
+  let out = "";
+  let inClass = false;
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i];
+    if (c === "\\" && i + 1 < src.length) {
+      const d = src[i + 1];
+      if (d === "s") out += inClass ? "\\t\\n\\v\\f\\r " : "[\\t\\n\\v\\f\\r ]";
+      else if (d === "S" && !inClass) out += "[^\\t\\n\\v\\f\\r ]";
+      else if (d === "Q") {
+        const end = src.indexOf("\\E", i + 2);
+        const lit = src.slice(i + 2, end < 0 ? src.length : end);
+        out += lit.replace(/[.*+?^${}()|[\]\\\/-]/g, "\\$&");
+        i = end < 0 ? src.length : end + 1;
+        continue;
+      } else out += c + d;
+      i++;
+      continue;
+    }
+    if (c === "[" && !inClass) inClass = true;
+    else if (c === "]" && inClass) inClass = false;
+    out += c;
+  }
+  return out;
+}
 
 /** Compile a pattern, or return an error message. */
 export function tryCompileRegex(source: string): { ok: true; regex: LRegex } | { ok: false; message: string } {
@@ -43,6 +74,7 @@ export function tryCompileRegex(source: string): { ok: true; regex: LRegex } | {
         "simplify the pattern",
     };
   }
+  src = javaEscapes(src);
   let re: RegExp;
   try {
     re = new RegExp(src, flags + "u");
@@ -64,10 +96,14 @@ export function compileRegex(source: string, fn = "re-pattern"): LRegex {
   return r.regex;
 }
 
-function regexArg(fn: string, a: Value[], i: number): LRegex {
+/** A regex argument; the PTC-only helpers (`extract`, `re-split`) also take a pattern string, Clojure's do not. */
+function regexArg(fn: string, a: Value[], i: number, text = false): LRegex {
   const v = a[i];
   if (v instanceof LRegex) return v;
-  if (typeof v === "string") return compileRegex(v, fn);
+  if (typeof v === "string" && text) return compileRegex(v, fn);
+  if (typeof v === "string") {
+    return argError(fn, i + 1, "a regex", v, `; write #${JSON.stringify(v)} or (re-pattern s)`);
+  }
   return argError(fn, i + 1, "a regex or pattern string", v);
 }
 
@@ -216,7 +252,7 @@ export function regexReplace(
 }
 
 function extract(fn: string, a: Value[]): Value {
-  const r = regexArg(fn, a, 0);
+  const r = regexArg(fn, a, 0, true);
   const s = a[1];
   if (s === null) return null;
   const text = input(fn, a, 1);
@@ -262,14 +298,14 @@ define("regex", {
   "re-seq": {
     arity: [2, 2],
     args: ["[re s]"],
-    doc: "Vector of all matches ([] when none).",
+    doc: "Vector of all matches (nil when none, as in Clojure).",
     groups: R,
     fn: (a, ctx) => {
       const r = regexArg("re-seq", a, 0);
       const ms = allMatches(r, input("re-seq", a, 1));
       ctx.step(ms.length);
       ctx.alloc(slots(ms.length) + (r.groups === 0 ? 0 : ms.length * slots(r.groups + 1)));
-      return ms.length === 0 ? EMPTY_VEC : vecFrom(ms.map((m) => matchValue(m, r.groups)));
+      return ms.length === 0 ? null : vecFrom(ms.map((m) => matchValue(m, r.groups)));
     },
   },
   "re-split": {
@@ -278,7 +314,7 @@ define("regex", {
     doc: "Split s on every match of re.",
     groups: R,
     fn: (a, ctx) => {
-      const r = regexArg("re-split", a, 0);
+      const r = regexArg("re-split", a, 0, true);
       const s = strArg("re-split", a, 1);
       const scanned = Math.min(s.length, MAX_REGEX_INPUT);
       ctx.alloc(stringBytes(scanned) + slots(scanned + 1));

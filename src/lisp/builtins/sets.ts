@@ -32,7 +32,7 @@ function union(a: Value[], ctx: BuiltinContext): Value {
   if (a.length === 1) return a[0];
   // Clojure: the largest argument (the last of equal sizes in (s1 s2 …) order, s1 when two tie) gathers the others.
   let acc = a.length === 2 ? (countOf(a[0]) < countOf(a[1]) ? 1 : 0) : 0;
-  if (a.length > 2) for (let i = 1; i < a.length; i++) if (countOf(a[i]) >= countOf(a[acc])) acc = i;
+  if (a.length > 2) { for (let i = 1; i < a.length; i++) if (countOf(a[i]) >= countOf(a[acc])) acc = i; }
   const big = a[acc];
   const others = a.filter((_, i) => i !== acc);
   if (!(big instanceof PSet)) {

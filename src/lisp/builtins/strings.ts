@@ -26,30 +26,27 @@ function strs(fn: string, a: Value[]): [string, string] {
 
 const KEYWORD_RE = /^[A-Za-z][A-Za-z0-9_?!-]*$/;
 
+/**
+ * `str/split` as Clojure (Java's Pattern.split): a regex separator; without a limit (or with 0) trailing empty
+ * fields are dropped, a negative limit keeps them, a positive one stops after that many fields.
+ */
 function splitImpl(a: Value[]): Value {
   const s = strArg("split", a, 0);
   const sep = a[1];
-  let parts: string[];
-  if (sep instanceof LRegex) parts = regexSplit(sep, s);
-  else if (typeof sep === "string") {
-    if (sep === "") parts = graphemes(s);
-    else if (gCount(sep) === 1) parts = s.split(sep);
-    else {
-      throw new LispError(
-        "type_error",
-        `split: a plain-string separator must be one character, got ${JSON.stringify(sep)}; use a regex like #"${
-          sep.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
-        }"`,
-      );
-    }
-  } else return argError("split", 2, "a regex or a one-character string", sep);
-  if (a.length === 3) {
-    const limit = intArg("split", a, 2);
-    if (limit > 0 && parts.length > limit) {
-      const head = parts.slice(0, limit - 1);
-      return vecFrom([...head, findRest(s, head, sep)]);
-    }
+  if (!(sep instanceof LRegex)) {
+    const hint = typeof sep === "string"
+      ? `; write #"${sep.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}" (Clojure's split takes a regex)`
+      : "";
+    return argError("split", 2, "a regex", sep, hint);
   }
+  const parts = s === "" ? [""] : regexSplit(sep, s);
+  const limit = a.length === 3 ? intArg("split", a, 2) : 0;
+  if (limit > 0 && parts.length > limit) {
+    const head = parts.slice(0, limit - 1);
+    return vecFrom([...head, findRest(s, head, sep)]);
+  }
+  if (limit === 0) { while (parts.length > 1 && parts[parts.length - 1] === "") parts.pop(); }
+  if (limit === 0 && parts.length === 1 && parts[0] === "" && s !== "") return vecFrom([]);
   return vecFrom(parts);
 }
 
@@ -183,14 +180,19 @@ define("strings", {
   "subs": {
     arity: [2, 3],
     args: ["[s start]", "[s start end]"],
-    doc: 'Substring by character index (out of range start → "", end clamped).',
+    doc: "Substring by character index (0 ≤ start ≤ end ≤ length, else it raises as in Clojure).",
     fn: (a, ctx) => {
       const s = strArg("subs", a, 0);
       const start = intArg("subs", a, 1);
       const n = gCount(s);
-      if (start < 0 || start > n) return "";
-      let end = a.length === 3 && a[2] !== null ? intArg("subs", a, 2) : n;
-      end = Math.min(Math.max(end, start), n);
+      const end = a.length === 3 ? intArg("subs", a, 2) : n;
+      if (start < 0 || end > n || start > end) {
+        throw new LispError(
+          "type_error",
+          `subs: ${start}..${end} is out of range for a string of ${n} characters; clamp first, ` +
+            "e.g. (subs s 0 (min n (count s)))",
+        );
+      }
       ctx.alloc(stringBytes(end - start));
       return gSlice(s, start, end);
     },

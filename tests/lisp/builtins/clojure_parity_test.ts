@@ -39,7 +39,7 @@ Deno.test("Java whitespace: trim and blank? keep U+00A0/U+2007/U+202F, drop U+00
 Deno.test("Java's Math: ceil/floor give floats, round is floor(x + 0.5), max/min take one kind", () => {
   check([
     ["(Math/ceil 1.2)", "2.0"],
-    ['(str (Math/floor 1.7))', '"1.0"'],
+    ["(str (Math/floor 1.7))", '"1.0"'],
     ["(Math/min 2 1)", "1"],
     ["(Math/min 1 2.0)", "ERR type_error"],
     ["(Math/round -2.5)", "-2"],
@@ -97,6 +97,17 @@ Deno.test("clojure.walk: prewalk-replace and postwalk-replace", () => {
   ]);
 });
 
+Deno.test("pmap, pcalls and juxt are values too; a def of a special form's name is refused", () => {
+  check([
+    ["(let [f pmap] (f inc [1 2]))", "[2 3]"],
+    ["(map pmap [])", "[]"],
+    ["((first (map juxt [inc])) 1)", "[2]"],
+    ["(let [f pcalls] (f (fn [] 1) (fn [] 2)))", "[1 2]"],
+    ["(def pmap 5)", "ERR invalid_form"],
+    ["(defn count [x] 42) [(count [1 2]) (apply count [[1]]) (map count [[1]])]", "[42 42 [42]]"],
+  ]);
+});
+
 Deno.test("a refusal says what to write instead", () => {
   assert.match(err("(< 1 nil)").message, /use compare/);
   assert.match(err('(compare "a" 1)').message, /one kind/);
@@ -104,4 +115,9 @@ Deno.test("a refusal says what to write instead", () => {
   assert.match(err('(Integer/parseInt "x")').message, /parse-long/);
   assert.match(err("(seq? [1])").message, /sequential\?/);
   assert.match(err('(str/replace "a" #"a" "$")').message, /\\\$/);
+  assert.match(err("(case 3 1 :a)").message, /no clause matches 3; add a default/);
+  assert.match(err("(condp = 3 1 :a)").message, /no clause matches 3/);
+  assert.match(err("(nth [1] 5)").message, /\(nth coll i nil\)/);
+  assert.match(err('(str/split "a,b" ",")').message, /#","/);
+  assert.match(err("(defn pmap [f xs] xs)").message, /special form .* cannot be redefined/);
 });

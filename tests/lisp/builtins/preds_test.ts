@@ -18,14 +18,16 @@ Deno.test("type predicates", () => {
   ]);
 });
 
-Deno.test("numeric predicates are false for non-numbers", () => {
+Deno.test("numeric predicates take numbers (even?/odd? integers) and raise otherwise, as in Clojure", () => {
   check([
-    ['[(zero? 0) (zero? 0.0) (zero? nil) (zero? "0")]', "[true true false false]"],
-    ["[(pos? 1) (pos? -1) (pos? nil) (neg? -0.5)]", "[true false false true]"],
-    [
-      "[(even? 2) (even? 3) (even? 2.0) (even? nil) (odd? 3) (odd? 9007199254740993)]",
-      "[true false true false true true]",
-    ],
+    ["[(zero? 0) (zero? 0.0) (pos? 1) (pos? -1) (neg? -0.5)]", "[true true true false true]"],
+    ["(zero? nil)", "ERR type_error"],
+    ['(pos? "1")', "ERR type_error"],
+    ["[(even? 2) (even? 3) (odd? 3) (odd? 9007199254740993)]", "[true false true true]"],
+    ["(even? 2.0)", "ERR type_error"],
+    ["(odd? nil)", "ERR type_error"],
+    ["[(NaN? ##NaN) (infinite? 1)]", "[true false]"],
+    ["(NaN? nil)", "ERR type_error"],
   ]);
 });
 

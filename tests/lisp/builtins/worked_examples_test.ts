@@ -76,9 +76,9 @@ Deno.test("worked examples: numbers & comparison", () => {
 Deno.test("worked examples: strings, regex, JSON", () => {
   check([
     ['(str "n=" 42 " " :k " " nil "|" 1.5)', '"n=42 :k |1.5"'],
-    ['(split "a,b,,c" ",")', '["a" "b" "" "c"]'],
+    ['(split "a,b,,c" #",")', '["a" "b" "" "c"]'],
     ['(split "a--b" "--")', "ERR type_error"],
-    ['(subs "abc" 10)', '""'],
+    ['(subs "abc" 10)', "ERR type_error"],
     ['(format "%s=%d (%.1f%%)" "x" 3 12.345)', '"x=3 (12.3%)"'],
     ['(re-find #"(\\d+)-(\\d+)" "id 10-20")', '["10-20" "10" "20"]'],
     ['(parse-long "42x")', "nil"],
