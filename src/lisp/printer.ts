@@ -45,6 +45,7 @@ export function strFloat(x: number): string {
   if (x === Infinity) return "Infinity";
   if (x === -Infinity) return "-Infinity";
   if (Object.is(x, -0)) return "-0.0";
+  if (x === 0) return "0.0";
   const abs = Math.abs(x);
   if (abs >= 1e-3 && abs < 1e7) {
     const s = String(x);

@@ -247,7 +247,11 @@ define("sequences", {
     arity: [2, 2],
     args: ["[to from]"],
     doc: "Pour the items of from into to (vector, set or map; a map target takes [k v] pairs).",
-    fn: (a, ctx) => intoImpl(a[0], a[1], (n) => ctx.alloc(n)),
+    fn: (a, ctx) => {
+      // Clojure: (into nil nil) and (into nil []) are nil (nothing was added to nil).
+      if (a[0] === null && (a[1] === null || (a[1] instanceof PVec && a[1].n === 0))) return null;
+      return intoImpl(a[0], a[1], (n) => ctx.alloc(n));
+    },
   },
   "flatten": {
     arity: [1, 1],

@@ -309,11 +309,11 @@ define("sequences", {
   "vec": {
     arity: [1, 1],
     args: ["[coll]"],
-    doc: "The items as a vector ((vec nil) is nil).",
+    doc: "The items as a vector ((vec nil) is []).",
     fn: (a, ctx) => {
       const v = a[0];
       if (v instanceof PVec) return v;
-      if (v === null) return null;
+      if (v === null) return EMPTY_VEC;
       const xs = seqView(v, "vec", 1);
       ctx.alloc(slots(xs.length));
       return vecFrom(xs.slice());

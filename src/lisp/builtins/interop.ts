@@ -165,10 +165,30 @@ define("interop", {
     fn: (a) =>
       gIndexOf(strArg(".indexOf", a, 0), strArg(".indexOf", a, 1), a.length === 3 ? intArg(".indexOf", a, 2) : 0),
   },
-  ".lastIndexOf": str2(".lastIndexOf", "Character index of the last sub in s, or -1.", (s, t) => gLastIndexOf(s, t)),
+  ".lastIndexOf": {
+    arity: [2, 3],
+    args: ["[s sub]", "[s sub from]"],
+    doc: "Character index of the last sub in s (at or before from), or -1.",
+    fn: (a) =>
+      gLastIndexOf(
+        strArg(".lastIndexOf", a, 0),
+        strArg(".lastIndexOf", a, 1),
+        a.length === 3 ? intArg(".lastIndexOf", a, 2) : undefined,
+      ),
+  },
   ".toLowerCase": strFn(".toLowerCase", "Lower-case.", (s) => s.toLowerCase()),
   ".toUpperCase": strFn(".toUpperCase", "Upper-case.", (s) => s.toUpperCase()),
-  ".startsWith": str2(".startsWith", "True when s starts with t.", (s, t) => s.startsWith(t)),
+  ".startsWith": {
+    arity: [2, 3],
+    args: ["[s prefix]", "[s prefix offset]"],
+    doc: "True when s starts with prefix (at the character offset, when given).",
+    fn: (a) => {
+      const s = strArg(".startsWith", a, 0), t = strArg(".startsWith", a, 1);
+      if (a.length === 2) return s.startsWith(t);
+      const at = intArg(".startsWith", a, 2);
+      return at >= 0 && at <= gCount(s) && gSlice(s, at, gCount(s)).startsWith(t);
+    },
+  },
   ".endsWith": str2(".endsWith", "True when s ends with t.", (s, t) => s.endsWith(t)),
   ".contains": str2(".contains", "True when s contains t.", (s, t) => s.includes(t)),
   ".length": strFn(".length", "Number of characters.", (s) => gCount(s)),

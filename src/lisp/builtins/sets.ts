@@ -72,11 +72,12 @@ function intersect2(x: Value, px: number, y: Value, py: number, ctx: BuiltinCont
 }
 
 function difference2(x: Value, y: Value, py: number, ctx: BuiltinContext): Value {
+  const ny = countOf(y); // raises for a value that is no collection, as Clojure's count does
   if (x === null) return null;
   if (!(x instanceof PSet)) return countOf(x) === 0 || countOf(y) === 0 ? x : notASet("difference", 1, x);
   ctx.alloc(slots(2) + entries(x.size));
   const b = new SetBuilder(x);
-  if (x.size < countOf(y)) {
+  if (x.size < ny) {
     const has = member("difference", py, y);
     x.forEach((m) => {
       if (has(m)) b.delete(m);
@@ -107,6 +108,7 @@ define("sets", {
     groups: ["set"],
     fn: (a, ctx) => {
       if (a.length === 1) return a[0];
+      if (a.length === 2) return intersect2(a[0], 1, a[1], 2, ctx);
       // Clojure starts from the smallest (the last of equal sizes) and intersects the others into it.
       let from = 0;
       for (let i = 1; i < a.length; i++) if (countOf(a[i]) <= countOf(a[from])) from = i;

@@ -33,5 +33,6 @@ export function compareWithJvm(a: RecordedAnswer): Compared {
   if (!a.ok) return { ...base, outcome: r.ok ? "lenient" : "same" };
   if (!r.ok) return { ...base, outcome: "refusal" };
   const printsAgree = (a.prints ?? []).join("\n") === r.prints.join("\n");
-  return { ...base, outcome: printedEqual(r.printed, a.printed, true) && printsAgree ? "same" : "silent" };
+  const equal = r.printed === a.printed || printedEqual(r.printed, a.printed, true);
+  return { ...base, outcome: equal && printsAgree ? "same" : "silent" };
 }
