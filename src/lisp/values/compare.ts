@@ -7,7 +7,6 @@
 
 import { LispError } from "../errors.ts";
 import { Keyword, LDate, LFloat, SymbolRef, type Value } from "./types.ts";
-import { describe } from "./kinds.ts";
 import { PVec } from "./vector.ts";
 import { PMap, PSet } from "./hashmap.ts";
 import { type Num, numCompare } from "./numbers.ts";
@@ -242,13 +241,34 @@ function textOf(v: Value): string {
   return (v as SymbolRef).full;
 }
 
+/** The kind of a value in words (no printing here: the printer depends on this module). */
+function kindOf(v: Value): string {
+  switch (typeof v) {
+    case "number":
+    case "bigint":
+      return "a number";
+    case "string":
+      return "a string";
+    case "boolean":
+      return "a boolean";
+  }
+  if (v instanceof LFloat) return "a number";
+  if (v instanceof Keyword) return `a keyword (:${v.name})`;
+  if (v instanceof SymbolRef) return "a symbol";
+  if (v instanceof PVec) return "a vector";
+  if (v instanceof PMap) return "a map";
+  if (v instanceof PSet) return "a set";
+  if (v instanceof LDate) return "a date";
+  return "a function or other value";
+}
+
 function unordered(a: Value, b: Value, culprit: Value, mixed: boolean): LispError {
   return new LispError(
     "type_error",
     mixed
-      ? `compare: cannot compare ${describe(a)} with ${describe(b)} (Clojure raises ClassCastException); ` +
+      ? `compare: cannot compare ${kindOf(a)} with ${kindOf(b)} (Clojure raises ClassCastException); ` +
         "sort values of one kind, or sort-by a key function that returns one kind"
-      : `compare: ${describe(culprit)} has no order (Clojure raises ClassCastException); ` +
+      : `compare: ${kindOf(culprit)} has no order (Clojure raises ClassCastException); ` +
         "sort-by a key function that returns a number, string, keyword or vector",
   );
 }
