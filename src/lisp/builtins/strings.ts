@@ -332,9 +332,11 @@ define("strings", {
     fn: (a, ctx) => {
       const s = strArg("escape", a, 0);
       const cmap = a[1];
+      const gs = graphemes(s);
+      ctx.alloc(slots(gs.length));
       const parts: string[] = [];
       let units = 0;
-      for (const ch of graphemes(s)) {
+      for (const ch of gs) {
         const r = ctx.callFn(cmap, [ch]);
         const t = r === null ? ch : strOf(r);
         units += t.length;
