@@ -8,7 +8,15 @@
 import { isAbsolute, resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { sandboxPermissions } from "../sandbox/permissions.ts";
-import { ALLOW_WRITES_ENV, CONFIG_ENV, loadConfigFile, type PtcConfig, READ_ONLY_ENV } from "../upstream/config.ts";
+import {
+  ALLOW_WRITES_ENV,
+  CONFIG_ENV,
+  configLookupEnv,
+  loadConfigFile,
+  locateConfig,
+  type PtcConfig,
+  READ_ONLY_ENV,
+} from "../upstream/config.ts";
 import { configAllowsWrites } from "../upstream/install.ts";
 import { computePermissions } from "../upstream/permissions.ts";
 import { formatConfigError } from "../upstream/messages.ts";
@@ -40,7 +48,17 @@ export interface FaceNeedsResult {
 }
 
 /** The faces `faceNeeds` knows (every command that does more than print text). */
-export const CONFINED_COMMANDS = ["eval", "repl", "mcp", "catalog", "doctor", "demo", "fixture", "init"] as const;
+export const CONFINED_COMMANDS = [
+  "eval",
+  "repl",
+  "mcp",
+  "catalog",
+  "doctor",
+  "demo",
+  "fixture",
+  "init",
+  "view",
+] as const;
 
 /** True when this code runs inside a `deno compile`d binary (its modules live in a virtual directory). */
 export function isCompiled(): boolean {
@@ -86,11 +104,10 @@ async function configNeeds(
   upstreams = true,
   allowWritesFlag?: boolean,
 ): Promise<FaceNeedsResult> {
-  const fromEnv = flag === undefined || flag === "" ? env(CONFIG_ENV) : undefined;
-  const named = flag !== undefined && flag !== "" ? flag : fromEnv;
-  const base = mergeNeeds({ env: flag ? [] : [CONFIG_ENV] });
-  if (!named) return { needs: base, problems: [] };
-  const file = abs(named);
+  const location = locateConfig(flag, env);
+  const base = mergeNeeds({ env: configLookupEnv(flag, env) });
+  if (!location) return { needs: base, problems: [] };
+  const file = location.file;
   const withFile = mergeNeeds(base, { read: [file] });
   // Loading needs the read; without it the face can only be told to add it.
   if (!readGranted(file)) return { needs: withFile, problems: [], configFile: file };
@@ -183,20 +200,22 @@ async function mcpNeeds(args: string[], o: FaceNeedsOptions & { target: Target }
   } catch {
     return { ...unparsed("mcp"), needs: mergeNeeds({ env: [...asked] }) };
   }
-  const { hostname, port } = options.http ?? {};
   const own = mergeNeeds({
     // every PTC_<FLAG> fallback of a flag not given on the command line is read at start
     env: [...asked],
-    net: hostname !== undefined ? [`${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`] : [],
+    net: [options.http, options.view].filter((a) => a !== undefined).map((a) =>
+      `${a.hostname.includes(":") ? `[${a.hostname}]` : a.hostname}:${a.port}`
+    ),
     read: options.httpAuthTokenFile ? [abs(options.httpAuthTokenFile)] : [],
     // --audit-log: opened for appending (created if absent, reopened on SIGHUP): a write of that path only
     write: options.auditLog ? [abs(options.auditLog)] : [],
   }, recordReplayNeeds(options.recordReplay));
-  // the config flag's own fallback (PTC_UPSTREAMS) was read above already
+  // the config flag's own fallback (PTC_UPSTREAMS) was read above already; without either, the default places are
+  // looked at (their variables are read then)
   const replay = isReplay(options.recordReplay);
   const config = await configNeeds(
     options.upstreamsConfig ?? "",
-    () => undefined,
+    (name) => (name === CONFIG_ENV ? undefined : o.env(name)),
     options.readOnly,
     undefined,
     !replay,
@@ -333,6 +352,16 @@ async function fixtureNeeds(args: string[], o: FaceNeedsOptions & { target: Targ
   };
 }
 
+/** `ptc view`: reads of its recordings, logs and token file, its listen address, the browser opener with --open. */
+async function viewFaceNeeds(args: string[]): Promise<FaceNeedsResult> {
+  const { parseViewFlags, viewNeeds } = await import("./view.ts");
+  try {
+    return { needs: viewNeeds(parseViewFlags(args)), problems: [] };
+  } catch {
+    return unparsed("view");
+  }
+}
+
 /**
  * The needs of `ptc COMMAND ARGS…`. Commands outside `CONFINED_COMMANDS` (help, version, docs) need nothing;
  * `permissions` itself reads any config and environment.
@@ -357,6 +386,8 @@ export async function faceNeeds(command: string, args: string[], options: FaceNe
       return await fixtureNeeds(args, o);
     case "init":
       return await initNeeds(args);
+    case "view":
+      return await viewFaceNeeds(args);
     case "permissions":
       return { needs: { ...noNeeds(), anyRead: true, anyEnv: true }, problems: [] };
     default:

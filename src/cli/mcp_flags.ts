@@ -17,6 +17,12 @@ interface FlagSpec {
   env?: string;
   /** Default applied when neither flag nor env is given. */
   default?: string | number | boolean;
+  /**
+   * The config key this flag overrides. Such a flag has no default of its own: when neither flag nor env is given the
+   * value stays undefined and the config (or, without it, the built-in default named in `help`) decides — flag given >
+   * config > default, as docs/configuration.md says.
+   */
+  configKey?: string;
   /** Inclusive bounds for ints. */
   min?: number;
   max?: number;
@@ -27,6 +33,16 @@ const AUDIT_FLAGS = {
   "audit-log": {
     kind: "string",
     help: "append one JSON line per evaluation and per upstream call to FILE (reopened on SIGHUP)",
+  },
+} as const satisfies Record<string, FlagSpec>;
+
+/** `--view HOST:PORT`: the live web viewer of the running server (docs/view.md), kept in its own block. */
+const VIEW_FLAGS = {
+  "view": { kind: "string", help: "serve the web viewer of recent evaluations on HOST:PORT (loopback unless a token)" },
+  "view-all-programs": {
+    kind: "bool",
+    help: "show every owner's program, prints and answer in the viewer (default: only the viewer's own)",
+    default: false,
   },
 } as const satisfies Record<string, FlagSpec>;
 
@@ -75,8 +91,8 @@ export const MCP_FLAGS = {
   },
   "catalog-mode": {
     kind: { enum: ["auto", "inline", "lazy"] },
-    help: "how the lisp_eval description shows the catalog",
-    default: "auto",
+    help: "how the lisp_eval description shows the catalog (default: the config's catalog.exposure, else auto)",
+    configKey: "catalog.exposure",
   },
   "max-concurrent-calls": {
     kind: "int",
@@ -88,8 +104,18 @@ export const MCP_FLAGS = {
   "max-program-bytes": { kind: "int", help: "largest accepted program", default: 65_536, min: 1 },
   "max-context-bytes": { kind: "int", help: "largest accepted JSON context", default: 4_194_304, min: 1 },
   "program-timeout-ms": { kind: "int", help: "wall-clock limit per program", default: 10_000, min: 1 },
-  "max-tool-calls": { kind: "int", help: "upstream calls per program", default: 50, min: 1 },
-  "max-catalog-ops": { kind: "int", help: "discovery operations per program", default: 25, min: 1 },
+  "max-tool-calls": {
+    kind: "int",
+    help: "upstream calls per program (default: the config's limits.max_tool_calls, else 50)",
+    configKey: "limits.max_tool_calls",
+    min: 1,
+  },
+  "max-catalog-ops": {
+    kind: "int",
+    help: "discovery operations per program (default: the config's limits.max_catalog_ops, else 25)",
+    configKey: "limits.max_catalog_ops",
+    min: 1,
+  },
   "max-sessions": { kind: "int", help: "open sessions in total", default: 64, min: 1 },
   "max-sessions-per-owner": { kind: "int", help: "open sessions per client", default: 16, min: 1 },
   "session-ttl-ms": { kind: "int", help: "session lifetime", default: 1_800_000, min: 1 },
@@ -104,6 +130,7 @@ export const MCP_FLAGS = {
   "body-timeout-ms": { kind: "int", help: "longest an HTTP request body may take to arrive", default: 10_000, min: 1 },
   "max-open-requests": { kind: "int", help: "HTTP requests open at once; more get 503", default: 256, min: 1 },
   ...AUDIT_FLAGS,
+  ...VIEW_FLAGS,
   ...RECORD_REPLAY_FLAGS,
 } as const satisfies Record<string, FlagSpec>;
 
@@ -121,13 +148,16 @@ export interface McpOptions {
   introspection: boolean;
   readOnly: boolean;
   allowWrites: boolean;
-  catalogMode: "auto" | "inline" | "lazy";
+  /** `--catalog-mode`; undefined when not given, so the config's `catalog.exposure` decides. */
+  catalogMode?: "auto" | "inline" | "lazy";
   maxConcurrentCalls: number;
   maxProgramBytes: number;
   maxContextBytes: number;
   programTimeoutMs: number;
-  maxToolCalls: number;
-  maxCatalogOps: number;
+  /** `--max-tool-calls`; undefined when not given, so the config's `limits.max_tool_calls` decides. */
+  maxToolCalls?: number;
+  /** `--max-catalog-ops`; undefined when not given, so the config's `limits.max_catalog_ops` decides. */
+  maxCatalogOps?: number;
   maxSessions: number;
   maxSessionsPerOwner: number;
   sessionTtlMs: number;
@@ -136,6 +166,10 @@ export interface McpOptions {
   sandboxHeapMb: number;
   bodyTimeoutMs: number;
   maxOpenRequests: number;
+  /** `--view HOST:PORT`: where the live viewer listens, absent when not given. */
+  view?: { hostname: string; port: number };
+  /** `--view-all-programs`: the viewer shows every owner's program. */
+  viewAllPrograms: boolean;
   // --- audit trail ---
   /** `--audit-log FILE`: the JSON Lines audit log, absent when not given. */
   auditLog?: string;
@@ -270,13 +304,15 @@ export function parseMcpFlags(args: string[], env: (name: string) => string | un
     introspection: values.introspection as boolean,
     readOnly: values["read-only"] as boolean,
     allowWrites: values["allow-writes"] as boolean,
-    catalogMode: values["catalog-mode"] as "auto" | "inline" | "lazy",
+    ...(values["catalog-mode"] !== undefined
+      ? { catalogMode: values["catalog-mode"] as "auto" | "inline" | "lazy" }
+      : {}),
     maxConcurrentCalls: values["max-concurrent-calls"] as number,
     maxProgramBytes: values["max-program-bytes"] as number,
     maxContextBytes: values["max-context-bytes"] as number,
     programTimeoutMs: values["program-timeout-ms"] as number,
-    maxToolCalls: values["max-tool-calls"] as number,
-    maxCatalogOps: values["max-catalog-ops"] as number,
+    ...(values["max-tool-calls"] !== undefined ? { maxToolCalls: values["max-tool-calls"] as number } : {}),
+    ...(values["max-catalog-ops"] !== undefined ? { maxCatalogOps: values["max-catalog-ops"] as number } : {}),
     maxSessions: values["max-sessions"] as number,
     maxSessionsPerOwner: values["max-sessions-per-owner"] as number,
     sessionTtlMs: values["session-ttl-ms"] as number,
@@ -287,6 +323,8 @@ export function parseMcpFlags(args: string[], env: (name: string) => string | un
     maxOpenRequests: values["max-open-requests"] as number,
     // --- audit trail ---
     ...(typeof values["audit-log"] === "string" ? { auditLog: values["audit-log"] } : {}),
+    ...(typeof values.view === "string" ? { view: parseHostPort(values.view, "--view") } : {}),
+    viewAllPrograms: values["view-all-programs"] as boolean,
     ...recordReplayOption(values),
   };
 }

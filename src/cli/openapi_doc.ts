@@ -29,9 +29,16 @@ export interface CliDocument {
   warnings: string[];
 }
 
-/** Load DOC (file or URL) and apply the `overlays` files (relative to the working directory). Throws an Error. */
-export async function loadCliDocument(doc: string, overlays: readonly string[] = []): Promise<CliDocument> {
-  const cli = await loadCliDocumentOnly(doc);
+/**
+ * Load DOC (file or URL) and apply the `overlays` files (relative to the working directory). `maxBytes` raises (or
+ * lowers) the size cap (`--schema-max-bytes`). Throws an Error.
+ */
+export async function loadCliDocument(
+  doc: string,
+  overlays: readonly string[] = [],
+  maxBytes?: number,
+): Promise<CliDocument> {
+  const cli = await loadCliDocumentOnly(doc, maxBytes);
   cli.overlays = overlays.map((o) => (isAbsolute(o) ? o : resolve(Deno.cwd(), o)));
   try {
     cli.warnings = applyOverlays(cli.loaded.doc, await loadOverlays(cli.overlays), cli.loaded.version);
@@ -42,11 +49,11 @@ export async function loadCliDocument(doc: string, overlays: readonly string[] =
   return cli;
 }
 
-async function loadCliDocumentOnly(doc: string): Promise<CliDocument> {
+async function loadCliDocumentOnly(doc: string, maxBytes?: number): Promise<CliDocument> {
   try {
     if (/^https?:\/\//i.test(doc)) {
       const loaded = await loadSchemaUrl(doc, {
-        maxBytes: SCHEMA_MAX_BYTES.url,
+        maxBytes: maxBytes ?? SCHEMA_MAX_BYTES.url,
         timeoutMs: 30_000,
         connectTimeoutMs: 10_000,
         headers: {},
@@ -55,10 +62,13 @@ async function loadCliDocumentOnly(doc: string): Promise<CliDocument> {
       return { loaded, kind: "url", location: new URL(doc).href, overlays: [], warnings: [] };
     }
     const path = isAbsolute(doc) ? doc : resolve(Deno.cwd(), doc);
-    const loaded = await loadSchemaFile(path, SCHEMA_MAX_BYTES.file);
+    const loaded = await loadSchemaFile(path, maxBytes ?? SCHEMA_MAX_BYTES.file);
     return { loaded, kind: "file", location: path, overlays: [], warnings: [] };
   } catch (e) {
-    if (e instanceof SchemaLoadError) throw new Error(e.message);
+    // From the command line the cap is a flag, not a config key.
+    if (e instanceof SchemaLoadError) {
+      throw new Error(e.message.replace("raise schema_max_bytes", "pass --schema-max-bytes N"));
+    }
     throw e;
   }
 }
@@ -94,16 +104,28 @@ export function documentBaseUrl(cli: CliDocument): { url: string; index: number;
 }
 
 /** Header names that a config built from the document's required security schemes would send. */
-export function schemeHeaders(doc: Record<string, unknown>, required: string[]): Set<string> {
+/** What `ptc init`'s auth plan would send for the required schemes: headers, query parameters, cookies. */
+export interface SuppliedByAuth {
+  suppliedHeaders: Set<string>;
+  suppliedQuery: Set<string>;
+  suppliedCookies: Set<string>;
+}
+
+/** The headers, query parameters and cookies the required schemes' emitters send (as `ptc init` writes them). */
+export function schemeSupplied(doc: Record<string, unknown>, required: string[]): SuppliedByAuth {
   const schemes = securitySchemes(doc);
-  const out = new Set<string>();
+  const out: SuppliedByAuth = { suppliedHeaders: new Set(), suppliedQuery: new Set(), suppliedCookies: new Set() };
   for (const name of required) {
     const s = schemes[name] as Record<string, unknown> | undefined;
     if (!s) continue;
     if (s.type === "apiKey" && s.in === "header" && typeof s.name === "string") {
       // ptc init writes no emitter for a protocol header (the config refuses one), so it is not supplied.
-      if (!isReservedHeader(s.name)) out.add(s.name.toLowerCase());
-    } else if (s.type === "http" || s.type === "oauth2" || s.type === "openIdConnect") out.add("authorization");
+      if (!isReservedHeader(s.name)) out.suppliedHeaders.add(s.name.toLowerCase());
+    } else if (s.type === "apiKey" && s.in === "query" && typeof s.name === "string") out.suppliedQuery.add(s.name);
+    else if (s.type === "apiKey" && s.in === "cookie" && typeof s.name === "string") out.suppliedCookies.add(s.name);
+    else if (s.type === "http" || s.type === "oauth2" || s.type === "openIdConnect") {
+      out.suppliedHeaders.add("authorization");
+    }
   }
   return out;
 }
@@ -137,18 +159,18 @@ export function requiredSchemes(doc: Record<string, unknown>): string[] {
   return [];
 }
 
-/** Survey the document as an upstream named `name` at `baseUrl` sending `headers` would compile it. */
+/** Survey the document as an upstream named `name` at `baseUrl` sending what `supplied` says would compile it. */
 export function surveyCliDocument(
   cli: CliDocument,
   name: string,
   baseUrl: string,
-  headers: ReadonlySet<string>,
+  supplied: SuppliedByAuth,
 ): SurveyedOperation[] {
   return surveyDocument(cli.loaded.doc, cli.loaded.version, {
     upstreamName: name,
     path: `upstreams.${name}`,
     baseUrl,
     maxResponseBytes: 2 * 1024 * 1024,
-    suppliedHeaders: headers,
+    ...supplied,
   });
 }

@@ -10,6 +10,8 @@ import type { SandboxLimits } from "../sandbox/mod.ts";
 import { catalogJson, catalogText, renderCatalog } from "../upstream/catalog.ts";
 import type { RunLimits } from "../upstream/config.ts";
 import { withRunContext } from "../upstream/run_context.ts";
+import { snapshotsOf } from "../upstream/snapshot_id.ts";
+import { renderDoc } from "../upstream/signature.ts";
 import { type Runtime, RuntimeStartError, startRuntime } from "../upstream/runtime.ts";
 import { checkPermissions } from "../upstream/permissions.ts";
 import { prepareConfig } from "../upstream/startup.ts";
@@ -115,7 +117,7 @@ class EngineImpl implements Engine {
       const r = await run(replayHost(request.replay), limits);
       return toEngineResult(r, [], performance.now() - started);
     }
-    const journal = await this.journal?.begin(request.program);
+    const journal = await this.journal?.begin(request.program, request.owner);
     if (!this.runtime || request.offline) {
       const result = toEngineResult(await run(undefined, limits), [], performance.now() - started);
       await journal?.finish(result);
@@ -239,10 +241,12 @@ class EngineImpl implements Engine {
     return servers;
   }
 
-  renderCatalog(mode: "auto" | "inline" | "lazy"): string {
+  renderCatalog(mode?: "auto" | "inline" | "lazy"): string {
     if (!this.runtime) return "";
-    const replaced = new Set(this.libs.filter((n) => n.visibility === "prompt").flatMap((n) => n.replaces));
-    return renderCatalog(this.runtime, mode, replaced);
+    const replaced = new Map(
+      this.libs.filter((n) => n.visibility === "prompt").flatMap((n) => n.replaces.map((r) => [r, n.name] as const)),
+    );
+    return renderCatalog(this.runtime, mode ?? this.runtime.catalogSettings.exposure, replaced);
   }
 
   catalogJson(): JsonObject {
@@ -251,6 +255,19 @@ class EngineImpl implements Engine {
 
   catalogText(): string {
     return this.runtime ? catalogText(this.runtime) : "";
+  }
+
+  toolDoc(server: string, tool: string): string | undefined {
+    const entry = this.runtime?.findTool(server, tool);
+    return entry && this.runtime!.redactor.redact(renderDoc(server, entry));
+  }
+
+  redact(text: string): string {
+    return this.runtime ? this.runtime.redactor.redact(text) : text;
+  }
+
+  snapshots(): Record<string, string> {
+    return snapshotsOf(this.runtime);
   }
 
   runLimits(): RunLimits | undefined {
@@ -289,6 +306,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   });
   if (!prepared.ok) {
     throw new EngineStartError(sandboxProblem ? [...prepared.problems, sandboxProblem] : prepared.problems);
+  }
+  // A config found at a default place is named once at start: the operator did not name it, so say which one runs.
+  if (prepared.location?.source === "default") {
+    (options.onLog ?? options.onWarning)?.(`config: ${prepared.location.file} (found at a default place)`);
   }
   for (const w of prepared.warnings) options.onWarning?.(w);
   // Libraries are read and checked before any sandbox starts: each process loads them once, before it is ready.

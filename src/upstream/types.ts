@@ -49,8 +49,12 @@ export interface ToolEntry {
   /** Callable but left out of the prompt catalog (MCP `tools` mapping `hidden`). */
   hidden?: boolean;
   _ptc: ToolProvenance;
-  /** How the tool pages, when its transport or operator declared it; `(tool/pages …)` follows it. */
-  pagination?: Pagination;
+  /**
+   * How the tool pages, when its transport or operator declared it (or, undeclared, the runtime inferred it from a
+   * cursor argument and a next-cursor result field: `inferred`); `(tool/pages …)` follows it. `false`: the operator
+   * declared that it does not page (`pagination: false`), so nothing is inferred.
+   */
+  pagination?: Pagination | false;
 }
 
 /**
@@ -59,10 +63,11 @@ export interface ToolEntry {
  * - `cursor`: send the previous page's `nextCursor` value as argument `cursorParam`; the last page has none.
  * - `offset`: send `offsetParam` = items received so far; the last page is shorter than `limitParam`'s value (or
  *   empty).
+ * `inferred`: nobody declared it; the runtime read it off the tool's schemas (src/upstream/pagination.ts).
  */
 export type Pagination =
-  | { style: "cursor"; items: string[]; cursorParam: string; nextCursor: string[] }
-  | { style: "offset"; items: string[]; offsetParam: string; limitParam?: string };
+  | { style: "cursor"; items: string[]; cursorParam: string; nextCursor: string[]; inferred?: boolean }
+  | { style: "offset"; items: string[]; offsetParam: string; limitParam?: string; inferred?: boolean };
 
 /** The closed set of world-fault reasons (docs/architecture.md). */
 export type FailureReason =
@@ -119,6 +124,19 @@ export interface Upstream {
    * the transport maps them to native parameter names. World faults are returned, never thrown.
    */
   call(toolName: string, args: JsonObject, ctx: CallContext): Promise<ToolResult>;
+  /**
+   * The documents the upstream serves besides its tools (MCP resources), for `(tool/resources 'srv)`: a success's
+   * value is a list of `{uri, name, title?, description?, mime_type?, size?}`. Optional: an upstream without
+   * resources (OpenAPI) omits it and the runtime says so. World faults are returned, never thrown.
+   */
+  listResources?(ctx: CallContext): Promise<ToolResult>;
+  /**
+   * One resource's contents, for `(tool/read-resource 'srv "uri")`: a single text content is the text (decoded when
+   * its type is JSON); several contents, or binary ones, are a list of `{uri, mime_type?, text}` / `{uri, mime_type?,
+   * bytes}` (binary data is summarized, never passed). The same bounds as `call`: `ctx` carries the timeout and the
+   * byte cap. World faults are returned, never thrown.
+   */
+  readResource?(uri: string, ctx: CallContext): Promise<ToolResult>;
   /** Non-secret facts for `diagnostics()` / `ptc doctor`. */
   diagnostics(): JsonObject;
   /** Re-list tools (live snapshot mode). Optional. */
@@ -162,17 +180,29 @@ export interface PermissionNeeds {
 export interface CredentialMaterializer {
   /** The secret value of a declared credential (throws CredentialError with a non-secret message). */
   resolve(credentialName: string): Promise<string>;
-  /** Headers for an `auth` list (emitters bearer|basic|custom_header). Registers the values with the redactor. */
+  /**
+   * Headers for an `auth` list (emitters bearer|basic|custom_header, and every `cookie` emitter joined into one
+   * `cookie` header). Registers the values with the redactor. `query` emitters are not headers: see `authQuery`.
+   */
   authHeaders(auth: AuthEmitter[]): Promise<Record<string, string>>;
+  /**
+   * `[name, value]` pairs for the `query` emitters of an `auth` list (API keys in the query string). Registers each
+   * value and its encoded forms with the redactor before returning it. Optional for test materializers.
+   */
+  authQuery?(auth: AuthEmitter[]): Promise<[string, string][]>;
 }
 
 /** One `auth` emitter of an HTTP upstream. */
 export interface AuthEmitter {
-  scheme: "bearer" | "basic" | "custom_header";
+  scheme: "bearer" | "basic" | "custom_header" | "query" | "cookie";
   /** The credential name under top-level `credentials`. */
   binding: string;
   /** Header name for custom_header. */
   header?: string;
+  /** Query parameter name for query. */
+  param?: string;
+  /** Cookie name for cookie. */
+  cookie?: string;
 }
 
 /** Scrubs secrets from text and JSON. */

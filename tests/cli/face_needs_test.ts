@@ -37,7 +37,8 @@ Deno.test("eval: the config's hosts, secrets and command, the files on its comma
 });
 
 Deno.test("eval without the flag reads $PTC_UPSTREAMS, and the config it names", async () => {
-  assert.deepEqual((await needs("eval", ["1"])).env, ["PTC_UPSTREAMS"]);
+  // neither flag nor variable: the default places are looked at, which reads the variables naming them
+  assert.deepEqual((await needs("eval", ["1"])).env, ["HOME", "PTC_UPSTREAMS", "XDG_CONFIG_HOME"]);
   const n = await needs("eval", ["1"], { PTC_UPSTREAMS: EXAMPLE });
   assert.deepEqual(n.env, ["PATH", "PTC_UPSTREAMS"]);
   assert.ok(n.read.includes(EXAMPLE));
@@ -69,12 +70,19 @@ Deno.test("mcp over stdio reads every PTC_<FLAG> fallback; over HTTP it listens 
 
 Deno.test("repl: NO_COLOR always; interactive adds the history folder (read and write) and the variables naming it", async () => {
   const batch = await needs("repl", ["-e", "1"]);
-  assert.deepEqual(batch.env, ["NO_COLOR", "PTC_UPSTREAMS"]);
+  assert.deepEqual(batch.env, ["HOME", "NO_COLOR", "PTC_UPSTREAMS", "XDG_CONFIG_HOME"]);
   assert.deepEqual(batch.write, []);
   const interactive = await needs("repl", [], { HOME: "/home/u" });
-  assert.deepEqual(interactive.env, ["HOME", "NO_COLOR", "PTC_HISTORY_FILE", "PTC_UPSTREAMS", "XDG_STATE_HOME"]);
+  assert.deepEqual(interactive.env, [
+    "HOME",
+    "NO_COLOR",
+    "PTC_HISTORY_FILE",
+    "PTC_UPSTREAMS",
+    "XDG_CONFIG_HOME",
+    "XDG_STATE_HOME",
+  ]);
   assert.deepEqual(interactive.write, ["/home/u/.local/state/ptc"]);
-  const explicit = await needs("repl", [], { PTC_HISTORY_FILE: "/h/hist" });
+  const explicit = await needs("repl", ["--upstreams-config", EXAMPLE], { PTC_HISTORY_FILE: "/h/hist" });
   assert.deepEqual(explicit.write, ["/h"]);
   assert.ok(!explicit.env.includes("HOME"), "historyPath stops at PTC_HISTORY_FILE");
   assert.ok((await needs("repl", ["script.clj"])).read.includes(join(Deno.cwd(), "script.clj")));
@@ -229,4 +237,34 @@ Deno.test("PTC_ALLOW_WRITES is read by eval, repl, catalog and doctor when the c
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("view: reads its recordings, logs and token file, listens, runs the opener only with --open; mcp --view listens", async () => {
+  const view = await needs("view", [
+    "--recordings",
+    "/r/a",
+    "--recordings",
+    "/r/b",
+    "--audit-log",
+    "/l/audit.jsonl",
+    "--auth-token-file",
+    "/run/t",
+    "--listen",
+    "127.0.0.1:0",
+  ]);
+  assert.deepEqual(faceFlags(view), [
+    "--allow-net=127.0.0.1:0",
+    "--allow-read=/l/audit.jsonl,/r/a,/r/b,/run/t",
+  ]);
+  const opened = await needs("view", ["--recordings", "/r/a", "--open"]);
+  assert.deepEqual(opened.net, ["127.0.0.1:7333"]);
+  assert.equal(opened.run.length, 1);
+  assert.match(opened.run[0], /^(xdg-open|open)$/);
+  assert.equal(opened.env.length, 0, "the view reads no environment variable");
+  const bad = await faceNeeds("view", [], { env: envOf(), target: "source" });
+  assert.equal(bad.problems.length, 1, "no source: the face says so");
+
+  const live = await needs("mcp", ["--upstreams-config", EXAMPLE, "--view", "127.0.0.1:7334"]);
+  assert.deepEqual(live.net, ["127.0.0.1:7334", "127.0.0.1:8765"]);
+  assert.ok(!live.env.includes("PTC_VIEW") && live.env.includes("PTC_VIEW_ALL_PROGRAMS"));
 });

@@ -24,6 +24,10 @@ export interface InitInput {
   securitySchemes: Record<string, unknown>;
   /** Names of the schemes the document's top-level `security` requires first (empty: none declared). */
   requiredSchemes: string[];
+  /** Operations `ptc init --include/--exclude/--tag` left out (not listed at all), and the filters that did it. */
+  leftOut?: { count: number; filters: string };
+  /** `--schema-max-bytes`: written as `schema_max_bytes` so the start loads the document it was made from. */
+  schemaMaxBytes?: number;
 }
 
 /** The placeholder base URL used when the document names none. */
@@ -76,6 +80,10 @@ export function renderInitConfig(input: InitInput): string {
   lines.push(`      "base_url": ${j(input.baseUrl.url)},`);
   const [schemaKey, schemaValue] = Object.entries(input.schema)[0];
   lines.push(`      ${j(schemaKey)}: ${j(schemaValue)},`);
+  if (input.schemaMaxBytes !== undefined) {
+    lines.push("      // The document is larger than the default cap (ptc init --schema-max-bytes).");
+    lines.push(`      "schema_max_bytes": ${input.schemaMaxBytes},`);
+  }
   if (input.overlays?.length) {
     lines.push("      // Applied in order to the document before it is compiled (OpenAPI Overlay 1.0).");
     lines.push(`      "overlays": ${j(input.overlays)},`);
@@ -95,6 +103,11 @@ export function renderInitConfig(input: InitInput): string {
     lines.push('      "auth": [');
     lines.push(...plan.auth.map((l) => `        ${l},`));
     lines.push("      ],");
+  }
+  if (input.leftOut && input.leftOut.count > 0) {
+    lines.push(
+      `      // ${input.leftOut.count} operation(s) left out by ${comment(input.leftOut.filters)}: not listed below.`,
+    );
   }
   lines.push('      "include_operations": [');
   for (const op of input.operations) {
@@ -154,10 +167,16 @@ function authPlan(input: InitInput): AuthPlan {
     } else if (type === "apiKey" && scheme.in === "header" && typeof scheme.name === "string") {
       header = scheme.name.toLowerCase();
       emitter = inline({ scheme: "custom_header", header: scheme.name, binding: cred });
+    } else if (type === "apiKey" && scheme.in === "query" && typeof scheme.name === "string") {
+      header = `query:${scheme.name}`;
+      emitter = inline({ scheme: "query", param: scheme.name, binding: cred });
+    } else if (type === "apiKey" && scheme.in === "cookie" && typeof scheme.name === "string") {
+      header = `cookie:${scheme.name}`;
+      emitter = inline({ scheme: "cookie", cookie: scheme.name, binding: cred });
     } else {
       plan.notes.push(
         `Scheme ${name} (${type}${scheme.in ? ` in ${String(scheme.in)}` : ""}) cannot be sent by ptc; ` +
-          "only header credentials are supported.",
+          "credentials go in a header, the query string or a cookie.",
       );
       continue;
     }

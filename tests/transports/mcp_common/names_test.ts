@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { exposeTools, kebabName, mapArgumentKeys, MAX_TOOL_NAME } from "../../../transports/mcp_common/names.ts";
+import { parseToolMap } from "../../../transports/mcp_common/tool_map.ts";
 import { normalizeCallResult } from "../../../transports/mcp_common/normalize.ts";
 import { classifyCallError, McpWireFailure, OVERSIZE_RPC_CODE } from "../../../transports/mcp_common/errors.ts";
 import { ProbeTap } from "../../../transports/mcp_common/session.ts";
@@ -55,7 +56,7 @@ Deno.test("mapArgumentKeys: exact, then -/_ variant, unknown keys pass through",
   assert.deepEqual(mapArgumentKeys({ a: 1 }, undefined), { a: 1 });
 });
 
-Deno.test("normalizeCallResult: the four cases and the byte cap", () => {
+Deno.test("normalizeCallResult: error, structured, one text block, none, and the byte cap", () => {
   const redactor = createRedactor();
   redactor.register("hunter2");
   const opts = { hasOutputSchema: false, maxResponseBytes: 10_000, redactor, toolLabel: "upstream u, tool t" };
@@ -72,9 +73,9 @@ Deno.test("normalizeCallResult: the four cases and the byte cap", () => {
   assert.deepEqual(noSchema.ok && noSchema.value, {}, "structuredContent ignored without an outputSchema");
   const json = normalizeCallResult({ content: [{ type: "text", text: " [1,2] " }] }, opts);
   assert.deepEqual(json.ok && [json.value, json.valueKind], [[1, 2], "json"]);
-  const text = normalizeCallResult({ content: [{ type: "text", text: "plain" }, { type: "text", text: "2nd" }] }, opts);
+  const text = normalizeCallResult({ content: [{ type: "text", text: "plain" }] }, opts);
   assert.deepEqual(text.ok && [text.value, text.valueKind], ["plain", "text"]);
-  const none = normalizeCallResult({ content: [{ type: "image", data: "", mimeType: "image/png" }] }, opts);
+  const none = normalizeCallResult({ content: [] }, opts);
   assert.deepEqual(none.ok && [none.value, none.valueKind], [null, "none"]);
   const big = normalizeCallResult({ content: [{ type: "text", text: "x".repeat(20_000) }] }, opts);
   assert.equal(!big.ok && big.reason, "response_too_large");
@@ -118,4 +119,23 @@ Deno.test("ProbeTap: method not found vs version not advertised", () => {
   c.sent({ jsonrpc: "2.0", id: 4, method: "server/discover" });
   c.received({ jsonrpc: "2.0", id: 4, result: { supportedVersions: ["2026-07-28"] } });
   assert.equal(c.outcome, "modern");
+});
+
+Deno.test("exposeTools: a mapping key may be the catalog's kebab name; a key the server lacks gets a suggestion", () => {
+  const tools = [{ name: "list_items", annotations: { readOnlyHint: true } }, { name: "get_user" }];
+  const errors: import("../../../src/upstream/types.ts").ConfigError[] = [];
+  const mapping = parseToolMap(
+    { "list-items": { effect: "read" }, get_user: { effect: "read" }, "purge-item": { effect: "write" } },
+    "upstreams.fx.tools",
+    errors,
+  );
+  assert.deepEqual(errors, []);
+  const e = exposeTools(tools, "mcp_stdio", mapping);
+  assert.deepEqual(e.entries.map((t) => [t.name, t._ptc?.upstreamName]), [
+    ["list-items", "list_items"],
+    ["get-user", "get_user"],
+  ]);
+  assert.deepEqual(e.missing, ['"purge-item"']);
+  const typo = exposeTools(tools, "mcp_stdio", parseToolMap({ list_itemz: { effect: "read" } }, "t", errors));
+  assert.deepEqual(typo.missing, ['"list_itemz" (did you mean "list_items"?)']);
 });
