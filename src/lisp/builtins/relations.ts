@@ -9,6 +9,7 @@ import type { Value } from "../values/types.ts";
 import { EMPTY_MAP, MapBuilder, NOT_FOUND, PMap, PSet, SetBuilder } from "../values/hashmap.ts";
 import { mapFlexGet, writeKey } from "../values/flex.ts";
 import { seqView } from "../values/seq.ts";
+import { sortedEntries } from "../values/compare.ts";
 import { truthy } from "../values/kinds.ts";
 import { type BuiltinContext, define, TABLE } from "./table.ts";
 import { argError, entries, slots } from "./util.ts";
@@ -127,10 +128,8 @@ define("sets", {
       if (m === null) return EMPTY_MAP;
       ctx.alloc(slots(2) + entries(m.size));
       const b = new MapBuilder();
-      for (const e of seqView(m, "map-invert", 1)) {
-        const kv = e as unknown as { at(i: number): Value };
-        b.set(kv.at(1), kv.at(0));
-      }
+      const kv = sortedEntries(m); // in key order, so of equal values the last key wins, as in Clojure's reduce
+      for (let i = 0; i < kv.length; i += 2) b.set(kv[i + 1], kv[i]);
       return b.build();
     },
   },

@@ -243,23 +243,10 @@ function textOf(v: Value): string {
 
 /** The kind of a value in words (no printing here: the printer depends on this module). */
 function kindOf(v: Value): string {
-  switch (typeof v) {
-    case "number":
-    case "bigint":
-      return "a number";
-    case "string":
-      return "a string";
-    case "boolean":
-      return "a boolean";
-  }
-  if (v instanceof LFloat) return "a number";
-  if (v instanceof Keyword) return `a keyword (:${v.name})`;
-  if (v instanceof SymbolRef) return "a symbol";
-  if (v instanceof PVec) return "a vector";
-  if (v instanceof PMap) return "a map";
-  if (v instanceof PSet) return "a set";
-  if (v instanceof LDate) return "a date";
-  return "a function or other value";
+  const k = orderKind(v);
+  if (k === "keyword") return `a keyword (:${(v as Keyword).name})`;
+  if (k !== null) return `a ${k}`;
+  return v instanceof PMap ? "a map" : v instanceof PSet ? "a set" : "a function or other value";
 }
 
 function unordered(a: Value, b: Value, culprit: Value, mixed: boolean): LispError {
