@@ -70,6 +70,8 @@ Deno.test("conversions: char, symbol, print-str, set of a string", () => {
     ['(= (quote a) (symbol "a"))', "true"],
     ['(print-str 1 "a" nil [1 "b"])', '"1 a nil [1 b]"'],
     ['(set "hello")', '#{"e" "h" "l" "o"}'],
+    ["((fn [a & {:keys [k]}] [a k]) 1 {:k 2})", "[1 2]"],
+    ["((fn [& {:keys [k j]}] [k j]) :k 1 :j 5 {:k 2})", "[2 5]"],
   ]);
 });
 
