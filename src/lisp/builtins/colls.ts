@@ -75,7 +75,8 @@ export { countOf };
 /** n from a count argument (integers; integral floats accepted). */
 export function countArg(fn: string, a: Value[], i: number): number {
   const v = a[i];
-  if (typeof v === "number" && Number.isFinite(v)) return Math.trunc(v);
+  // Clojure counts a fractional n down while it is positive, so 1.5 takes (or drops) two items.
+  if (typeof v === "number" && Number.isFinite(v)) return Math.ceil(v) + 0;
   if (v instanceof LFloat) return v.v;
   if (typeof v === "bigint") return v > 0n ? Number.MAX_SAFE_INTEGER : -Number.MAX_SAFE_INTEGER;
   return argError(

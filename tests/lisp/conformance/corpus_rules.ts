@@ -21,8 +21,9 @@ export interface CorpusRule {
 }
 
 const head = (src: string) => /^\(([^\s()]+)/.exec(src)?.[1] ?? "";
-const LIST_SRC =
-  /'\(|\(list[ )]|\(range |\((map|filter|remove|keep|keep-indexed|map-indexed|mapcat|take|drop|take-while|drop-while|take-last|drop-last|rest|next|cons|concat|interleave|interpose|partition|partition-all|partition-by|split-at|split-with|reverse|distinct|dedupe|sort|sort-by|flatten|seq|keys|vals|for|reductions|take-nth|butlast|nthrest|nthnext|tree-seq|re-seq|repeat|walk\/\w+) /;
+/** A list in the program: a quoted list, (list …), a range, or nil as a collection that conj/into would make a list. */
+const LIST_SRC = /'\(|\(list[ )]|\(range |\((into|conj) nil /;
+/'\(|\(list[ )]|\(range |\((map|filter|remove|keep|keep-indexed|map-indexed|mapcat|take|drop|take-while|drop-while|take-last|drop-last|rest|next|cons|concat|interleave|interpose|partition|partition-all|partition-by|split-at|split-with|reverse|distinct|dedupe|sort|sort-by|flatten|seq|keys|vals|for|reductions|take-nth|butlast|nthrest|nthnext|tree-seq|re-seq|repeat|walk\/\w+) /;
 const MAP_OR_SET_SRC =
   /\{|\(set |\(hash-set|\(hash-map|\(sorted-|\(frequencies|\(group-by|\(zipmap|\(set\/|\(keys|\(vals|walk\//;
 
@@ -67,7 +68,7 @@ export const CORPUS_RULES: CorpusRule[] = [
     doc: "No lists, laziness…: a quoted list '(1 2) is a vector (so conj adds at the end)",
     outcome: "value",
     covers: (c) =>
-      LIST_SRC.test(c.src) || /^"?\(|LazySeq|\(\\/.test(c.jvm) ||
+      LIST_SRC.test(c.src) || /^"\(|LazySeq/.test(c.jvm) ||
       ["vector?", "associative?", "indexed?", "reversible?", "sequential?", "counted?"].includes(head(c.src)),
   },
   {
