@@ -6,6 +6,7 @@
 import { Validator } from "@cfworker/json-schema";
 import type { ConfigError, JsonSchema } from "./types.ts";
 import { didYouMean } from "../core/suggest.ts";
+import { patternOfFormat } from "./host_schema.ts";
 import { describeValue, joinIndex, joinKey, jsonTypeName, unknownKeyHint } from "./messages.ts";
 
 const STRUCTURAL_KEYWORDS = new Set([
@@ -152,6 +153,8 @@ function message(keyword: string, rule: unknown, schemaNode: JsonSchema, value: 
     case "minProperties":
       return rule === 1 ? "must not be empty" : `must have at least ${rule} keys`;
     case "format": {
+      const pattern = patternOfFormat(rule); // a `pattern` the host matches with RE2 (core/host_schema.ts)
+      if (pattern !== undefined) return `must match the pattern ${pattern}`;
       const example = FORMAT_EXAMPLES[String(rule)];
       return `must be a valid ${rule}${example ? ` such as ${example}` : ""}, got ${describeValue(value)}`;
     }
