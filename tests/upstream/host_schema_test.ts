@@ -59,7 +59,7 @@ Deno.test("host schema: data positions, an upstream's own use of ptc's format na
     default: { pattern: "(a+)+" },
     properties: { p: { const: { pattern: "x" }, format: "ptc-linear-pattern:^$" } },
   };
-  const safe = hostSchema(schema).schema as any;
+  const safe = hostSchema(schema).schema as { default: unknown; properties: { p: unknown } };
   assert.deepEqual(safe.default, { pattern: "(a+)+" });
   assert.deepEqual(safe.properties.p, { const: { pattern: "x" } }, "a smuggled format name is removed");
   const plain = { type: "object", properties: { n: { type: "number" } } };
