@@ -5,6 +5,7 @@
  */
 import { VERSION } from "../version.ts";
 import { usageError } from "./usage.ts";
+import { EXIT_ON_SIGNAL_COMMANDS, exitOnStopSignals } from "./signals.ts";
 
 /** A command module's entry point: receives the arguments after the command name, returns the exit code. */
 export type CommandMain = (args: string[]) => Promise<number>;
@@ -77,6 +78,8 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`ptc ${first}: ${missing}`);
     return 2;
   }
+  // A face without a graceful stop of its own ends at the first signal, leaving no sandbox or upstream process behind.
+  if (EXIT_ON_SIGNAL_COMMANDS.includes(first)) exitOnStopSignals();
   const run = await spec.load();
   return await run(rest);
 }
