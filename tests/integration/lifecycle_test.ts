@@ -5,13 +5,24 @@
  *
  * - the server killed with -9 is noticed (its orphan does not hide the death), its whole group is gone and a new
  *   server serves the next call;
- * - `ptc mcp` (stdio) ends on the first SIGTERM and at the end of its stdin, `ptc eval`, `ptc repl`, `ptc catalog`
- *   and `ptc doctor --connect` on the first SIGTERM (and `ptc repl` at the end of stdin): no process of ptc's — a
- *   sandbox, an upstream or anything an upstream started — is left behind.
+ * - `ptc mcp` (stdio) ends on the first SIGTERM and at the end of its stdin; `ptc mcp --http`, `ptc eval`,
+ *   `ptc repl`, `ptc catalog` and `ptc doctor --connect` on the first SIGTERM (and `ptc repl` at the end of stdin): no
+ *   process of ptc's — a sandbox, an upstream or anything an upstream started — is left behind.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { cleanEnv, elsewhere, launchedFlags, LAUNCHER, printedFlags } from "./launcher_helpers.ts";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import {
+  cleanEnv,
+  elsewhere,
+  freePort,
+  launchedFlags,
+  LAUNCHER,
+  printedFlags,
+  spawnLaunched,
+  waitForListening,
+} from "./launcher_helpers.ts";
+import { evalLisp, newClient, textOf } from "./mcp_server_helpers.ts";
 import { spawnStdioServer } from "./ptc_mcp_child.ts";
 import { DENO, DENO_RUN_ARGS, pidAlive, ROOT, STDIO_FIXTURE } from "../transports/mcp_common/helpers.ts";
 import { groupMembers, parentOf, pidsWithArg, processGroup, waitUntil } from "./proc_groups.ts";
@@ -234,4 +245,36 @@ Deno.test("lifecycle: ptc repl ends at the end of its stdin, leaving nothing beh
   assert.match(await out, /7/);
   await nothingLeft(children, [up.group]);
   await Deno.remove(cwd, { recursive: true });
+});
+
+Deno.test("lifecycle: ptc mcp --http ends on the first SIGTERM, leaving nothing behind", async () => {
+  const cwd = await elsewhere();
+  const marker = `up-${crypto.randomUUID()}`;
+  await orphanConfig(cwd, marker);
+  const child = spawnLaunched(
+    ["mcp", "--http", `127.0.0.1:${freePort()}`, "--upstreams-config", "upstreams.json"],
+    cwd,
+  );
+  try {
+    const { url } = await waitForListening(child);
+    const client = newClient("modern");
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    try {
+      assert.equal(textOf(await evalLisp(client, "(:ok (tool/call 'up/echo {}))")), "true");
+    } finally {
+      await client.close();
+    }
+    const up = await upstreamGroup(marker);
+    const children = childrenOf(child.pid);
+    child.kill("SIGTERM");
+    const status = await endsWithin(child, 15_000, "ptc mcp --http after one SIGTERM");
+    assert.equal(status.code, 0);
+    await nothingLeft(children, [up.group]);
+  } finally {
+    try {
+      child.kill("SIGKILL");
+    } catch { /* ended */ }
+    await child.status;
+    await Deno.remove(cwd, { recursive: true });
+  }
 });
