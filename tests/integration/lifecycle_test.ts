@@ -96,6 +96,23 @@ async function nothingLeft(children: number[], groups: number[]): Promise<void> 
   }
 }
 
+/** SIGTERM `child` once; it must end within 15 s with `code`, leaving none of its children nor `group` behind. */
+async function stopOnceLeavingNothing(child: Deno.ChildProcess, what: string, code: number, group: number) {
+  const children = childrenOf(child.pid);
+  child.kill("SIGTERM");
+  const status = await endsWithin(child, 15_000, `${what} after one SIGTERM`);
+  assert.equal(status.code, code, what);
+  await nothingLeft(children, [group]);
+}
+
+/** For `finally`: SIGKILL `child` unless it ended, and wait for it. */
+async function ended(child: Deno.ChildProcess): Promise<void> {
+  try {
+    child.kill("SIGKILL");
+  } catch { /* ended */ }
+  await child.status;
+}
+
 /** `bin/ptc ARGS…` in `cwd` with a clean environment. */
 function launched(args: string[], cwd: string, stdin: "piped" | "null" = "null"): Deno.ChildProcess {
   return new Deno.Command(LAUNCHER, {
@@ -195,17 +212,10 @@ Deno.test("lifecycle: eval, repl, catalog and doctor end on the first SIGTERM, l
     try {
       const up = await upstreamGroup(marker);
       await new Promise((r) => setTimeout(r, 300)); // let the face reach its program or its wait
-      const children = childrenOf(child.pid);
-      child.kill("SIGTERM");
-      const status = await endsWithin(child, 15_000, `ptc ${args[0]} after one SIGTERM`);
-      assert.equal(status.code, 143, await stderr);
+      await stopOnceLeavingNothing(child, `ptc ${args[0]}`, 143, up.group);
       assert.ok(launchedFlags(await stderr).length > 0, "ran confined by the launcher");
-      await nothingLeft(children, [up.group]);
     } finally {
-      try {
-        child.kill("SIGKILL");
-      } catch { /* ended */ }
-      await child.status;
+      await ended(child);
       await Promise.all([stderr, stdout]);
     }
   };
@@ -265,16 +275,9 @@ Deno.test("lifecycle: ptc mcp --http ends on the first SIGTERM, leaving nothing 
       await client.close();
     }
     const up = await upstreamGroup(marker);
-    const children = childrenOf(child.pid);
-    child.kill("SIGTERM");
-    const status = await endsWithin(child, 15_000, "ptc mcp --http after one SIGTERM");
-    assert.equal(status.code, 0);
-    await nothingLeft(children, [up.group]);
+    await stopOnceLeavingNothing(child, "ptc mcp --http", 0, up.group);
   } finally {
-    try {
-      child.kill("SIGKILL");
-    } catch { /* ended */ }
-    await child.status;
+    await ended(child);
     await Deno.remove(cwd, { recursive: true });
   }
 });
