@@ -10,7 +10,10 @@
  * - each `patternProperties` is left out and its node accepts the keys it matched (`additionalProperties` and
  *   `unevaluatedProperties` relaxed): the validator has no hook for matching property names, and the upstream
  *   judges those values. `tool_args.ts` still matches top-level argument names against these patterns with RE2;
- * - a `format` that names one of ptc's pattern formats is removed (an upstream cannot call them by name).
+ * - a `format` that names one of ptc's formats is removed (an upstream cannot call them by name);
+ * - `format: "url"` is checked by ptc's own linear test: the validator's `url` regex backtracks exponentially
+ *   (`http://` and thirty letters then `!` takes seconds, forty hours). ptc's test is looser (an `http`, `https` or
+ *   `ftp` URL the WHATWG parser accepts); the upstream judges the rest.
  *
  * Only schema positions are walked (`properties`, `items`, `allOf`, `$defs` …): a `default`, `const`, `enum` or
  * `examples` value that happens to hold a `pattern` key is data and left alone.
@@ -42,6 +45,15 @@ const formats = format as Record<string, (value: string) => boolean>;
 /** The original pattern behind one of ptc's pattern formats, or undefined for any other format. */
 export function patternOfFormat(name: unknown): string | undefined {
   return typeof name === "string" && name.startsWith(FORMAT_PREFIX) ? name.slice(FORMAT_PREFIX.length) : undefined;
+}
+
+/** ptc's stand-in for the validator's `url` format (see the module doc). */
+const URL_FORMAT = "ptc-linear-url";
+formats[URL_FORMAT] = (value: string) => /^(?:https?|ftp):\/\/\S+$/i.test(value) && URL.canParse(value);
+
+/** How a format is named in messages: the validator's name for ptc's `url` stand-in, else the name itself. */
+export function displayFormat(name: string): string {
+  return name === URL_FORMAT ? "url" : name;
 }
 
 function register(pattern: string, test: (input: string) => boolean): string {
@@ -91,8 +103,8 @@ function* schemaNodes(root: unknown): Generator<[Node, string]> {
 }
 
 function needsRewrite(node: Node): boolean {
-  return typeof node.pattern === "string" || isObject(node.patternProperties) ||
-    patternOfFormat(node.format) !== undefined;
+  return typeof node.pattern === "string" || isObject(node.patternProperties) || node.format === "url" ||
+    patternOfFormat(node.format) !== undefined || node.format === URL_FORMAT;
 }
 
 /** A deep copy of JSON data (iterative, unlike structuredClone: any depth). */
@@ -113,7 +125,8 @@ function cloneJson<T>(root: T): T {
 }
 
 function rewrite(node: Node, at: string, skipped: SkippedPattern[]): void {
-  if (patternOfFormat(node.format) !== undefined) delete node.format;
+  if (patternOfFormat(node.format) !== undefined || node.format === URL_FORMAT) delete node.format;
+  if (node.format === "url") node.format = URL_FORMAT;
   if (typeof node.pattern === "string") {
     const pattern = node.pattern;
     delete node.pattern;
@@ -190,10 +203,11 @@ export function skippedPatternWarnings(tool: string, schemas: Record<string, unk
 const FORMAT_ERROR = `String does not match format "${FORMAT_PREFIX}`;
 
 /**
- * A `@cfworker/json-schema` error text with ptc's pattern format put back as the pattern it stands for
- * (`String does not match pattern "^a+$".`); any other text unchanged.
+ * A `@cfworker/json-schema` error text with ptc's formats put back as what they stand for (`String does not match
+ * pattern "^a+$".`, `… format "url".`); any other text unchanged.
  */
 export function plainValidatorError(text: string): string {
+  if (text === `String does not match format "${URL_FORMAT}".`) return 'String does not match format "url".';
   if (!text.startsWith(FORMAT_ERROR) || !text.endsWith('".')) return text;
   return `String does not match pattern "${text.slice(FORMAT_ERROR.length, -2)}".`;
 }

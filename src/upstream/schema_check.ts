@@ -6,7 +6,7 @@
 import { Validator } from "@cfworker/json-schema";
 import type { ConfigError, JsonSchema } from "./types.ts";
 import { didYouMean } from "../core/suggest.ts";
-import { patternOfFormat } from "./host_schema.ts";
+import { displayFormat, patternOfFormat } from "./host_schema.ts";
 import { describeValue, joinIndex, joinKey, jsonTypeName, unknownKeyHint } from "./messages.ts";
 
 const STRUCTURAL_KEYWORDS = new Set([
@@ -155,8 +155,9 @@ function message(keyword: string, rule: unknown, schemaNode: JsonSchema, value: 
     case "format": {
       const pattern = patternOfFormat(rule); // a `pattern` the host matches with RE2 (core/host_schema.ts)
       if (pattern !== undefined) return `must match the pattern ${pattern}`;
-      const example = FORMAT_EXAMPLES[String(rule)];
-      return `must be a valid ${rule}${example ? ` such as ${example}` : ""}, got ${describeValue(value)}`;
+      const shown = displayFormat(String(rule));
+      const example = FORMAT_EXAMPLES[shown];
+      return `must be a valid ${shown}${example ? ` such as ${example}` : ""}, got ${describeValue(value)}`;
     }
     default:
       return schemaNode.description ? `is invalid (${schemaNode.description})` : undefined;

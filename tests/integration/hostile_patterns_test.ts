@@ -8,7 +8,9 @@
  *    `outputSchema` pattern `^(a+)+$` (2^40 backtracking steps): the MCP SDK client's result validation goes through
  *    ptc's RE2 path and answers at once;
  * 2. `(tool/call 'hm/find {:q "aaa…"})` — 80 a's against the input pattern `^a*a*a*a*a*a*a*a*a*b$` (n⁹);
- * 3. a lookahead pattern RE2 cannot express is named in a start warning (upstream, tool, field) and left to the server.
+ * 3. `(tool/call 'hm/link {})` — `structuredContent` `http://aaa…a!` for `format: "url"`, whose usual regex
+ *    backtracks exponentially: ptc checks it with a linear test of its own;
+ * 4. a lookahead pattern RE2 cannot express is named in a start warning (upstream, tool, field) and left to the server.
  *
  * Then one SIGTERM ends the server, and the upstream's process group is gone.
  */
@@ -103,6 +105,15 @@ Deno.test("hostile patterns: catastrophic upstream schema patterns never stall p
         assert.match(textOf(r), /q: must match the pattern \^a\*a\*/, textOf(r));
         const ok = await evalLisp(client, `(:value (tool/call 'hm/find {:q "aaab"}))`);
         assert.match(textOf(ok), /aaab/, "a matching argument reaches the server");
+      });
+
+      await t.step("an outputSchema format url against http:// and 40 a's and a '!'", async () => {
+        const probe = healthProbe(origin);
+        const program = "(:ok (tool/call 'hm/link {}))";
+        const r = await client.callTool({ name: "lisp_eval", arguments: { program } }, { timeout: 30_000 });
+        const health = await probe.stop();
+        assert.deepEqual(health.late, [], "every /health probe answered within a second");
+        assert.equal(textOf(r), "true", "ptc's linear url test accepts it; the server stands by its own value");
       });
 
       await t.step("a lookahead is named in a start warning and left to the server", async () => {
