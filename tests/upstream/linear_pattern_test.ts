@@ -123,3 +123,39 @@ Deno.test("linear pattern: the catastrophic cases answer (they would not finish 
   const alt = linearPattern("^(a|a)*$");
   assert.ok(alt.ok && !alt.test("a".repeat(100_000) + "!"));
 });
+
+Deno.test("linear pattern: generated patterns agree with V8 on generated inputs (seeded)", () => {
+  let seed = 20;
+  const rand = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed % n;
+  };
+  const pick = <T>(xs: T[]) => xs[rand(xs.length)];
+  const ATOMS = ["a", "b", ".", "\\d", "\\s", "\\S", "\\w", "\\W", "[ab]", "[^a]", "[a-c\\s]", "\\.", "\\u00e9", "é"];
+  const QUANTS = ["", "", "*", "+", "?", "{1,2}", "*?", "{2}"];
+  const gen = (depth: number): string => {
+    const n = 1 + rand(3);
+    let out = "";
+    for (let i = 0; i < n; i++) {
+      const r = rand(10);
+      const unit = r < 7 || depth > 2
+        ? pick(ATOMS)
+        : r < 9
+        ? `(${gen(depth + 1)})`
+        : `(?:${gen(depth + 1)}|${gen(depth + 1)})`;
+      out += unit + pick(QUANTS);
+    }
+    return (rand(4) === 0 ? "^" : "") + out + (rand(4) === 0 ? "$" : "") + (rand(6) === 0 ? "|\\bb" : "");
+  };
+  const CHARS = ["a", "b", "c", "1", " ", "\n", "_", ".", "\u00a0", "é", "\u2028", "😀"];
+  for (let i = 0; i < 400; i++) {
+    const p = gen(0);
+    const linear = linearPattern(p);
+    assert.ok(linear.ok, `${p}: ${!linear.ok && linear.reason}`);
+    const v8 = new RegExp(p, "u");
+    for (let j = 0; j < 25; j++) {
+      const s = Array.from({ length: rand(7) }, () => pick(CHARS)).join("");
+      assert.equal(linear.test(s), v8.test(s), `${p} on ${JSON.stringify(s)}`);
+    }
+  }
+});
