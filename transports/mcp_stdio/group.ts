@@ -15,12 +15,27 @@
  * for diagnostics.
  * @module
  */
+import { resolveCommand } from "./command.ts";
 
 /** Options of `Deno.Command` plus the `detached` switch Deno's Node compatibility layer uses. */
 type GroupCommandOptions = Deno.CommandOptions & { detached: boolean };
 
 /** The program that signals a process group when `Deno.kill` may not (the name `permissions` grants). */
 export const KILL_PROGRAM = "kill";
+
+/**
+ * Whether the `kill` program is there to be granted: found on PATH by a process allowed to look (`ptc permissions`
+ * and the launcher's first step read PATH and the file system). A process that may not look — a confined face checking
+ * its own flags at start — does not ask for it: it then signals the group if it was granted, else the child alone,
+ * and a machine without `kill` never fails to start for want of it. Never prompts.
+ */
+export function killProgramFound(): boolean {
+  if (Deno.build.os === "windows") return false;
+  if (!granted({ name: "env", variable: "PATH" })) return false;
+  const path = Deno.env.get("PATH") ?? "";
+  const dirs = path.split(":").filter((d) => d.startsWith("/") && granted({ name: "read", path: d }));
+  return resolveCommand(KILL_PROGRAM, "/", dirs.join(":")) !== undefined;
+}
 
 /** Spawn `command` as the leader of a new session and process group (on Unix; plain spawn on Windows). */
 export function spawnInOwnGroup(command: string, options: Deno.CommandOptions): Deno.ChildProcess {

@@ -32,3 +32,22 @@ Deno.test("exit watch: an orphan holding the pipes does not hide the exit; what 
 Deno.test("exit watch: with every program allowed, a group is signalled by Deno itself", () => {
   assert.equal(groupSignalling(), Deno.build.os === "windows" ? "child-only" : "deno");
 });
+
+Deno.test("group: kill is asked for only where PATH has it, so a machine without it still starts", async () => {
+  const probe = `import { killProgramFound } from ${
+    JSON.stringify(new URL("../../../transports/mcp_stdio/group.ts", import.meta.url).href)
+  };
+console.log(killProgramFound());`;
+  const run = async (path: string) => {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["eval", probe],
+      env: { PATH: path },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    return new TextDecoder().decode(out.stdout).trim();
+  };
+  const path = Deno.env.get("PATH") ?? "/usr/bin:/bin";
+  assert.equal(await run(path), Deno.build.os === "windows" ? "false" : "true");
+  assert.equal(await run("/nowhere"), "false");
+});
