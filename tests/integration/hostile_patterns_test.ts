@@ -12,7 +12,7 @@
  *    backtracks exponentially: ptc checks it with a linear test of its own;
  * 4. a lookahead pattern RE2 cannot express is named in a start warning (upstream, tool, field) and left to the server.
  *
- * Then one SIGTERM ends the server, and the upstream's process group is gone.
+ * Then ptc's CPU is idle, one SIGTERM ends the server, and the upstream's process group is gone.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -114,6 +114,17 @@ Deno.test("hostile patterns: catastrophic upstream schema patterns never stall p
         const health = await probe.stop();
         assert.deepEqual(health.late, [], "every /health probe answered within a second");
         assert.equal(textOf(r), "true", "ptc's linear url test accepts it; the server stands by its own value");
+      });
+
+      await t.step("the host's CPU returns to idle", async () => {
+        // clock ticks (1/100 s) ptc used over two quiet seconds: a match still running would use nearly all of them
+        const ticks = () => {
+          const f = Deno.readTextFileSync(`/proc/${child.pid}/stat`).split(") ")[1].split(" ");
+          return Number(f[11]) + Number(f[12]);
+        };
+        const before = ticks();
+        await new Promise((r) => setTimeout(r, 2000));
+        assert.ok(ticks() - before < 60, `ptc used ${ticks() - before} ticks in 2 s`);
       });
 
       await t.step("a lookahead is named in a start warning and left to the server", async () => {
