@@ -1,6 +1,7 @@
 /**
- * Start-up benchmark: wall time of `ptc eval '(+ 1 2)'` (process start to exit) with no upstreams configured and
- * with three MCP stdio upstreams configured that the program never calls — what an unused upstream costs a program.
+ * Start-up benchmark: wall time of `ptc eval '(+ 1 2)'` (process start to exit) with no config, with a config of no
+ * upstreams (what reading a config costs: the transports load to parse it) and with three MCP stdio upstreams
+ * configured that the program never calls — what an unused upstream costs a program.
  * Both configs are measured interleaved in the same run (median of `--runs`), and the ratio is printed. With
  * `--baseline DIR` (another checkout, e.g. main's, used read-only) the same two figures are measured for that tree in
  * the same run, so the before/after ratios share one machine state.
@@ -66,22 +67,25 @@ export async function run(args: string[]): Promise<void> {
   if (typeof values.baseline === "string") trees.push({ label: "baseline", root: values.baseline });
   const dir = await Deno.makeTempDir({ prefix: "ptc-bench-startup-" });
   try {
+    const empty = join(dir, "empty.json");
+    await Deno.writeTextFile(empty, JSON.stringify({ upstreams: {} }));
     const cases = [];
     for (const t of trees) {
-      cases.push({ tree: t, upstreams: 0, config: undefined as string | undefined, times: [] as number[] });
-      cases.push({ tree: t, upstreams: 3, config: await threeUpstreams(dir, t.root), times: [] as number[] });
+      cases.push({ tree: t, config: undefined as string | undefined, times: [] as number[] });
+      cases.push({ tree: t, config: empty as string | undefined, times: [] as number[] });
+      cases.push({ tree: t, config: await threeUpstreams(dir, t.root), times: [] as number[] });
     }
     for (const c of cases) await once(c.tree.root, c.config); // warm the module caches
     for (let i = 0; i < runs; i++) {
       for (const c of cases) c.times.push(await once(c.tree.root, c.config));
     }
     console.log(`ptc eval '(+ 1 2)', wall ms, median of ${runs} (interleaved)`);
-    console.log("tree        | 0 upstreams | 3 unused upstreams | ratio 3/0");
+    console.log("tree        | no config | config, 0 upstreams | 3 unused upstreams | ratio 3/0 | ratio 3/empty");
     for (const t of trees) {
-      const [zero, three] = cases.filter((c) => c.tree === t).map((c) => median(c.times));
+      const [zero, none, three] = cases.filter((c) => c.tree === t).map((c) => median(c.times));
       console.log(
-        `${t.label.padEnd(11)} | ${zero.toFixed(0).padStart(11)} | ${three.toFixed(0).padStart(18)} | ` +
-          `${(three / zero).toFixed(2)}`,
+        `${t.label.padEnd(11)} | ${zero.toFixed(0).padStart(9)} | ${none.toFixed(0).padStart(19)} | ` +
+          `${three.toFixed(0).padStart(18)} | ${(three / zero).toFixed(2).padStart(9)} | ${(three / none).toFixed(2)}`,
       );
     }
   } finally {
