@@ -36,7 +36,7 @@ async function orphanConfig(dir: string, marker: string): Promise<void> {
     args: ["-c", `sleep 987 & exec ${server.join(" ")}`],
     cwd: ROOT,
     env: {},
-    restart_backoff_ms: 100,
+    reconnect_backoff_ms: 100,
   };
   await Deno.writeTextFile(join(dir, "upstreams.json"), JSON.stringify({ upstreams: { up } }));
 }
