@@ -81,15 +81,18 @@ export async function bounded(
   }
 }
 
+/** A call on its way to an upstream: the configured upstream, the installed tool, mapped arguments and deadline. */
+interface Outgoing {
+  target: ConfiguredUpstream;
+  tool: string;
+  args: JsonObject;
+  effect: ToolEffect;
+  /** The call's deadline (epoch ms of the runtime's clock). */
+  deadline: number;
+}
+
 /** One request of a call to the upstream's current connection, within what is left of the call's deadline. */
-function send(
-  ctx: RunScope,
-  target: ConfiguredUpstream,
-  tool: string,
-  args: JsonObject,
-  effect: ToolEffect,
-  deadline: number,
-): Promise<ToolResult> {
+function send(ctx: RunScope, { target, tool, args, effect, deadline }: Outgoing): Promise<ToolResult> {
   const upstream = target.connection;
   if (!upstream) return Promise.resolve(unavailable(ctx, target));
   const left = Math.max(1, deadline - ctx.runtime.clock.now());
@@ -101,14 +104,8 @@ function send(
  * end), send, and — for a read the service answered 429/503 with a `Retry-After` that still fits the call's time —
  * wait that long and send once more. A write is never sent twice.
  */
-async function dispatch(
-  ctx: RunScope,
-  target: ConfiguredUpstream,
-  tool: string,
-  args: JsonObject,
-  effect: ToolEffect,
-  deadline: number,
-): Promise<ToolResult> {
+async function dispatch(ctx: RunScope, out: Outgoing): Promise<ToolResult> {
+  const { target, effect, deadline } = out;
   const clock = ctx.runtime.clock;
   const limiter = target.limiter;
   const release = await limiter.acquire(deadline - clock.now(), ctx.signal);
@@ -122,11 +119,11 @@ async function dispatch(
     };
   }
   try {
-    const first = await send(ctx, target, tool, args, effect, deadline);
+    const first = await send(ctx, out);
     const wait = first.ok || effect === "write" ? undefined : first.retryAfterMs;
     if (wait === undefined || clock.now() + wait >= deadline || ctx.signal.aborted) return first;
     if (!await sleep(wait, ctx.signal)) return first;
-    return await send(ctx, target, tool, args, effect, deadline);
+    return await send(ctx, out);
   } finally {
     release();
   }
@@ -219,7 +216,8 @@ async function callToolUnredacted(ctx: RunScope, request: ToolRequest): Promise<
     const overWrites = chargeWrites(ctx);
     if (overWrites) return record(overWrites, 0);
   }
-  const perform = () => dispatch(ctx, state, target.tool, resolved.args, resolved.effect, deadline);
+  const perform = () =>
+    dispatch(ctx, { target: state, tool: target.tool, args: resolved.args, effect: resolved.effect, deadline });
   const call = { server: target.server, tool: target.tool, args: resolved.args, effect: resolved.effect };
   const release = write
     ? ctx.writeInFlight({ server: target.server, tool: target.tool, args: record.args })
