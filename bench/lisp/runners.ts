@@ -91,6 +91,36 @@ export function timePtcApi(
   return out;
 }
 
+/**
+ * Median ms per program in-process over keyword-keyed maps: the data is converted once with `keywordize-keys` into a
+ * session var `kw-data` that each program binds as `data` (the "api" mode of earlier trees, and the shape nbb's data has), then each program runs `repeat`
+ * times. This is the language's best case; the decoded-JSON column is what users run.
+ */
+export function timePtcKeywords(
+  data: JsonValue,
+  programs: { id: string; lisp: string }[],
+  repeat: number,
+): Record<string, number> {
+  const session = createSession();
+  const conv = session.eval("(def kw-data (keywordize-keys data)) nil", { globals: { data } });
+  if (!conv.ok) throw new Error(`ptc keywordize failed: ${conv.reason}: ${conv.message}`);
+  const out: Record<string, number> = {};
+  for (const p of programs) {
+    const src = `(let [data kw-data] ${p.lisp})`;
+    const once = session.eval(src);
+    if (!once.ok) throw new Error(`ptc failed on program ${p.id}: ${once.reason}: ${once.message}`);
+    const times: number[] = [];
+    for (let i = 0; i < repeat; i++) {
+      const t0 = performance.now();
+      const r = session.eval(src);
+      times.push(performance.now() - t0);
+      if (!r.ok) throw new Error(`ptc failed on program ${p.id}: ${r.reason}: ${r.message}`);
+    }
+    out[p.id] = median(times);
+  }
+  return out;
+}
+
 /** Median ms per program in plain JavaScript (result serialized, as the others print theirs). */
 export function timeJs<D>(data: D, programs: { id: string; js: (d: D) => unknown }[], repeat: number) {
   const out: Record<string, number> = {};
