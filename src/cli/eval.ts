@@ -6,7 +6,7 @@
  * can use the language but call no tools.
  * @module
  */
-import { processAllowsWrites, processReadOnly } from "../upstream/config.ts";
+import { locateConfig, processAllowsWrites, processReadOnly } from "../upstream/config.ts";
 import type { JsonObject, JsonValue } from "../core/json.ts";
 import { createEngine, EngineStartError } from "../engine/engine.ts";
 import type { Engine, EngineEvalResult } from "../engine/types.ts";
@@ -20,8 +20,7 @@ import {
   limitsUsage,
   type SandboxLimits,
 } from "../sandbox/mod.ts";
-import type { TransportRegistry } from "../upstream/registry.ts";
-import { registerBuiltins } from "../../transports/mod.ts";
+import { TransportRegistry } from "../upstream/registry.ts";
 import { intFlag, parseFlags, UsageError, usageError } from "./usage.ts";
 import {
   openJournal,
@@ -93,11 +92,27 @@ interface EvalPlan {
 
 /** Entry point of `ptc eval`. */
 export function run(args: string[]): Promise<number> {
-  return runEval(args, registerBuiltins());
+  return runEval(args, async () => (await import("../../transports/mod.ts")).registerBuiltins());
 }
 
-/** `ptc eval` with the transports of `registry`; returns the exit code. */
-export async function runEval(args: string[], registry: TransportRegistry): Promise<number> {
+/**
+ * The transports an evaluation needs: none when no config will be read and nothing is recorded or replayed (the
+ * transports' modules, MCP SDK and OpenAPI tooling included, are then never loaded: start-up of `ptc eval` on data).
+ */
+async function registryFor(
+  plan: EvalPlan,
+  registry: TransportRegistry | (() => Promise<TransportRegistry>),
+): Promise<TransportRegistry> {
+  if (typeof registry !== "function") return registry;
+  const bare = !("record" in plan.recordReplay) && !("replay" in plan.recordReplay);
+  return bare && locateConfig(plan.upstreamsConfig) === undefined ? new TransportRegistry() : await registry();
+}
+
+/** `ptc eval` with the transports of `registry` (or of its loader, called only when needed); returns the exit code. */
+export async function runEval(
+  args: string[],
+  registryOrLoader: TransportRegistry | (() => Promise<TransportRegistry>),
+): Promise<number> {
   let plan: EvalPlan;
   try {
     const parsed = await planFromArgs(args);
@@ -116,6 +131,7 @@ export async function runEval(args: string[], registry: TransportRegistry): Prom
   }
   let engine: Engine;
   try {
+    const registry = await registryFor(plan, registryOrLoader);
     const journal = await openJournal(plan.recordReplay, (m) => console.error(`ptc eval: ${m}`));
     engine = await createEngine({
       journal,
