@@ -6,7 +6,7 @@
  * medians, the ratios to nbb and to JS and their geometric means (target: geomean json/nbb ≤ 0.3).
  *
  * Options: `--sizes 2000,20000` `--repeat N` (default: 100 for ≤ 2,000 traces, 11 above) `--mode auto|cli|api`
- * `--seed N`. Data files go to `bench/lisp/out/` (gitignored) and are reused when present.
+ * `--seed N` `--baseline DIR` (also time another checkout's `ptc eval` on the same data, e.g. an older commit). Data files go to `bench/lisp/out/` (gitignored) and are reused when present.
  * @module
  */
 import { parseArgs } from "node:util";
@@ -38,7 +38,13 @@ async function dataFileFor(size: number, seed: number): Promise<string> {
   return path;
 }
 
-async function runSize(size: number, seed: number, repeat: number, mode: PtcMode): Promise<number[]> {
+async function runSize(
+  size: number,
+  seed: number,
+  repeat: number,
+  mode: PtcMode,
+  baseline: string | undefined,
+): Promise<number[]> {
   const file = await dataFileFor(size, seed);
   const data = JSON.parse(await Deno.readTextFile(file));
   const js = timeJs(data, BENCH_PROGRAMS, repeat);
@@ -49,6 +55,8 @@ async function runSize(size: number, seed: number, repeat: number, mode: PtcMode
     : timePtcApi(data, BENCH_PROGRAMS, repeat);
   // Second column: the same programs over keyword-keyed maps (converted up front, as nbb's data is).
   const kw = timePtcKeywords(data, BENCH_PROGRAMS, repeat);
+  // With --baseline: the same CLI runs of another checkout, after ours (alternate by running the bench again).
+  const base = baseline ? await timePtcCli(file, BENCH_PROGRAMS, repeat, baseline) : undefined;
   console.log(`\n${size} traces (${repeat} warm runs, median ms; json = decoded JSON via ${mode}, kw = keyword maps)`);
   console.log(
     `${"program".padEnd(44)}${pad("json", 9)}${pad("kw", 9)}${pad("nbb", 9)}${pad("js", 9)}${pad("json/nbb", 10)}${
@@ -68,6 +76,14 @@ async function runSize(size: number, seed: number, repeat: number, mode: PtcMode
     );
   }
   const gN = geomean(rNbb), gK = geomean(rKw), gJ = geomean(rJs);
+  if (base) {
+    const rB = BENCH_PROGRAMS.map((p) => base[p.id] / nbb[p.id]);
+    const rAB = BENCH_PROGRAMS.map((p) => ptc[p.id] / base[p.id]);
+    console.log(`baseline ${baseline}: ${BENCH_PROGRAMS.map((p) => `${p.id} ${fmt(base[p.id])}`).join("  ")}`);
+    console.log(
+      `baseline geomean json/nbb ${geomean(rB).toFixed(2)}; this tree / baseline geomean ${geomean(rAB).toFixed(2)}`,
+    );
+  }
   console.log(
     `${"geometric mean".padEnd(80)}${pad(gN.toFixed(2), 10)}${pad(gK.toFixed(2), 9)}${pad(gJ.toFixed(1), 9)}`,
   );
@@ -95,6 +111,7 @@ export async function run(args: string[] = []): Promise<void> {
       repeat: { type: "string" },
       mode: { type: "string", default: "auto" },
       seed: { type: "string", default: "42" },
+      baseline: { type: "string" },
     },
     strict: true,
   });
@@ -105,7 +122,8 @@ export async function run(args: string[] = []): Promise<void> {
   const seed = Number(values.seed);
   for (const size of sizes) {
     const repeat = values.repeat ? Number(values.repeat) : size <= 2000 ? 100 : 11;
-    await runSize(size, seed, repeat, mode);
+    const baseline = values.baseline === undefined ? undefined : values.baseline.replace(/\/?$/, "/");
+    await runSize(size, seed, repeat, mode, baseline);
   }
   await runBuild(values.repeat ? Number(values.repeat) : 5, mode);
 }

@@ -19,7 +19,7 @@ function median(xs: number[]): number {
 }
 
 /** Runs `ptc eval` with the given arguments; returns the parsed JSON object or null on any failure. */
-async function ptcEval(args: string[]): Promise<Record<string, unknown> | null> {
+async function ptcEval(args: string[], root = ROOT): Promise<Record<string, unknown> | null> {
   try {
     const out = await new Deno.Command(Deno.execPath(), {
       // node_modules is already installed by the parent `deno task`; `manual` skips re-resolving npm packages.
@@ -27,7 +27,7 @@ async function ptcEval(args: string[]): Promise<Record<string, unknown> | null> 
         "run",
         "--node-modules-dir=manual",
         "-A",
-        `${ROOT}main.ts`,
+        `${root}main.ts`,
         "eval",
         "--format",
         "json",
@@ -49,15 +49,19 @@ export async function cliReady(): Promise<boolean> {
   return r !== null && r.ok === true && typeof r.elapsed_ms === "number";
 }
 
-/** Median ms per program via the CLI (one process per program, as a user would run it). */
+/**
+ * Median ms per program via the CLI (one process per program, as a user would run it); `root` (a directory ending in
+ * `/`) runs another checkout's `main.ts`, e.g. a baseline tree.
+ */
 export async function timePtcCli(
   dataFile: string | null,
   programs: { id: string; lisp: string }[],
   repeat: number,
+  root = ROOT,
 ): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   for (const p of programs) {
-    const r = await ptcEval([...(dataFile ? ["--data", dataFile] : []), "--repeat", String(repeat), p.lisp]);
+    const r = await ptcEval([...(dataFile ? ["--data", dataFile] : []), "--repeat", String(repeat), p.lisp], root);
     if (!r || r.ok !== true) throw new Error(`ptc eval failed on program ${p.id}: ${JSON.stringify(r)}`);
     out[p.id] = r.elapsed_ms as number;
   }
