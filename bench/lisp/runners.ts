@@ -68,26 +68,22 @@ export async function timePtcCli(
   return out;
 }
 
-/** Median ms per program in-process (`data` passed as a global, converted once). */
-export function timePtcApi(
-  data: JsonValue | null,
+/** Median ms per program of `session.eval(source(p), options)`, after one warm-up run each. */
+function timeSession(
+  session: ReturnType<typeof createSession>,
   programs: { id: string; lisp: string }[],
+  source: (lisp: string) => string,
+  options: EvalOptions,
   repeat: number,
 ): Record<string, number> {
-  const session = createSession();
-  // One options object for every run: the language converts `globals` once per object (the warm-up run below), as
-  // `ptc eval --data` converts the file once.
-  const globals: Record<string, JsonValue> = data === null ? {} : { data };
-  const options: EvalOptions = { globals };
   const out: Record<string, number> = {};
   for (const p of programs) {
-    const once = session.eval(p.lisp, options);
-    if (!once.ok) throw new Error(`ptc failed on program ${p.id}: ${once.reason}: ${once.message}`);
+    const src = source(p.lisp);
     const times: number[] = [];
-    for (let i = 0; i < repeat; i++) {
+    for (let i = -1; i < repeat; i++) {
       const t0 = performance.now();
-      const r = session.eval(p.lisp, options);
-      times.push(performance.now() - t0);
+      const r = session.eval(src, options);
+      if (i >= 0) times.push(performance.now() - t0);
       if (!r.ok) throw new Error(`ptc failed on program ${p.id}: ${r.reason}: ${r.message}`);
     }
     out[p.id] = median(times);
@@ -95,9 +91,21 @@ export function timePtcApi(
   return out;
 }
 
+/** Median ms per program in-process (`data` passed as a global, converted once). */
+export function timePtcApi(
+  data: JsonValue | null,
+  programs: { id: string; lisp: string }[],
+  repeat: number,
+): Record<string, number> {
+  // One options object for every run: the language converts `globals` once per object (the warm-up run), as
+  // `ptc eval --data` converts the file once.
+  const globals: Record<string, JsonValue> = data === null ? {} : { data };
+  return timeSession(createSession(), programs, (lisp) => lisp, { globals }, repeat);
+}
+
 /**
  * Median ms per program in-process over keyword-keyed maps: the data is converted once with `keywordize-keys` into a
- * session var `kw-data` that each program binds as `data` (the "api" mode of earlier trees, and the shape nbb's data has), then each program runs `repeat`
+ * session var `kw-data` that each program binds as `data` (the shape nbb's data has), then each program runs `repeat`
  * times. This is the language's best case; the decoded-JSON column is what users run.
  */
 export function timePtcKeywords(
@@ -108,21 +116,7 @@ export function timePtcKeywords(
   const session = createSession();
   const conv = session.eval("(def kw-data (keywordize-keys data)) nil", { globals: { data } });
   if (!conv.ok) throw new Error(`ptc keywordize failed: ${conv.reason}: ${conv.message}`);
-  const out: Record<string, number> = {};
-  for (const p of programs) {
-    const src = `(let [data kw-data] ${p.lisp})`;
-    const once = session.eval(src);
-    if (!once.ok) throw new Error(`ptc failed on program ${p.id}: ${once.reason}: ${once.message}`);
-    const times: number[] = [];
-    for (let i = 0; i < repeat; i++) {
-      const t0 = performance.now();
-      const r = session.eval(src);
-      times.push(performance.now() - t0);
-      if (!r.ok) throw new Error(`ptc failed on program ${p.id}: ${r.reason}: ${r.message}`);
-    }
-    out[p.id] = median(times);
-  }
-  return out;
+  return timeSession(session, programs, (lisp) => `(let [data kw-data] ${lisp})`, {}, repeat);
 }
 
 /** Median ms per program in plain JavaScript (result serialized, as the others print theirs). */
