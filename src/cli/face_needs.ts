@@ -23,7 +23,6 @@ import { formatConfigError } from "../upstream/messages.ts";
 import { type FaceNeeds, mergeNeeds, noNeeds, readGranted } from "./needs.ts";
 import { isReplay, recordReplayChoice, recordReplayNeeds } from "./record_replay.ts";
 import { hostPortOf } from "../../transports/http_common/config.ts";
-import { isJsonFile, YAML_ENV } from "../../transports/openapi/overlay.ts";
 
 /** Where the computed flags will be used: `deno run` from this checkout, or a `deno compile`d binary. */
 export type Target = "source" | "compiled";
@@ -225,7 +224,9 @@ function urlPath(url: string): string {
  * An OpenAPI document named on the command line (`catalog --operations DOC`, `init openapi DOC`): the file's read or
  * the URL's host:port, and a read of each `--overlay` file.
  */
-function documentNeeds(doc: string, overlays: unknown): FaceNeeds {
+async function documentNeeds(doc: string, overlays: unknown): Promise<FaceNeeds> {
+  // Loaded here, not at start: the OpenAPI tooling (YAML, JSONPath) is only for the faces that read a document.
+  const { isJsonFile, YAML_ENV } = await import("../../transports/openapi/overlay.ts");
   const read = (Array.isArray(overlays) ? overlays : []).filter((f): f is string => typeof f === "string").map(abs);
   const url = /^https?:\/\//i.test(doc);
   // a file that is not .json is parsed as YAML, and the YAML parser reads its debug variables; so may the answer of a
@@ -245,7 +246,7 @@ async function catalogNeeds(args: string[], o: FaceNeedsOptions & { target: Targ
   if (!p) return unparsed("catalog");
   // --operations DOC surveys a document: no config is read
   if (typeof p.values.operations === "string") {
-    return { needs: documentNeeds(p.values.operations, p.values.overlay), problems: [] };
+    return { needs: await documentNeeds(p.values.operations, p.values.overlay), problems: [] };
   }
   const v = p.values as Record<string, string | boolean | undefined>;
   const config = await flagConfigNeeds(v, o.env);
@@ -259,7 +260,10 @@ async function initNeeds(args: string[]): Promise<FaceNeedsResult> {
   const p = parse(args, INIT_OPTIONS);
   if (!p || p.positionals.length !== 2) return unparsed("init");
   const output = typeof p.values.output === "string" ? [abs(p.values.output)] : [];
-  return { needs: mergeNeeds(documentNeeds(p.positionals[1], p.values.overlay), { write: output }), problems: [] };
+  return {
+    needs: mergeNeeds(await documentNeeds(p.positionals[1], p.values.overlay), { write: output }),
+    problems: [],
+  };
 }
 
 /**
