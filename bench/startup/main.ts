@@ -2,7 +2,7 @@
  * Start-up benchmark: wall time of one `(+ 1 2)` from another working directory, alternating in the same run
  * `bin/ptc eval` with its flag cache warm, `bin/ptc eval` with the cache off (`PTC_LAUNCH_CACHE=0`: step 1 runs a whole
  * Deno process), `deno run main.ts eval` without the launcher, `nbb -e` and `node -e`. Prints medians and the ratios
- * to nbb. Options: `--runs N` (default 7).
+ * to nbb. Options: `--runs N` (default 7), `--baseline DIR` (also another checkout's `bin/ptc eval` and `main.ts eval`).
  * @module
  */
 import { parseArgs } from "node:util";
@@ -33,7 +33,11 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
 /** Suite entry (see bench/README.md). */
 export async function run(args: string[] = []): Promise<void> {
-  const { values } = parseArgs({ args, options: { runs: { type: "string", default: "7" } }, strict: false });
+  const { values } = parseArgs({
+    args,
+    options: { runs: { type: "string", default: "7" }, baseline: { type: "string" } },
+    strict: false,
+  });
   const runs = Number(values.runs);
   const cwd = await Deno.makeTempDir({ prefix: "ptc-bench-startup-" });
   const cache = `${cwd}/cache`;
@@ -59,6 +63,17 @@ export async function run(args: string[] = []): Promise<void> {
       { name: "nbb -e", cmd: "node", args: [NBB_CLI, "-e", "(prn (+ 1 2))"] },
       { name: "node -e", cmd: "node", args: ["-e", "console.log(1 + 2)"] },
     ];
+    if (typeof values.baseline === "string") {
+      const base = values.baseline.replace(/\/?$/, "/");
+      contenders.push(
+        { name: "baseline: bin/ptc eval", cmd: `${base}bin/ptc`, args: ["eval", "(+ 1 2)"] },
+        {
+          name: "baseline: deno run -A main.ts eval",
+          cmd: Deno.execPath(),
+          args: ["run", "-A", "--quiet", `--config=${base}deno.json`, `${base}main.ts`, "eval", "(+ 1 2)"],
+        },
+      );
+    }
     const times = contenders.map(() => [] as number[]);
     for (const c of contenders) await timeOnce(c, cwd); // warm: module caches, the flag cache entry
     for (let i = 0; i < runs; i++) {
