@@ -70,7 +70,7 @@ export function tryCompileRegex(source: string): { ok: true; regex: LRegex } | {
   }
   // Java's (?i) folds only ASCII letters unless (?u) is given; JavaScript's folds every letter. A pattern whose
   // answer would differ says so instead of answering differently.
-  if (flags.includes("i") && !unicodeCase && /[^\x00-\x7F]/.test(src)) {
+  if (flags.includes("i") && !unicodeCase && [...src].some((ch) => ch.codePointAt(0)! > 0x7f)) {
     return {
       ok: false,
       message: `regex ${JSON.stringify(source)}: (?i) matches only ASCII letters case-insensitively in Clojure; ` +
