@@ -132,7 +132,7 @@ export async function runEval(
   let engine: Engine;
   try {
     const registry = await registryFor(plan, registryOrLoader);
-    const journal = await openJournal(plan.recordReplay, (m) => console.error(`ptc eval: ${m}`));
+    const journal = await openJournal(plan.recordReplay, (m) => console.error(`ptc eval: ${m}`), "eval");
     engine = await createEngine({
       journal,
       registry,

@@ -15,6 +15,8 @@ import { registerBuiltins } from "../../transports/mod.ts";
 import { usageError } from "./usage.ts";
 import { openAuditLog } from "./mcp_audit.ts";
 import { openJournal, RecordingError } from "./record_replay.ts";
+import { mcpView } from "./view.ts";
+import { serveStartFailure } from "./mcp_start_failure.ts";
 
 /** Entry point of `ptc mcp`. */
 export async function run(args: string[]): Promise<number> {
@@ -57,7 +59,7 @@ export async function run(args: string[]): Promise<number> {
   for (const t of registry.list()) t.delegateProcessReaping?.();
   let engine;
   try {
-    const journal = await openJournal(options.recordReplay, (m) => console.error(`ptc mcp: ${m}`));
+    const journal = await openJournal(options.recordReplay, (m) => console.error(`ptc mcp: ${m}`), "mcp");
     engine = await createEngine({
       journal,
       registry,
@@ -73,15 +75,16 @@ export async function run(args: string[]): Promise<number> {
       onWarning: (m) => console.error(`ptc mcp: ${m}`),
     });
   } catch (e) {
+    // The client's user must see why: serve a lisp_eval that answers with the problems instead of exiting.
     if (e instanceof EngineStartError) {
       for (const line of e.lines) console.error(`ptc mcp: ${line}`);
       await audit?.close();
-      return 2;
+      return await serveStartFailure(options, authToken, e.lines);
     }
     if (e instanceof RecordingError) {
       console.error(`ptc mcp: ${e.message}`);
       await audit?.close();
-      return 2;
+      return await serveStartFailure(options, authToken, [e.message]);
     }
     throw e;
   }
@@ -97,6 +100,28 @@ export async function run(args: string[]): Promise<number> {
     : undefined;
   sessions?.startSweeper();
   let shuttingDown = false;
+  // --view: the live viewer, started before the face so its first evaluation is seen.
+  let view;
+  if (options.view) {
+    try {
+      view = await mcpView(engine, {
+        listen: options.view,
+        face: options.http ? "http" : "stdio",
+        authToken,
+        allowedHosts: options.allowedHosts,
+        allPrograms: options.viewAllPrograms,
+        profile: options.responseProfile,
+        programTimeoutMs: options.programTimeoutMs,
+        catalogMode: options.catalogMode,
+      });
+    } catch (e) {
+      console.error(`ptc mcp: --view ${options.view.hostname}:${options.view.port}: ${(e as Error).message}`);
+      await engine.close();
+      await audit?.close();
+      return 2;
+    }
+    console.error(`ptc mcp: viewer on ${view.url}`);
+  }
   const factory = createServerFactory({
     engine,
     gate,
@@ -108,7 +133,8 @@ export async function run(args: string[]): Promise<number> {
     maxContextBytes: options.maxContextBytes,
     programTimeoutMs: options.programTimeoutMs,
     isShuttingDown: () => shuttingDown,
-    audit: audit?.trail(options.http ? "http" : "stdio", engine.catalog()),
+    audit: audit?.trail(options.http ? "http" : "stdio", engine.catalog(), engine.snapshots()),
+    view: view?.feed,
   });
   const onError = (e: Error) => console.error(`ptc mcp: ${e.message}`);
 
@@ -151,7 +177,7 @@ export async function run(args: string[]): Promise<number> {
       await audit?.close();
       return 2;
     }
-    console.error(`ptc mcp: listening on ${face.url}`);
+    console.error(`ptc mcp: listening on ${face.url} (${readySummary(engine)})`);
     closeFace = async () => {
       face.drain();
       await gate.drained();
@@ -160,6 +186,8 @@ export async function run(args: string[]): Promise<number> {
   } else {
     const stdio = serveMcpStdio(factory, onError);
     stdio.closed.then(stopRequested);
+    // stderr is the client's MCP log: one line says the server is up (stdout carries protocol frames only).
+    console.error(`ptc mcp: ready on stdio (${readySummary(engine)})`);
     closeFace = async () => {
       await gate.drained();
       await stdio.close();
@@ -169,8 +197,16 @@ export async function run(args: string[]): Promise<number> {
   shuttingDown = true;
   await closeFace();
   await sessions?.closeAll();
+  await view?.close();
   await engine.close();
   await audit?.close();
   for (const [s, fn] of listeners) Deno.removeSignalListener(s, fn);
   return 0;
+}
+
+/** The ready line's summary: how many upstreams and installed tools the description lists. */
+function readySummary(engine: { catalog(): { tools: unknown[] }[] }): string {
+  const servers = engine.catalog();
+  const tools = servers.reduce((n, s) => n + s.tools.length, 0);
+  return `${servers.length} upstream(s), ${tools} tool(s)`;
 }
