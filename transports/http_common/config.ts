@@ -9,6 +9,7 @@ import { HEADER_TOKEN_RE, isReservedHeader, secretNamePart } from "../../src/ups
 import { didYouMean } from "../../src/core/suggest.ts";
 import { joinIndex, joinKey, unknownKeyHint } from "../../src/upstream/messages.ts";
 import { optionalBool } from "../../src/upstream/config_keys.ts";
+import { type OAuthConfig, oauthEmitterSchema, parseOAuthEmitter, type UrlCheck } from "./oauth/config.ts";
 
 /** The parsed common part of an HTTP upstream. */
 export interface HttpCommonConfig {
@@ -21,6 +22,8 @@ export interface HttpCommonConfig {
   /** True when the URL is plain http. */
   insecure: boolean;
   auth: AuthEmitter[];
+  /** The `oauth2` emitter, if `auth` has one (it emits `Authorization: Bearer <access token>`). */
+  oauth?: OAuthConfig;
   /** Static headers as ordered `[lowercase-name, value]` pairs. */
   staticHeaders: [string, string][];
   allowInsecureHttp: boolean;
@@ -96,8 +99,21 @@ export function checkHttpUrl(value: unknown, path: string, policy: UrlPolicy): U
   return url;
 }
 
-/** Parse an `auth` list (null/absent = none). */
-export function parseAuth(raw: unknown, path: string, ctx: ConfigContext, errors: ConfigError[]): AuthEmitter[] {
+/** How `parseAuth` reads an `oauth2` emitter: for which transport, with which URL check, and where it goes. */
+export interface OAuthEmitterOptions {
+  transport: "mcp_http" | "openapi";
+  checkUrl: UrlCheck;
+  found: (config: OAuthConfig) => void;
+}
+
+/** Parse an `auth` list (null/absent = none); an `oauth2` emitter goes to `oauth.found` instead of the list. */
+export function parseAuth(
+  raw: unknown,
+  path: string,
+  ctx: ConfigContext,
+  errors: ConfigError[],
+  oauth?: OAuthEmitterOptions,
+): AuthEmitter[] {
   if (raw === undefined || raw === null) return [];
   if (!Array.isArray(raw)) {
     errors.push({ path, message: 'must be a list like [{"scheme": "bearer", "binding": "my_token"}]' });
@@ -112,6 +128,17 @@ export function parseAuth(raw: unknown, path: string, ctx: ConfigContext, errors
       return;
     }
     const e = item as Record<string, unknown>;
+    if (e.scheme === "oauth2" && oauth) {
+      const prev = emittedBy.get("authorization");
+      if (prev !== undefined) {
+        errors.push({ path: p, message: `emits header "authorization" already emitted by ${joinIndex(path, prev)}` });
+        return;
+      }
+      emittedBy.set("authorization", i);
+      const parsed = parseOAuthEmitter(e, p, ctx, oauth.transport, oauth.checkUrl, errors);
+      if (parsed) oauth.found(parsed);
+      return;
+    }
     let ok = true;
     for (const key of Object.keys(e)) {
       if (!["scheme", "binding", "header"].includes(key)) {
@@ -131,7 +158,8 @@ export function parseAuth(raw: unknown, path: string, ctx: ConfigContext, errors
       return;
     }
     if (scheme !== "bearer" && scheme !== "basic" && scheme !== "custom_header") {
-      errors.push({ path: joinKey(p, "scheme"), message: 'must be "bearer", "basic" or "custom_header"' });
+      const choices = oauth ? '"bearer", "basic", "custom_header" or "oauth2"' : '"bearer", "basic" or "custom_header"';
+      errors.push({ path: joinKey(p, "scheme"), message: `must be ${choices}` });
       return;
     }
     const binding = e.binding;
@@ -241,9 +269,16 @@ export function parseHttpCommon(
       message: "requires allow_insecure_http: true as well (two separate opt-ins)",
     });
   }
-  const auth = parseAuth(raw.auth, joinKey(ctx.path, "auth"), ctx, errors);
-  const staticHeaders = parseStaticHeaders(raw.static_headers, joinKey(ctx.path, "static_headers"), errors);
   const hasAuth = Array.isArray(raw.auth) && raw.auth.length > 0;
+  let oauth: OAuthConfig | undefined;
+  const auth = parseAuth(raw.auth, joinKey(ctx.path, "auth"), ctx, errors, {
+    transport: options.urlKey === "url" ? "mcp_http" : "openapi",
+    // the authorization server's URLs obey the upstream's own policy: credentials travel to them
+    checkUrl: (value, path) =>
+      checkHttpUrl(value, path, { allowInsecureHttp, allowInsecureAuth, hasAuth: true, allowQuery: false }),
+    found: (c) => (oauth = c),
+  });
+  const staticHeaders = parseStaticHeaders(raw.static_headers, joinKey(ctx.path, "static_headers"), errors);
   if (allowInsecureLoopback && hasAuth) {
     errors.push({
       path: joinKey(ctx.path, "allow_insecure_loopback"),
@@ -280,6 +315,7 @@ export function parseHttpCommon(
     hostPort: hostPortOf(url),
     insecure: url.protocol === "http:",
     auth,
+    ...(oauth ? { oauth } : {}),
     staticHeaders,
     allowInsecureHttp,
     allowInsecureAuth,
@@ -287,13 +323,14 @@ export function parseHttpCommon(
   };
 }
 
-/** JSON-Schema fragment of one `auth` emitter. */
+/** JSON-Schema fragment of one `auth` emitter (an `oauth2` emitter takes the keys of `oauthEmitterSchema`). */
 export const authEmitterSchema: JsonSchema = {
   type: "object",
   properties: {
+    ...(oauthEmitterSchema.properties as Record<string, JsonSchema>),
     scheme: {
-      enum: ["bearer", "basic", "custom_header"],
-      description: "How the credential is sent.",
+      enum: ["bearer", "basic", "custom_header", "oauth2"],
+      description: "How the credential is sent; oauth2: ptc obtains, stores and refreshes the token itself.",
       "x-ptc-hints": {
         api_key: '"api_key" is not a scheme here; write "custom_header" with "header": "<Header-Name>"',
       },
@@ -301,7 +338,7 @@ export const authEmitterSchema: JsonSchema = {
     binding: { type: "string", minLength: 1, description: "Name of a credential under top-level credentials." },
     header: { type: "string", minLength: 1, description: "custom_header only: the header name." },
   },
-  required: ["scheme", "binding"],
+  required: ["scheme"],
   additionalProperties: false,
 };
 
@@ -318,7 +355,7 @@ export function httpCommonSchemaProperties(options: HttpCommonOptions): Record<s
     auth: {
       type: ["array", "null"],
       items: authEmitterSchema,
-      description: "Credentials to send, in order: bearer, basic or custom_header emitters.",
+      description: "Credentials to send, in order: bearer, basic, custom_header or oauth2 emitters.",
     },
     static_headers: {
       type: ["object", "null"],

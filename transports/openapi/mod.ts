@@ -24,6 +24,8 @@ import { type LoadedDocument, loadSchemaFile, loadSchemaUrl, safeUrl, SchemaLoad
 import { isJsonFile, loadOverlays, OverlayError, YAML_ENV } from "./overlay.ts";
 import { applyOverlays } from "./overlay_apply.ts";
 
+import { oauthPermissions } from "../http_common/oauth/mod.ts";
+
 export type { OpenApiConfig } from "./config.ts";
 
 /** Load the document of a config (file or URL). Throws UpstreamStartError with a one-line message. */
@@ -162,6 +164,7 @@ function createUpstream(
 export function suppliedHeaders(config: OpenApiConfig): Set<string> {
   const names = new Set(config.http.staticHeaders.map(([name]) => name));
   for (const e of config.http.auth) names.add(e.header ? e.header.toLowerCase() : "authorization");
+  if (config.http.oauth) names.add("authorization");
   return names;
 }
 
@@ -177,7 +180,8 @@ export function openapiPermissions(config: OpenApiConfig): PermissionNeeds {
   if (config.schemaUrl) net.add(hostPortOf(new URL(config.schemaUrl)));
   const yaml = (config.schemaUrl !== undefined && !isJsonFile(new URL(config.schemaUrl).pathname)) ||
     [...config.overlays, ...(config.schemaFile ? [config.schemaFile] : [])].some((f) => !isJsonFile(f));
-  return { net: [...net], read, env: yaml ? [...YAML_ENV] : [], run: [] };
+  const own: PermissionNeeds = { net: [...net], read, env: yaml ? [...YAML_ENV] : [], run: [] };
+  return config.http.oauth ? oauthPermissions(config.http.oauth, own) : own;
 }
 
 function loadHint(error: SchemaLoadError): string | undefined {
