@@ -23,7 +23,7 @@ async function start(config: McpHttpConfig, deps: TransportDeps): Promise<Upstre
       config.url,
       deps,
       config.requestTimeoutMs,
-      (m) => new McpWireFailure("credential_failed", m),
+      (m, login) => new McpWireFailure(login ? "login_required" : "credential_failed", m),
     )
     : undefined;
   const connect = () =>

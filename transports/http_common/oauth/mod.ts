@@ -12,7 +12,7 @@ import type { AuthProvider } from "@modelcontextprotocol/client";
 import type { PermissionNeeds, TransportDeps } from "../../../src/upstream/types.ts";
 import type { OAuthConfig } from "./config.ts";
 import { oauthFetch } from "./fetch.ts";
-import { OAuthSession } from "./session.ts";
+import { OAuthLoginRequired, OAuthSession } from "./session.ts";
 import { recordedHosts, tempPathOf } from "./token_file.ts";
 import { hostPortOf } from "../config.ts";
 
@@ -30,22 +30,25 @@ export function oauthSession(config: OAuthConfig, resourceUrl: string, deps: Tra
 }
 
 /**
- * The SDK auth provider of an `mcp_http` upstream. A failure is rethrown as `wrap(message)` (the transport's own
- * closed failure, which its callers answer `auth_failed`).
+ * The SDK auth provider of an `mcp_http` upstream. A failure is rethrown as `wrap(message, loginRequired)` (the
+ * transport's own closed failure, which its callers answer `auth_failed`).
  */
 export function oauthAuthProvider(
   config: OAuthConfig,
   resourceUrl: string,
   deps: TransportDeps,
   timeoutMs: number,
-  wrap: (message: string) => Error,
+  wrap: (message: string, loginRequired: boolean) => Error,
 ): AuthProvider {
   const session = oauthSession(config, resourceUrl, deps, timeoutMs);
   const guard = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
       return await work();
     } catch (e) {
-      throw wrap(e instanceof Error ? deps.redactor.redact(e.message) : "OAuth failed");
+      throw wrap(
+        e instanceof Error ? deps.redactor.redact(e.message) : "OAuth failed",
+        e instanceof OAuthLoginRequired,
+      );
     }
   };
   return {
@@ -61,7 +64,8 @@ export function oauthPermissions(config: OAuthConfig, own: PermissionNeeds): Per
   const write = [...own.write ?? []];
   for (const u of [config.tokenUrl, config.authorizationServer]) if (u) net.push(hostPortOf(new URL(u)));
   if (config.tokenFile) {
-    read.push(config.tokenFile);
+    // a write goes through the temporary file, renamed over the token file: a rename reads and writes both
+    read.push(config.tokenFile, tempPathOf(config.tokenFile));
     write.push(config.tokenFile, tempPathOf(config.tokenFile));
     net.push(...recordedHosts(config.tokenFile, hostPortOf));
   }
