@@ -57,8 +57,10 @@ export async function loginWithBrowser(
     redactor: Redactor;
     upstreamName?: string;
   },
-): Promise<LoginResult> {
-  let browsing: Promise<Response> | undefined;
+): Promise<LoginResult & { authorizationUrl: URL }> {
+  let shown: URL | undefined;
+  let browsing: Promise<Response | Error> | undefined;
+  const stop = new AbortController();
   const result = await login({
     upstreamName: options.upstreamName ?? "fx",
     serverUrl: bench.rs.mcpUrl,
@@ -67,11 +69,18 @@ export async function loginWithBrowser(
     redactor: options.redactor,
     fetchFn: oauthFetch(fetch, 10_000),
     show: (url) => {
-      browsing = playBrowser(url, (u) => u.pathname === "/callback");
+      shown = new URL(url);
+      // a failure here shows as the login's own (no answer from the browser); it is rethrown after
+      browsing = playBrowser(url, (u) => u.pathname === "/callback").catch((e: Error) => (stop.abort(), e));
     },
     timeoutMs: 20_000,
+    signal: stop.signal,
+  }).catch(async (e) => {
+    const page = await browsing;
+    throw page instanceof Error ? page : e;
   });
   const page = await browsing!;
+  if (page instanceof Error) throw page;
   await page.body?.cancel();
-  return result;
+  return { ...result, authorizationUrl: shown! };
 }

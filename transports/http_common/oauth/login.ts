@@ -92,8 +92,9 @@ export async function login(o: LoginOptions): Promise<LoginResult> {
       clientInformation: () => mem.client,
       saveClientInformation: (client) => {
         registerClient(o.redactor, client as { client_secret?: string });
+        // the SDK also saves a configured client back (with the issuer it is bound to): that is no registration
+        if (client.client_id !== mem.client?.client_id) mem.registered = true;
         mem.client = client;
-        mem.registered = true;
       },
       tokens: () => mem.tokens,
       saveTokens: (tokens) => {
