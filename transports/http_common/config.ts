@@ -164,7 +164,11 @@ export function parseAuth(
     }
     const binding = e.binding;
     if (typeof binding !== "string" || binding === "") {
-      errors.push({ path: joinKey(p, "binding"), message: "must name a credential declared under credentials" });
+      const what = binding === undefined ? "is required: " : "must be ";
+      errors.push({
+        path: joinKey(p, "binding"),
+        message: `${what}the name of a credential declared under credentials`,
+      });
       return;
     }
     if (!ctx.credentialNames.has(binding)) {
