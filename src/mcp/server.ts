@@ -26,7 +26,8 @@ export interface ServerDeps {
   sessions?: SessionManager;
   introspection: boolean;
   profile: ResponseProfile;
-  catalogMode: "auto" | "inline" | "lazy";
+  /** The description's catalog exposure; undefined: the config's `catalog.exposure`. */
+  catalogMode?: "auto" | "inline" | "lazy";
   maxProgramBytes: number;
   maxContextBytes: number;
   programTimeoutMs: number;
@@ -92,18 +93,29 @@ export function lispEvalAnnotations(catalog: ReturnType<Engine["catalog"]>) {
     : { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint };
 }
 
-/** Build the factory. The description is rendered once from the frozen catalog. */
-export function createServerFactory(deps: ServerDeps) {
-  const hasTools = deps.engine.catalog().length > 0;
-  const writes = hasWriteTools(deps.engine.catalog());
-  const description = lispEvalDescription({
+/**
+ * The `lisp_eval` description this face serves for `engine` — the one text `ptc catalog --prompt` prints, so an
+ * operator sees exactly what the agent sees without an MCP client.
+ */
+export function lispEvalDescriptionOf(
+  engine: Engine,
+  view: Pick<ServerDeps, "catalogMode" | "profile" | "programTimeoutMs">,
+): string {
+  const hasTools = engine.catalog().length > 0;
+  const writes = hasWriteTools(engine.catalog());
+  return lispEvalDescription({
     hasTools,
-    catalogText: hasTools ? deps.engine.renderCatalog(deps.catalogMode) : "",
-    librariesText: librariesCard(deps.engine.libraries()),
-    slim: deps.profile === "slim",
-    limits: limitsInView(deps.programTimeoutMs, hasTools ? deps.engine.runLimits() : undefined, writes),
+    catalogText: hasTools ? engine.renderCatalog(view.catalogMode) : "",
+    librariesText: librariesCard(engine.libraries()),
+    slim: view.profile === "slim",
+    limits: limitsInView(view.programTimeoutMs, hasTools ? engine.runLimits() : undefined, writes),
     writes,
   });
+}
+
+/** Build the factory. The description is rendered once from the frozen catalog. */
+export function createServerFactory(deps: ServerDeps) {
+  const description = lispEvalDescriptionOf(deps.engine, deps);
   const annotations = lispEvalAnnotations(deps.engine.catalog());
 
   return (ctx: { authInfo?: { clientId: string } }) => {

@@ -113,7 +113,11 @@ export function catalogText(runtime: Runtime): string {
     lines.push(`${header(s)} [${s.transport}]`);
     for (const t of s.tools) {
       const hidden = t.hidden ? " (hidden from the prompt)" : "";
-      lines.push(`  ${s.name}/${t.name}${effectMark(t)} ${argSignature(t)} -> ${resultType(t)}${hidden}`);
+      // The upstream's own spelling (an MCP tool name, an operationId), when it differs: what the config's `tools`
+      // mapping, `include_operations` and `operation_overrides` are keyed by.
+      const native = t._ptc?.upstreamName;
+      const spelled = native && native !== t.name ? ` (upstream name: ${native})` : "";
+      lines.push(`  ${s.name}/${t.name}${effectMark(t)} ${argSignature(t)} -> ${resultType(t)}${hidden}${spelled}`);
       if (t.description) lines.push(`      ${oneLine(t.description, DESCRIPTION_CHARS)}`);
     }
     for (const w of notInstalled(runtime, s.name)) lines.push(`  ${s.name}/${w.name} — not installed: ${w.reason}`);
