@@ -104,6 +104,11 @@ Deno.test("ptc auth login/status/logout and every face refreshing, confined, fro
     assert.equal(before.code, 1);
     assert.match(before.stdout, /notes: not logged in — run `ptc auth login notes`/);
     assert.match(before.stdout, /api: client_credentials/);
+    const json = await launchConfined(["auth", "status", "--format", "json", "--upstreams-config", config], { cwd });
+    assert.deepEqual(
+      JSON.parse(json.stdout).upstreams.map((u: { name: string; state: string }) => [u.name, u.state]),
+      [["notes", "not_logged_in"], ["api", "no_login_needed"]],
+    );
     const denied = await launchConfined(
       ["eval", "--upstreams-config", config, '(tool/call \'notes/echo {:text "hi"})'],
       { cwd },
@@ -222,6 +227,22 @@ Deno.test("canary: OAuth tokens appear in no output, recording, audit line or er
       for (const s of secrets) assert.ok(!text.includes(s), `a token in the ${where}`);
     }
     assert.match(evald.stdout, /^\[REDACTED\]$/m, "the reflected token is printed redacted");
+  } finally {
+    await bench.close();
+    await Deno.remove(cwd, { recursive: true });
+  }
+});
+
+Deno.test("ptc auth login --timeout: no browser, no tokens, exit 1 naming the wait", async () => {
+  const bench = await startBench();
+  const cwd = await elsewhere();
+  try {
+    const config = await writeConfig(bench, bench.dir);
+    const r = await launchConfined(["auth", "login", "notes", "--upstreams-config", config, "--timeout", "1"], { cwd });
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stdout, /^http:\/\/127\.0\.0\.1:\d+\/auth\?/m, "the authorization URL on stdout");
+    assert.match(r.stderr, /ptc auth login: notes: no answer from the browser within 1 s/);
+    await assert.rejects(Deno.stat(join(bench.dir, "notes-tokens.json")));
   } finally {
     await bench.close();
     await Deno.remove(cwd, { recursive: true });
