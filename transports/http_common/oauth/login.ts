@@ -89,7 +89,12 @@ export async function login(o: LoginOptions): Promise<LoginResult> {
         };
       },
       state: () => state,
-      clientInformation: () => mem.client,
+      // a configured client is bound to the authorization server it is used with (`authorization_server` is
+      // checked against the discovered one in saveDiscoveryState)
+      clientInformation: (ctx) =>
+        mem.client && !("issuer" in mem.client) && o.config.clientIdBinding && ctx?.issuer
+          ? { ...mem.client, issuer: ctx.issuer }
+          : mem.client,
       saveClientInformation: (client) => {
         registerClient(o.redactor, client as { client_secret?: string });
         // the SDK also saves a configured client back (with the issuer it is bound to): that is no registration
