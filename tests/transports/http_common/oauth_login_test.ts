@@ -9,7 +9,8 @@ import { makeCtx, makeDeps, parseOk } from "../mcp_common/helpers.ts";
 import { loginWithBrowser, type OAuthBench, startBench } from "./oauth_setup.ts";
 import type { McpHttpConfig } from "../../../transports/mcp_http/mod.ts";
 import type { JsonObject } from "../../../src/core/json.ts";
-import { OAuthFailure } from "../../../transports/http_common/oauth/session.ts";
+import { OAuthFailure, OAuthSession } from "../../../transports/http_common/oauth/session.ts";
+import { oauthFetch } from "../../../transports/http_common/oauth/fetch.ts";
 
 const transport = registerBuiltins().get("mcp_http")!;
 
@@ -80,6 +81,35 @@ Deno.test("oauth login: an authorization server other than the configured one is
         e.message.includes(`names authorization server ${bench.as.issuer}, not the configured ${other}`),
     );
     await assert.rejects(Deno.stat(bench.tokenFile), "nothing was written");
+  } finally {
+    await bench.close();
+  }
+});
+
+Deno.test("oauth refresh: two sessions on one token file (two faces) spend the rotating refresh token once", async () => {
+  const bench = await startBench();
+  try {
+    const deps = makeDeps();
+    const config = oauthOf(bench, {});
+    await loginWithBrowser(bench, { config, credentials: deps.credentials, redactor: deps.redactor });
+    const before = bench.record();
+    const session = () =>
+      new OAuthSession(config, bench.rs.mcpUrl, {
+        upstreamName: "fx",
+        credentials: deps.credentials,
+        redactor: deps.redactor,
+        fetchFn: oauthFetch(fetch, 10_000),
+      });
+    const [a, b] = [session(), session()];
+    bench.as.expireAccessTokens();
+    const tokenCalls = bench.as.hits("/token");
+    // both were told 401 at once: without the file lock the second refresh would spend a rotated-away token
+    await Promise.all([a.unauthorized(), b.unauthorized()]);
+    assert.equal(bench.as.hits("/token"), tokenCalls + 1, "one refresh");
+    const after = bench.record();
+    assert.notEqual(after.tokens!.refresh_token, before.tokens!.refresh_token);
+    assert.equal(await a.accessToken(), after.tokens!.access_token);
+    assert.equal(await b.accessToken(), after.tokens!.access_token);
   } finally {
     await bench.close();
   }

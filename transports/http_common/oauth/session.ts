@@ -148,7 +148,28 @@ export class OAuthSession {
     return record;
   }
 
-  async #refresh(record: TokenRecord): Promise<string> {
+  /**
+   * Refresh under an exclusive lock of the token file, so two processes never spend one (rotating) refresh token: the
+   * second waits, then finds the first one's tokens in the file and takes them.
+   */
+  async #refresh(stale: TokenRecord): Promise<string> {
+    const lock = await lockTokenFile(this.config.tokenFile!);
+    try {
+      let record = stale;
+      if (lock) {
+        const current = await this.#record();
+        if (current.tokens!.access_token !== stale.tokens!.access_token && !expiringSoon(expiresAt(current))) {
+          return current.tokens!.access_token;
+        }
+        record = current;
+      }
+      return await this.#refreshNow(record);
+    } finally {
+      lock?.close();
+    }
+  }
+
+  async #refreshNow(record: TokenRecord): Promise<string> {
     const refreshToken = record.tokens?.refresh_token;
     if (!refreshToken) throw this.#loginRequired("the access token expired and there is no refresh token");
     const discovery = record.discovery;
@@ -243,6 +264,33 @@ export class OAuthSession {
       resource: info.resourceMetadata?.resource ?? this.resourceUrl,
     };
   }
+}
+
+/** How long a refresh waits for another process's refresh of the same token file. */
+export const LOCK_WAIT_MS = 15_000;
+
+/**
+ * An exclusive lock of the token file (undefined when it cannot be opened for writing: the refresh then goes ahead
+ * unlocked and its write reports the problem). Waits at most {@link LOCK_WAIT_MS}.
+ */
+async function lockTokenFile(path: string): Promise<Deno.FsFile | undefined> {
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(path, { read: true, write: true });
+  } catch {
+    return undefined;
+  }
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const locking = file.lock(true).then(() => true);
+  const late = new Promise<false>((r) => (timer = setTimeout(() => r(false), LOCK_WAIT_MS)));
+  const locked = await Promise.race([locking, late]);
+  clearTimeout(timer);
+  if (!locked) {
+    // the lock may still be granted later: release it then
+    locking.then(() => file.close(), () => file.close());
+    throw new OAuthFailure(`token file ${path} stayed locked by another refresh for ${LOCK_WAIT_MS / 1000} s`);
+  }
+  return file;
 }
 
 function expiringSoon(at: number | undefined): boolean {
