@@ -5,8 +5,8 @@
  * - `authorization_code`: the token file is re-read on every use; an access token within a minute of its expiry is
  *   refreshed first (RFC 6749 §6, with the resource indicator of RFC 8707) and the new tokens written back; after a
  *   401 the refresh is forced. A refresh that fails — or no token file, or no refresh token — is an
- *   {@link OAuthLoginRequired} whose message says to run `ptc auth login NAME`. When another process has rotated
- *   the refresh token meanwhile (its refresh won), its tokens are taken from the file instead.
+ *   {@link OAuthLoginRequired} whose message says to run `ptc auth login NAME`. A refresh holds an exclusive lock
+ *   of the token file, so another process refreshing the same file waits and then takes the new tokens from it.
  * - `client_credentials`: a token from the token endpoint (`token_url`, or the one the MCP server's protected
  *   resource metadata leads to), kept in memory until a minute before it expires or a 401.
  *
