@@ -187,3 +187,26 @@ async function revoke(bench: OAuthBench, token: string, record: ReturnType<OAuth
   await res.body?.cancel();
   assert.equal(res.status, 200);
 }
+
+Deno.test("mcp_http oauth2: client credentials refuse an authorization server other than the configured one", async () => {
+  await withBench(async (bench) => {
+    const c = config(bench, {
+      scheme: "oauth2",
+      grant: "client_credentials",
+      client_id_binding: "cid",
+      client_secret_binding: "csecret",
+      authorization_server: "http://127.0.0.1:9",
+    });
+    const deps = makeDeps({
+      name: "notes",
+      credentials: { cid: bench.as.ciClient.client_id, csecret: bench.as.ciClient.client_secret },
+    });
+    const tokenCalls = bench.as.hits("/token");
+    const started = await transport.start(c, deps).catch((e: Error) => e);
+    const message = started instanceof Error
+      ? started.message
+      : await started.call("echo", {}, callCtx()).then((r) => (r.ok ? "" : r.message)).finally(() => started.stop());
+    assert.match(message, new RegExp(`names authorization server ${bench.as.issuer}/?, not the configured`));
+    assert.equal(bench.as.hits("/token"), tokenCalls, "the secret never went to the token endpoint");
+  });
+});
