@@ -12,6 +12,7 @@ import { createEngine, EngineStartError } from "../engine/engine.ts";
 import type { Engine, EngineEvalResult } from "../engine/types.ts";
 import { writesLine, writesOf } from "../engine/writes.ts";
 import { payloadMetrics } from "../mcp/metrics.ts";
+import { answerText } from "../engine/results.ts";
 import {
   LIMIT_FLAG_OPTIONS,
   LimitFlagError,
@@ -315,9 +316,9 @@ async function runOne(engine: Engine, plan: EvalPlan): Promise<number> {
   // A budget refused a call: the answer may be partial even though the program returned (stderr, like errors).
   if (result.budgetRefusals) console.error(`warning: budget exhausted — ${result.budgetRefusals.join("; ")}`);
   if (success) {
-    // Like `clojure -e`: a program that printed (`doc`, `doseq` + `println`) and returned nil shows only its output.
+    // Like `clojure -e`: a program that printed (`doseq` + `println`) and returned nil shows only its output.
     const quietNil = result.ok && result.printed === "nil" && result.prints.length > 0;
-    await writeOut(lines + (quietNil ? "" : (result.ok ? result.printed : "") + "\n"));
+    await writeOut(lines + (quietNil ? "" : (result.ok ? answerText(result.printed, result.json) : "") + "\n"));
   } else {
     await writeOut(lines);
     console.error(result.ok ? `fail: ${result.printed}` : `${result.reason}: ${result.message}`);

@@ -241,7 +241,9 @@ class EngineImpl implements Engine {
 
   renderCatalog(mode?: "auto" | "inline" | "lazy"): string {
     if (!this.runtime) return "";
-    const replaced = new Set(this.libs.filter((n) => n.visibility === "prompt").flatMap((n) => n.replaces));
+    const replaced = new Map(
+      this.libs.filter((n) => n.visibility === "prompt").flatMap((n) => n.replaces.map((r) => [r, n.name] as const)),
+    );
     return renderCatalog(this.runtime, mode ?? this.runtime.catalogSettings.exposure, replaced);
   }
 

@@ -10,7 +10,7 @@ import type { Engine, EngineEvalResult } from "../engine/types.ts";
 import type { JsonObject } from "../core/json.ts";
 import { VERSION } from "../version.ts";
 import { librariesCard, limitsInView, lispEvalDescription } from "./card.ts";
-import { errorResponse, renderEvalResult, type ResponseProfile, type ToolResponse } from "./envelope.ts";
+import { errorResponse, outputCaps, renderEvalResult, type ResponseProfile, type ToolResponse } from "./envelope.ts";
 import type { AuditedEval, AuditTrail } from "./audit_trail.ts";
 import type { ConcurrencyGate } from "./gate.ts";
 import { getOperationSchema, IntrospectionError, listApiServices, listServiceOperations } from "./introspection.ts";
@@ -110,6 +110,7 @@ export function lispEvalDescriptionOf(
     slim: view.profile === "slim",
     limits: limitsInView(view.programTimeoutMs, hasTools ? engine.runLimits() : undefined, writes),
     writes,
+    output: outputCaps(view.profile),
   });
 }
 

@@ -105,7 +105,7 @@ Deno.test("ptc catalog prints text and json; --diff reports changes", async () =
     assert.equal(text.code, 0, text.err);
     assert.equal(
       text.out,
-      "obs (1 tools) - Observatory [fake]\n  obs/list-traces {:org-id string} -> Result<any>\n      List traces",
+      "obs (1 tool) - Observatory [fake]\n  obs/list-traces {:org-id string} -> Result<any>\n      List traces",
     );
     const json = await capture(() => catalog(["--upstreams-config", file, "--format", "json"]));
     assert.equal(JSON.parse(json.out).servers[0].tools[0].name, "list-traces");

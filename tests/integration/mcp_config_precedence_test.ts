@@ -32,7 +32,7 @@ Deno.test("ptc mcp: config limits and catalog.exposure apply unless a flag overr
         assert.match(d, /7 tool calls/);
         assert.match(d, /3 discovery operations/);
         // lazy exposure lists servers only: no tool signature of the Observatory appears.
-        assert.doesNotMatch(d, /list-traces/);
+        assert.doesNotMatch(d, /observatory\/list-traces \{/);
         const remaining = textOf(await evalLisp(c, "(select-keys (budget/remaining) [:tool_calls :discovery_ops])"));
         assert.equal(remaining, "{:discovery_ops 3 :tool_calls 7}");
         const r = textOf(
@@ -61,7 +61,7 @@ Deno.test("ptc mcp: config limits and catalog.exposure apply unless a flag overr
         const d = await description(c);
         assert.match(d, /9 tool calls/);
         assert.match(d, /3 discovery operations/);
-        assert.match(d, /list-traces/);
+        assert.match(d, /observatory\/list-traces \{/);
         assert.equal(textOf(await evalLisp(c, "(:tool_calls (budget/remaining))")), "9");
       } finally {
         await c.close();

@@ -115,7 +115,7 @@ export function exposeTools(tools: readonly McpTool[], transport: string, mappin
       annotations: annotationsOf(tool),
       ...(mapped ? { effect: mapped.effect } : {}),
       ...(mapped?.hidden ? { hidden: true } : {}),
-      ...(mapped?.pagination ? { pagination: mapped.pagination } : {}),
+      ...(mapped?.pagination !== undefined ? { pagination: mapped.pagination } : {}),
       _ptc: { transport, upstreamName: tool.name },
     };
     if (mapped) problems.push(...mappedPaginationProblems(tool.name, mapped, tool.inputSchema));
