@@ -6,20 +6,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startBench } from "../transports/http_common/oauth_setup.ts";
+import { runDeno } from "./run_deno.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
-
-async function ptc(args: string[], env: Record<string, string> = {}) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
-    env,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
-}
+const ptc = (args: string[], env: Record<string, string> = {}) => runDeno([MAIN, ...args], { env });
 
 Deno.test("ptc init openapi: an oauth2 client-credentials scheme becomes an oauth2 emitter that works", async () => {
   const bench = await startBench();
