@@ -106,12 +106,23 @@ export interface OAuthEmitterOptions {
   found: (config: OAuthConfig) => void;
 }
 
-/** Parse an `auth` list (null/absent = none); an `oauth2` emitter goes to `oauth.found` instead of the list. */
+/** The emitter schemes that send a declared credential, and the extra key each one takes. */
+const SCHEMES = ["bearer", "basic", "custom_header", "query", "cookie"] as const;
+const EMITTER_KEYS = ["scheme", "binding", "header", "param", "cookie"];
+/** A query parameter or cookie name: a token, no `=`, `;`, `&` or space. */
+const NAME_RE = /^[A-Za-z0-9!#$%'*+.^_`|~-]{1,128}$/;
+
+/**
+ * Parse an `auth` list (null/absent = none). `queryKeys`: the transport can send `query` emitters (OpenAPI; the
+ * MCP endpoint URL is the server's to choose). An `oauth2` emitter goes to `oauth.found` instead of the list
+ * (without `oauth`, "oauth2" is not a scheme).
+ */
 export function parseAuth(
   raw: unknown,
   path: string,
   ctx: ConfigContext,
   errors: ConfigError[],
+  queryKeys = true,
   oauth?: OAuthEmitterOptions,
 ): AuthEmitter[] {
   if (raw === undefined || raw === null) return [];
@@ -129,37 +140,48 @@ export function parseAuth(
     }
     const e = item as Record<string, unknown>;
     if (e.scheme === "oauth2" && oauth) {
-      const prev = emittedBy.get("authorization");
+      const emitted = 'header "authorization"';
+      const prev = emittedBy.get(emitted);
       if (prev !== undefined) {
-        errors.push({ path: p, message: `emits header "authorization" already emitted by ${joinIndex(path, prev)}` });
+        errors.push({ path: p, message: `emits ${emitted} already emitted by ${joinIndex(path, prev)}` });
         return;
       }
-      emittedBy.set("authorization", i);
+      emittedBy.set(emitted, i);
       const parsed = parseOAuthEmitter(e, p, ctx, oauth.transport, oauth.checkUrl, errors);
       if (parsed) oauth.found(parsed);
       return;
     }
     let ok = true;
     for (const key of Object.keys(e)) {
-      if (!["scheme", "binding", "header"].includes(key)) {
-        errors.push({
-          path: joinKey(p, key),
-          message: `unknown key${unknownKeyHint(key, ["scheme", "binding", "header"])}`,
-        });
+      if (!EMITTER_KEYS.includes(key)) {
+        errors.push({ path: joinKey(p, key), message: `unknown key${unknownKeyHint(key, EMITTER_KEYS)}` });
         ok = false;
       }
     }
-    const scheme = e.scheme;
-    if (scheme === "api_key") {
+    const scheme = e.scheme as AuthEmitter["scheme"];
+    if (scheme === ("api_key" as string)) {
       errors.push({
         path: joinKey(p, "scheme"),
-        message: '"api_key" is not a scheme here; write "custom_header" with "header": "<Header-Name>"',
+        message: '"api_key" is not a scheme here; write "custom_header" with "header": "<Header-Name>", ' +
+          '"query" with "param": "<name>" or "cookie" with "cookie": "<name>"',
       });
       return;
     }
-    if (scheme !== "bearer" && scheme !== "basic" && scheme !== "custom_header") {
-      const choices = oauth ? '"bearer", "basic", "custom_header" or "oauth2"' : '"bearer", "basic" or "custom_header"';
-      errors.push({ path: joinKey(p, "scheme"), message: `must be ${choices}` });
+    if (!(SCHEMES as readonly unknown[]).includes(scheme)) {
+      const last = oauth
+        ? ', "cookie" (an API key in a cookie) or "oauth2" (ptc obtains and refreshes the token)'
+        : ' or "cookie" (an API key in a cookie)';
+      errors.push({
+        path: joinKey(p, "scheme"),
+        message: `must be "bearer", "basic", "custom_header", "query" (an API key in the query string)${last}`,
+      });
+      return;
+    }
+    if (scheme === "query" && !queryKeys) {
+      errors.push({
+        path: joinKey(p, "scheme"),
+        message: '"query" emitters are for openapi upstreams; an MCP endpoint takes credentials in headers',
+      });
       return;
     }
     const binding = e.binding;
@@ -181,7 +203,7 @@ export function parseAuth(
     const hint = ctx.credentialHints?.get(binding);
     if (hint) {
       const allowed = (hint === "bearer" && scheme === "bearer") || (hint === "basic" && scheme === "basic") ||
-        (hint === "raw" && scheme === "custom_header");
+        (hint === "raw" && (scheme === "custom_header" || scheme === "query" || scheme === "cookie"));
       if (!allowed) {
         errors.push({
           path: joinKey(p, "binding"),
@@ -205,13 +227,37 @@ export function parseAuth(
       errors.push({ path: joinKey(p, "header"), message: `is only used with scheme "custom_header", not "${scheme}"` });
       ok = false;
     }
-    const emitted = header ? header.toLowerCase() : "authorization";
+    let name: string | undefined;
+    for (const [key, owner] of [["param", "query"], ["cookie", "cookie"]] as const) {
+      if (scheme === owner) {
+        if (typeof e[key] !== "string" || !NAME_RE.test(e[key] as string)) {
+          errors.push({
+            path: joinKey(p, key),
+            message: `${owner} needs "${key}": the ${owner === "query" ? "query parameter" : "cookie"} name ` +
+              "(letters, digits and !#$%'*+.^_`|~-)",
+          });
+          return;
+        }
+        name = e[key] as string;
+      } else if (e[key] !== undefined) {
+        errors.push({ path: joinKey(p, key), message: `is only used with scheme "${owner}", not "${scheme}"` });
+        ok = false;
+      }
+    }
+    const emitted = scheme === "query"
+      ? `query parameter "${name}"`
+      : scheme === "cookie"
+      ? `cookie "${name}"`
+      : `header "${header ? header.toLowerCase() : "authorization"}"`;
     const prev = emittedBy.get(emitted);
     if (prev !== undefined) {
-      errors.push({ path: p, message: `emits header "${emitted}" already emitted by ${joinIndex(path, prev)}` });
+      errors.push({ path: p, message: `emits ${emitted} already emitted by ${joinIndex(path, prev)}` });
       ok = false;
     } else emittedBy.set(emitted, i);
-    if (ok) out.push(header ? { scheme, binding, header } : { scheme, binding });
+    if (!ok) return;
+    if (scheme === "query") out.push({ scheme, binding, param: name });
+    else if (scheme === "cookie") out.push({ scheme, binding, cookie: name });
+    else out.push(header ? { scheme, binding, header } : { scheme, binding });
   });
   return out;
 }
@@ -275,7 +321,7 @@ export function parseHttpCommon(
   }
   const hasAuth = Array.isArray(raw.auth) && raw.auth.length > 0;
   let oauth: OAuthConfig | undefined;
-  const auth = parseAuth(raw.auth, joinKey(ctx.path, "auth"), ctx, errors, {
+  const auth = parseAuth(raw.auth, joinKey(ctx.path, "auth"), ctx, errors, options.urlKey === "base_url", {
     transport: options.urlKey === "url" ? "mcp_http" : "openapi",
     // the authorization server's URLs obey the upstream's own policy: credentials travel to them
     checkUrl: (value, path) =>
@@ -333,14 +379,17 @@ export const authEmitterSchema: JsonSchema = {
   properties: {
     ...(oauthEmitterSchema.properties as Record<string, JsonSchema>),
     scheme: {
-      enum: ["bearer", "basic", "custom_header", "oauth2"],
-      description: "How the credential is sent; oauth2: ptc obtains, stores and refreshes the token itself.",
+      enum: [...SCHEMES, "oauth2"],
+      description: "How the credential is sent: bearer, basic, custom_header (a header), query (openapi: a query " +
+        "parameter), cookie (a Cookie); oauth2: ptc obtains, stores and refreshes the token itself.",
       "x-ptc-hints": {
         api_key: '"api_key" is not a scheme here; write "custom_header" with "header": "<Header-Name>"',
       },
     },
     binding: { type: "string", minLength: 1, description: "Name of a credential under top-level credentials." },
     header: { type: "string", minLength: 1, description: "custom_header only: the header name." },
+    param: { type: "string", minLength: 1, description: "query only: the query parameter name." },
+    cookie: { type: "string", minLength: 1, description: "cookie only: the cookie name." },
   },
   required: ["scheme"],
   additionalProperties: false,
@@ -359,7 +408,7 @@ export function httpCommonSchemaProperties(options: HttpCommonOptions): Record<s
     auth: {
       type: ["array", "null"],
       items: authEmitterSchema,
-      description: "Credentials to send, in order: bearer, basic, custom_header or oauth2 emitters.",
+      description: "Credentials to send, in order: bearer, basic, custom_header, query, cookie or oauth2 emitters.",
     },
     static_headers: {
       type: ["object", "null"],

@@ -109,7 +109,7 @@ Deno.test("oauth2 emitter: one error per rule, each naming its key path", () => 
     [
       { scheme: "kerberos", binding: "cid" },
       "mcp_http",
-      /scheme: must be "bearer", "basic", "custom_header" or "oauth2"/,
+      /scheme: must be "bearer", "basic", "custom_header", "query" .*, "cookie" .* or "oauth2"/,
     ],
   ];
   for (const [auth, kind, re] of cases) {

@@ -30,7 +30,9 @@ export interface OAuthBench {
 /** Start the authorization server and the protected server. */
 export async function startBench(): Promise<OAuthBench> {
   const late: { rs?: ProtectedServer } = {};
-  const as = await startAuthorizationServer({ resources: () => late.rs ? [late.rs.mcpUrl, late.rs.apiUrl] : [] });
+  const as = await startAuthorizationServer({
+    resources: () => late.rs ? [late.rs.mcpUrl, late.rs.sseUrl, late.rs.apiUrl] : [],
+  });
   const rs = late.rs = await startProtectedServer({ issuer: as.issuer, introspector: as.introspector });
   const dir = await Deno.makeTempDir({ prefix: "ptc-oauth-" });
   const tokenFile = `${dir}/tokens.json`;
@@ -56,6 +58,8 @@ export async function loginWithBrowser(
     credentials: CredentialMaterializer;
     redactor: Redactor;
     upstreamName?: string;
+    /** The MCP endpoint to log in to (`bench.rs.mcpUrl` by default). */
+    serverUrl?: string;
   },
 ): Promise<LoginResult & { authorizationUrl: URL }> {
   let shown: URL | undefined;
@@ -63,7 +67,7 @@ export async function loginWithBrowser(
   const stop = new AbortController();
   const result = await login({
     upstreamName: options.upstreamName ?? "fx",
-    serverUrl: bench.rs.mcpUrl,
+    serverUrl: options.serverUrl ?? bench.rs.mcpUrl,
     config: options.config,
     credentials: options.credentials,
     redactor: options.redactor,

@@ -11,13 +11,14 @@ import { callCtx, makeCtx, makeDeps, parseOk } from "../mcp_common/helpers.ts";
 import { loginWithBrowser, type OAuthBench, startBench } from "../http_common/oauth_setup.ts";
 import type { McpHttpConfig } from "../../../transports/mcp_http/mod.ts";
 import type { JsonObject } from "../../../src/core/json.ts";
+import { UpstreamStartError } from "../../../src/upstream/types.ts";
 
 const transport = registerBuiltins().get("mcp_http")!;
 
-function config(bench: OAuthBench, auth: JsonObject): McpHttpConfig {
+function config(bench: OAuthBench, auth: JsonObject, url = bench.rs.mcpUrl): McpHttpConfig {
   return parseOk(transport, {
     transport: "mcp_http",
-    url: bench.rs.mcpUrl,
+    url,
     allow_insecure_http: true,
     allow_insecure_auth: true,
     auth: [auth],
@@ -97,6 +98,48 @@ Deno.test("mcp_http oauth2: login, call, refresh after expiry, failed refresh, r
     } finally {
       await upstream.stop();
     }
+  });
+});
+
+Deno.test("mcp_http oauth2 over legacy HTTP+SSE: login, the fallback from Streamable HTTP, refresh after a 401", async () => {
+  await withBench(async (bench) => {
+    const c = config(bench, { scheme: "oauth2", token_file: bench.tokenFile }, bench.rs.sseUrl);
+    const deps = makeDeps();
+    // the unauthenticated POST to /sse answers 405: the login asks the stream's GET, whose 401 starts the discovery
+    await loginWithBrowser(bench, {
+      config: c.oauth!,
+      credentials: deps.credentials,
+      redactor: deps.redactor,
+      serverUrl: bench.rs.sseUrl,
+    });
+    const first = bench.record();
+    assert.equal(first.discovery?.resourceMetadata?.resource, bench.rs.sseUrl);
+    const upstream = await transport.start(c, deps);
+    try {
+      // the POST answered 405 again: the spec's fallback to the event stream's GET, with the token
+      assert.equal(upstream.diagnostics().wire, "sse");
+      assert.ok(bench.rs.statuses().includes(405), "Streamable HTTP was tried first");
+      const ok = await upstream.call("echo", { text: "over sse" }, callCtx());
+      assert.equal(ok.ok, true, JSON.stringify(ok));
+      assert.ok(bench.rs.presented().includes(first.tokens!.access_token));
+      // the token expires: the message POST's 401 makes ptc refresh and send it again
+      const tokenCalls = bench.as.hits("/token");
+      bench.as.expireAccessTokens();
+      const again = await upstream.call("echo", { text: "after expiry" }, callCtx());
+      assert.equal(again.ok, true, JSON.stringify(again));
+      assert.equal(bench.as.hits("/token"), tokenCalls + 1, "one refresh");
+      assert.notEqual(bench.record().tokens!.access_token, first.tokens!.access_token);
+    } finally {
+      await upstream.stop();
+    }
+    // the stream's GET answers 401 and the refresh is refused: the start says to log in, not "check the credential"
+    bench.as.dropRefreshTokens();
+    bench.as.expireAccessTokens();
+    const pinned = config(bench, { scheme: "oauth2", token_file: bench.tokenFile }, bench.rs.sseUrl);
+    const refused = await transport.start({ ...pinned, wire: "sse" }, makeDeps()).catch((e) => e);
+    assert.ok(refused instanceof UpstreamStartError, String(refused));
+    assert.equal(refused.code, "login_required", refused.message);
+    assert.match(`${refused.message} ${refused.hint}`, /ptc auth login fx/);
   });
 });
 

@@ -2,7 +2,8 @@
  * The interactive part of the authorization code grant (`ptc auth login NAME`), per the MCP authorization spec:
  *
  * 1. an unauthenticated request to the MCP endpoint must answer 401; its `WWW-Authenticate` names the protected
- *    resource metadata (RFC 9728) and maybe the scope;
+ *    resource metadata (RFC 9728) and maybe the scope. The request is a Streamable HTTP POST; when that answers 400,
+ *    404 or 405 (a legacy HTTP+SSE endpoint), the event stream's GET, as the transport's own fallback does;
  * 2. the SDK's `auth()` reads that metadata, then the authorization server's (RFC 8414, or OpenID Connect discovery),
  *    registers a client (RFC 7591) unless `client_id_binding` names one, and builds the authorization URL with PKCE
  *    (S256), a `state` and the resource indicator (RFC 8707);
@@ -189,19 +190,27 @@ function safeCode(code: string): string {
   return /^[a-z_]{1,64}$/.test(code) ? code : "an error";
 }
 
+/** Statuses of the POST after which a legacy HTTP+SSE endpoint is asked with a GET (see protocol.ts of mcp_http). */
+const SSE_FALLBACK = new Set([400, 404, 405]);
+
 /** Step 1: the unauthenticated request and its challenge. */
 async function probe(o: LoginOptions): Promise<{ resourceMetadataUrl?: URL; scope?: string }> {
-  let res: Response;
-  try {
-    res = await o.fetchFn(o.serverUrl, {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: PROBE,
-    });
-  } catch (e) {
-    throw new OAuthFailure(`the MCP server cannot be reached (${describeOAuthError(e, o.redactor)})`);
-  }
-  await res.body?.cancel();
+  const ask = async (init: RequestInit): Promise<Response> => {
+    let res: Response;
+    try {
+      res = await o.fetchFn(o.serverUrl, init);
+    } catch (e) {
+      throw new OAuthFailure(`the MCP server cannot be reached (${describeOAuthError(e, o.redactor)})`);
+    }
+    await res.body?.cancel();
+    return res;
+  };
+  let res = await ask({
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body: PROBE,
+  });
+  if (SSE_FALLBACK.has(res.status)) res = await ask({ method: "GET", headers: { accept: "text/event-stream" } });
   if (res.status !== 401) {
     throw new OAuthFailure(
       `the MCP server answered HTTP ${res.status} without credentials, not 401: it asks for no login`,
