@@ -4,6 +4,7 @@
  * emitter list and `static_headers`. Every problem is a ConfigError naming its key path.
  * @module
  */
+import { resolve } from "node:path";
 import type { AuthEmitter, ConfigContext, ConfigError, JsonSchema } from "../../src/upstream/types.ts";
 import { HEADER_TOKEN_RE, isReservedHeader, secretNamePart } from "../../src/upstream/headers.ts";
 import { didYouMean } from "../../src/core/suggest.ts";
@@ -29,6 +30,8 @@ export interface HttpCommonConfig {
   allowInsecureHttp: boolean;
   allowInsecureAuth: boolean;
   allowInsecureLoopback: boolean;
+  /** `ca_file`, resolved against the config's folder: extra CA certificates (PEM) its TLS connections trust. */
+  caFile?: string;
 }
 
 /** Options of `parseHttpCommon`. */
@@ -358,8 +361,15 @@ export function parseHttpCommon(
       });
     }
   }
+  let caFile: string | undefined;
+  if (raw.ca_file !== undefined) {
+    if (typeof raw.ca_file !== "string" || raw.ca_file.trim() === "") {
+      errors.push({ path: joinKey(ctx.path, "ca_file"), message: "must be the path of a PEM file" });
+    } else caFile = resolve(ctx.configDir, raw.ca_file);
+  }
   if (errors.length > 0 || !(url instanceof URL)) return errors;
   return {
+    ...(caFile ? { caFile } : {}),
     url: url.href,
     origin: url.origin,
     hostPort: hostPortOf(url),
@@ -414,6 +424,12 @@ export function httpCommonSchemaProperties(options: HttpCommonOptions): Record<s
       type: ["object", "null"],
       additionalProperties: { type: "string" },
       description: "Non-secret headers sent on every request (protocol and secret-looking names are rejected).",
+    },
+    ca_file: {
+      type: "string",
+      minLength: 1,
+      description: "PEM file of extra CA certificates this upstream's TLS connections trust (a private CA; relative " +
+        "to the config file). DENO_CERT does the same for the whole process.",
     },
     allow_insecure_http: { type: "boolean", description: "Allow a plain http:// URL." },
     allow_insecure_auth: { type: "boolean", description: "Also send credentials over plain http:// (needs both)." },

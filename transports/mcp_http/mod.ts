@@ -10,6 +10,7 @@ import { startMcpUpstream } from "../mcp_common/upstream.ts";
 import { type McpHttpConfig, mcpHttpSchema, parseHttpConfig } from "./config.ts";
 import { makeWireConnector, type Wire } from "./protocol.ts";
 import { publicEndpoint } from "../http_common/endpoint.ts";
+import { withCaFile } from "../http_common/tls.ts";
 import { oauthAuthProvider, oauthPermissions } from "../http_common/oauth/mod.ts";
 
 export type { McpHttpConfig } from "./config.ts";
@@ -17,7 +18,8 @@ export type { McpHttpConfig } from "./config.ts";
 /** Reconnects after an HTTP+SSE event stream closed (Streamable HTTP connections never close on their own). */
 const STREAM_RESTART = { initialBackoffMs: 250, maxBackoffMs: 30_000, maxAttempts: 8, lost: "its event stream closed" };
 
-async function start(config: McpHttpConfig, deps: TransportDeps): Promise<Upstream> {
+async function start(config: McpHttpConfig, given: TransportDeps): Promise<Upstream> {
+  const deps = await withCaFile(given, config.caFile, `upstreams.${given.upstreamName}.ca_file`);
   // one OAuth session for the upstream, whichever wire it speaks: both SDK transports call token() before each
   // request and onUnauthorized() after a 401
   const authProvider = config.oauth
@@ -52,7 +54,7 @@ async function start(config: McpHttpConfig, deps: TransportDeps): Promise<Upstre
 
 /** Permissions: `--allow-net=<host:port>` of the endpoint, plus the token file and authorization server with OAuth. */
 function permissions(config: McpHttpConfig): PermissionNeeds {
-  const own: PermissionNeeds = { net: [config.hostPort], read: [], env: [], run: [] };
+  const own: PermissionNeeds = { net: [config.hostPort], read: config.caFile ? [config.caFile] : [], env: [], run: [] };
   return config.oauth ? oauthPermissions(config.oauth, own) : own;
 }
 

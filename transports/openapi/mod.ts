@@ -7,6 +7,7 @@
 import { appendQuery } from "./request.ts";
 import { hostPortOf } from "../http_common/config.ts";
 import { publicEndpoint } from "../http_common/endpoint.ts";
+import { withCaFile } from "../http_common/tls.ts";
 import type { JsonObject } from "../../src/core/json.ts";
 import {
   type ConfigContext,
@@ -81,8 +82,9 @@ export async function overlayDocument(config: OpenApiConfig, deps: TransportDeps
 }
 
 /** Start an upstream from a parsed config: load, apply the overlays, compile, and return the live upstream. */
-export async function startOpenApi(config: OpenApiConfig, deps: TransportDeps): Promise<Upstream> {
+export async function startOpenApi(config: OpenApiConfig, given: TransportDeps): Promise<Upstream> {
   const started = performance.now();
+  const deps = await withCaFile(given, config.http.caFile, `upstreams.${given.upstreamName}.ca_file`);
   const loaded = await loadDocument(config, deps);
   const overlayWarnings = await overlayDocument(config, deps, loaded);
   // the runtime prefixes log lines with the upstream name
@@ -194,6 +196,7 @@ export function openapiPermissions(config: OpenApiConfig): PermissionNeeds {
   if (config.schemaUrl) net.add(hostPortOf(new URL(config.schemaUrl)));
   const yaml = (config.schemaUrl !== undefined && !isJsonFile(new URL(config.schemaUrl).pathname)) ||
     [...config.overlays, ...(config.schemaFile ? [config.schemaFile] : [])].some((f) => !isJsonFile(f));
+  if (config.http.caFile) read.push(config.http.caFile);
   const own: PermissionNeeds = { net: [...net], read, env: yaml ? [...YAML_ENV] : [], run: [] };
   return config.http.oauth ? oauthPermissions(config.http.oauth, own) : own;
 }
