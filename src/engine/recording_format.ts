@@ -87,6 +87,8 @@ export interface RecordedUpstreamCall {
   tool: string;
   args: JsonObject;
   effect: ToolEffect;
+  /** A write a person approved before it was sent (`--approve-writes`). */
+  approval?: "accepted";
   result: RecordedResult;
 }
 
@@ -212,6 +214,7 @@ const EVALUATION_SCHEMA = {
           tool: { type: "string" },
           args: { type: "object" },
           effect: { enum: ["read", "write"] },
+          approval: { const: "accepted" },
           result: RESULT_SCHEMA,
         },
       },

@@ -74,6 +74,8 @@ export interface PtcConfig {
   readOnly: boolean;
   /** Top-level `allow_writes`: the config half of the write gate, for every upstream. */
   allowWrites?: boolean;
+  /** Top-level `approve_writes`: every write waits for a person's approval (either this or `--approve-writes`). */
+  approveWrites?: boolean;
   limits: RunLimits;
   catalog: CatalogSettings;
   /** Non-fatal notes (e.g. literal secrets). */
@@ -398,6 +400,7 @@ export function parseConfigText(
     libraries: ((doc.libraries ?? []) as string[]).map((file) => ({ file, path: resolve(configDir, file) })),
     readOnly,
     ...(doc.allow_writes === true ? { allowWrites: true } : {}),
+    ...(doc.approve_writes === true ? { approveWrites: true } : {}),
     limits: resolveLimits((doc.limits ?? {}) as Record<string, unknown>),
     catalog: resolveCatalog((doc.catalog ?? {}) as Record<string, unknown>),
     warnings,

@@ -13,6 +13,7 @@ import { callTool } from "./tool_call.ts";
 import type { CallInterceptor, CallRecord, CatalogOpRecord, RunRecords, RunScope } from "./run_records.ts";
 import { pagesTool } from "./tool_pages.ts";
 import { discover } from "./discovery.ts";
+import { ApprovalQueue, type Approver } from "./approval.ts";
 
 export type {
   CallInterceptor,
@@ -31,6 +32,10 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Sees or answers every dispatched call (a recording, a replay). */
   intercept?: CallInterceptor;
+  /** Who approves writes when the runtime requires approval (the face's person: MCP elicitation, the terminal). */
+  approver?: Approver;
+  /** How long one approval may take (default `DEFAULT_APPROVAL_WAIT_MS`, capped by `APPROVAL_WAIT_CAP_MS`). */
+  approvalWaitMs?: number;
 }
 
 /** The per-run state. Create with `createRunContext` or (preferably) `withRunContext`. */
@@ -51,10 +56,15 @@ export class RunContext implements RunScope {
   /** Calls to write tools attempted (charged against `maxWriteCalls`). */
   writeCount = 0;
   readonly intercept?: CallInterceptor;
+  readonly approver?: Approver;
+  readonly approvalWaitMs?: number;
+  readonly approvals = new ApprovalQueue();
 
   constructor(readonly runtime: Runtime, options: RunOptions = {}) {
     this.limits = { ...runtime.limits, ...options.limits };
     this.intercept = options.intercept;
+    this.approver = options.approver;
+    this.approvalWaitMs = options.approvalWaitMs;
     if (options.signal) {
       this.#outer = options.signal;
       if (options.signal.aborted) this.#controller.abort(options.signal.reason);
