@@ -189,6 +189,14 @@ export const NO_CONFIG =
 /** The environment fallback of `--allow-writes`, the process half of the write gate. */
 export const ALLOW_WRITES_ENV = "PTC_ALLOW_WRITES";
 
+/** The environment fallback of `--approve-writes` (every face that takes the flag). */
+export const APPROVE_WRITES_ENV = "PTC_APPROVE_WRITES";
+
+/** The process half of write approval: `--approve-writes`, else `$PTC_APPROVE_WRITES` (the config can add it too). */
+export function processApprovesWrites(flag: boolean | undefined): boolean {
+  return flag === true || envSwitch(APPROVE_WRITES_ENV);
+}
+
 /** The environment fallback of `--read-only` (every face that takes the flag, as `ptc mcp` does). */
 export const READ_ONLY_ENV = "PTC_READ_ONLY";
 

@@ -281,7 +281,8 @@ async function approve(
     return {
       ok: false,
       reason: "approval_unavailable",
-      message: `${what} needs a person's approval (--approve-writes) and this face has no one to ask; it was not sent`,
+      message: `${what} needs a person's approval (approve_writes / --approve-writes) and no one can be asked here ` +
+        "(ptc eval: add --yes to approve this run's writes); it was not sent",
       ...NOT_SENT,
       approval: "unavailable",
     };
