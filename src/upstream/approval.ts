@@ -101,12 +101,14 @@ export async function askBounded(
       resolve({ outcome: "unavailable", detail: `no answer within ${wait} ms` });
     }, wait);
   });
+  let done = () => {};
   const ended = new Promise<ApprovalAnswer>((resolve) => {
-    const done = () => resolve({ outcome: "unavailable", detail: "the run ended while waiting for approval" });
-    if (controller.signal.aborted) done();
-    else controller.signal.addEventListener("abort", done, { once: true });
+    done = () => resolve({ outcome: "unavailable", detail: "the run ended while waiting for approval" });
+    if (signal.aborted) done();
+    else signal.addEventListener("abort", done, { once: true });
   });
   try {
+    // the timer's abort tells the approver to stop asking; only the run's own signal ends the wait as "run ended"
     const asked = approver(request, controller.signal).then(
       (a) => ["accepted", "declined", "cancelled", "unavailable"].includes(a?.outcome) ? a : unavailable(),
       (e) => ({ outcome: "unavailable" as const, detail: e instanceof Error ? e.message.split("\n")[0] : String(e) }),
@@ -115,6 +117,7 @@ export async function askBounded(
   } finally {
     clearTimeout(timer);
     signal.removeEventListener("abort", onAbort);
+    signal.removeEventListener("abort", done);
     controller.abort();
   }
 }

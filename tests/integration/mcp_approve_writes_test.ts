@@ -13,7 +13,8 @@ import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/client/valida
 import { createTokenDir, type RunningObservatory, startObservatory } from "../../fixtures/observatory/mod.ts";
 import { writeConcreteConfig } from "../../src/cli/demo_session.ts";
 import { ptcMcpArgs, ROOT } from "./ptc_mcp_child.ts";
-import { evalLisp, textOf } from "./mcp_server_helpers.ts";
+import { evalLisp, spawnHttpServer, textOf } from "./mcp_server_helpers.ts";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 
 type Answer = { action: "accept" | "decline" | "cancel"; content?: Record<string, boolean> } | "never";
 
@@ -160,6 +161,8 @@ Deno.test("ptc mcp --approve-writes: accept, decline, cancel, no answer — coun
       );
       assert.equal(textOf(read).split("\n")[0], "true");
       assert.equal(asked.length, before, "reads are not approved");
+      const doc = await evalLisp(client, "(doc 'observatory/create-trace-annotation)");
+      assert.match(textOf(doc), /Approval: waits for a person to approve each call before it is sent/);
     } finally {
       await client.close();
     }
@@ -232,6 +235,44 @@ Deno.test("ptc mcp --approve-writes: no elicitation capability, or a 2026-07-28 
       } finally {
         await client.close();
       }
+    }
+    assert.equal(observatory.writes().length, 0);
+  });
+});
+
+Deno.test("ptc mcp --http --approve-writes: the stateless HTTP face cannot send elicitation → :approval_unavailable", async () => {
+  await withObservatory(async (observatory, configPath) => {
+    const trace = observatory.dataset.traces[0].id;
+    const server = await spawnHttpServer(
+      ["--upstreams-config", configPath, "--allow-writes", "--approve-writes", "--approval-timeout-ms", "1500"],
+      { PTC_ALLOW_WRITES: "" },
+    );
+    try {
+      for (const era of ["legacy", "auto"] as const) {
+        const asked: Asked[] = [];
+        const client = new Client(
+          { name: "ptc-approval-http", version: "0.0.1" },
+          {
+            capabilities: { elicitation: { form: {} } },
+            versionNegotiation: { mode: era, probe: { timeoutMs: 10_000 } },
+            jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
+          },
+        );
+        client.setRequestHandler("elicitation/create", (request) => {
+          asked.push({ message: (request.params as { message: string }).message });
+          return Promise.resolve({ action: "accept", content: { approve: true } });
+        });
+        await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+        try {
+          const result = await evalLisp(client, annotate(trace, "x"));
+          assert.match(textOf(result), /^\[false :approval_unavailable :not_applied\]/, era);
+          assert.equal(asked.length, 0, era);
+        } finally {
+          await client.close();
+        }
+      }
+    } finally {
+      await server.stop();
     }
     assert.equal(observatory.writes().length, 0);
   });
