@@ -13,6 +13,7 @@ import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/client/valida
 import { createTokenDir, type RunningObservatory, startObservatory } from "../../fixtures/observatory/mod.ts";
 import { writeConcreteConfig } from "../../src/cli/demo_session.ts";
 import { ptcMcpArgs, ROOT } from "./ptc_mcp_child.ts";
+import { hasInspector, runInspector } from "./inspector_cli.ts";
 import { evalLisp, spawnHttpServer, textOf } from "./mcp_server_helpers.ts";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 
@@ -276,4 +277,33 @@ Deno.test("ptc mcp --http --approve-writes: the stateless HTTP face cannot send 
     }
     assert.equal(observatory.writes().length, 0);
   });
+});
+
+Deno.test({
+  name: "MCP Inspector CLI over stdio (legacy and 2026 eras) declares no elicitation → :approval_unavailable",
+  ignore: !hasInspector(),
+  fn: async () => {
+    await withObservatory(async (observatory, configPath) => {
+      const trace = observatory.dataset.traces[0].id;
+      const target = [
+        Deno.execPath(),
+        ...ptcMcpArgs(["--upstreams-config", configPath, "--allow-writes", "--approve-writes"]),
+      ];
+      for (const era of ["legacy", "modern"]) {
+        const r = await runInspector([
+          "--protocol-era",
+          era,
+          ...target,
+          "--method",
+          "tools/call",
+          "--tool-name",
+          "lisp_eval",
+          "--tool-arg",
+          `program=${annotate(trace, "inspector")}`,
+        ], { cwd: ROOT }) as { result: { content: { text: string }[] } };
+        assert.match(r.result.content[0].text, /^\[false :approval_unavailable :not_applied\]/, era);
+      }
+      assert.equal(observatory.writes().length, 0);
+    });
+  },
 });
