@@ -15,6 +15,7 @@ import { registerBuiltins } from "../../transports/mod.ts";
 import { usageError } from "./usage.ts";
 import { openAuditLog } from "./mcp_audit.ts";
 import { openJournal, RecordingError } from "./record_replay.ts";
+import { mcpView } from "./view.ts";
 
 /** Entry point of `ptc mcp`. */
 export async function run(args: string[]): Promise<number> {
@@ -57,7 +58,7 @@ export async function run(args: string[]): Promise<number> {
   for (const t of registry.list()) t.delegateProcessReaping?.();
   let engine;
   try {
-    const journal = await openJournal(options.recordReplay, (m) => console.error(`ptc mcp: ${m}`));
+    const journal = await openJournal(options.recordReplay, (m) => console.error(`ptc mcp: ${m}`), "mcp");
     engine = await createEngine({
       journal,
       registry,
@@ -98,6 +99,28 @@ export async function run(args: string[]): Promise<number> {
     : undefined;
   sessions?.startSweeper();
   let shuttingDown = false;
+  // --view: the live viewer, started before the face so its first evaluation is seen.
+  let view;
+  if (options.view) {
+    try {
+      view = await mcpView(engine, {
+        listen: options.view,
+        face: options.http ? "http" : "stdio",
+        authToken,
+        allowedHosts: options.allowedHosts,
+        allPrograms: options.viewAllPrograms,
+        profile: options.responseProfile,
+        programTimeoutMs: options.programTimeoutMs,
+        catalogMode: options.catalogMode,
+      });
+    } catch (e) {
+      console.error(`ptc mcp: --view ${options.view.hostname}:${options.view.port}: ${(e as Error).message}`);
+      await engine.close();
+      await audit?.close();
+      return 2;
+    }
+    console.error(`ptc mcp: viewer on ${view.url}`);
+  }
   const factory = createServerFactory({
     engine,
     gate,
@@ -110,7 +133,8 @@ export async function run(args: string[]): Promise<number> {
     programTimeoutMs: options.programTimeoutMs,
     approvalTimeoutMs: options.approvalTimeoutMs,
     isShuttingDown: () => shuttingDown,
-    audit: audit?.trail(options.http ? "http" : "stdio", engine.catalog()),
+    audit: audit?.trail(options.http ? "http" : "stdio", engine.catalog(), engine.snapshots()),
+    view: view?.feed,
   });
   const onError = (e: Error) => console.error(`ptc mcp: ${e.message}`);
 
@@ -171,6 +195,7 @@ export async function run(args: string[]): Promise<number> {
   shuttingDown = true;
   await closeFace();
   await sessions?.closeAll();
+  await view?.close();
   await engine.close();
   await audit?.close();
   for (const [s, fn] of listeners) Deno.removeSignalListener(s, fn);

@@ -36,6 +36,16 @@ const AUDIT_FLAGS = {
   },
 } as const satisfies Record<string, FlagSpec>;
 
+/** `--view HOST:PORT`: the live web viewer of the running server (docs/view.md), kept in its own block. */
+const VIEW_FLAGS = {
+  "view": { kind: "string", help: "serve the web viewer of recent evaluations on HOST:PORT (loopback unless a token)" },
+  "view-all-programs": {
+    kind: "bool",
+    help: "show every owner's program, prints and answer in the viewer (default: only the viewer's own)",
+    default: false,
+  },
+} as const satisfies Record<string, FlagSpec>;
+
 // --- record / replay (docs/record-replay.md) ---
 /** `--record DIR` / `--replay DIR`: the flags of reproducible runs, kept in their own block. */
 const RECORD_REPLAY_FLAGS = {
@@ -133,6 +143,7 @@ export const MCP_FLAGS = {
   "body-timeout-ms": { kind: "int", help: "longest an HTTP request body may take to arrive", default: 10_000, min: 1 },
   "max-open-requests": { kind: "int", help: "HTTP requests open at once; more get 503", default: 256, min: 1 },
   ...AUDIT_FLAGS,
+  ...VIEW_FLAGS,
   ...RECORD_REPLAY_FLAGS,
 } as const satisfies Record<string, FlagSpec>;
 
@@ -172,6 +183,10 @@ export interface McpOptions {
   sandboxHeapMb: number;
   bodyTimeoutMs: number;
   maxOpenRequests: number;
+  /** `--view HOST:PORT`: where the live viewer listens, absent when not given. */
+  view?: { hostname: string; port: number };
+  /** `--view-all-programs`: the viewer shows every owner's program. */
+  viewAllPrograms: boolean;
   // --- audit trail ---
   /** `--audit-log FILE`: the JSON Lines audit log, absent when not given. */
   auditLog?: string;
@@ -327,6 +342,8 @@ export function parseMcpFlags(args: string[], env: (name: string) => string | un
     maxOpenRequests: values["max-open-requests"] as number,
     // --- audit trail ---
     ...(typeof values["audit-log"] === "string" ? { auditLog: values["audit-log"] } : {}),
+    ...(typeof values.view === "string" ? { view: parseHostPort(values.view, "--view") } : {}),
+    viewAllPrograms: values["view-all-programs"] as boolean,
     ...recordReplayOption(values),
   };
 }

@@ -32,7 +32,8 @@ Deno.test("eval: the config's hosts, secrets and command, the files on its comma
     [EXAMPLE, TOKEN, LIBRARY, join(Deno.cwd(), "d.json"), join(Deno.cwd(), "prog.clj"), ...SANDBOX.read].sort(),
   );
   assert.deepEqual(n.env, ["PATH"], "PTC_UPSTREAMS is not read when the flag is given");
-  assert.deepEqual(n.run, [...SANDBOX.run, "node"].sort());
+  // `kill` signals a stdio server's whole process group (transports/mcp_stdio/group.ts)
+  assert.deepEqual(n.run, [...SANDBOX.run, "kill", "node"].sort());
   assert.deepEqual(n.write, []);
 });
 
@@ -98,7 +99,7 @@ Deno.test("catalog starts no sandbox; doctor reads the stdio command where PATH 
     const doctor = await needs("doctor", ["--upstreams-config", EXAMPLE, "--connect"], { PATH: `/nonexistent:${bin}` });
     assert.ok(doctor.read.includes(join(bin, "node")), doctor.read.join());
     assert.deepEqual(doctor.env, ["PATH"]);
-    assert.deepEqual(doctor.run, ["node"], "doctor starts no sandbox");
+    assert.deepEqual(doctor.run, ["kill", "node"], "doctor starts no sandbox");
   } finally {
     await Deno.remove(bin, { recursive: true });
   }
@@ -237,4 +238,34 @@ Deno.test("PTC_ALLOW_WRITES is read by eval, repl, catalog and doctor when the c
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("view: reads its recordings, logs and token file, listens, runs the opener only with --open; mcp --view listens", async () => {
+  const view = await needs("view", [
+    "--recordings",
+    "/r/a",
+    "--recordings",
+    "/r/b",
+    "--audit-log",
+    "/l/audit.jsonl",
+    "--auth-token-file",
+    "/run/t",
+    "--listen",
+    "127.0.0.1:0",
+  ]);
+  assert.deepEqual(faceFlags(view), [
+    "--allow-net=127.0.0.1:0",
+    "--allow-read=/l/audit.jsonl,/r/a,/r/b,/run/t",
+  ]);
+  const opened = await needs("view", ["--recordings", "/r/a", "--open"]);
+  assert.deepEqual(opened.net, ["127.0.0.1:7333"]);
+  assert.equal(opened.run.length, 1);
+  assert.match(opened.run[0], /^(xdg-open|open)$/);
+  assert.equal(opened.env.length, 0, "the view reads no environment variable");
+  const bad = await faceNeeds("view", [], { env: envOf(), target: "source" });
+  assert.equal(bad.problems.length, 1, "no source: the face says so");
+
+  const live = await needs("mcp", ["--upstreams-config", EXAMPLE, "--view", "127.0.0.1:7334"]);
+  assert.deepEqual(live.net, ["127.0.0.1:7334", "127.0.0.1:8765"]);
+  assert.ok(!live.env.includes("PTC_VIEW") && live.env.includes("PTC_VIEW_ALL_PROGRAMS"));
 });
