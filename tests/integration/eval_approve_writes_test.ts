@@ -6,18 +6,12 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { applyEdits, modify } from "jsonc-parser";
-import { createTokenDir, startObservatory } from "../../fixtures/observatory/mod.ts";
-import { writeConcreteConfig } from "../../src/cli/demo_session.ts";
+import { withWriteObservatory } from "./write_observatory.ts";
 import { runDeno } from "../cli/run_deno.ts";
 import { MAIN } from "./ptc_process.ts";
 
 Deno.test("ptc eval --approve-writes refuses writes without --yes; --yes sends them; the config key does the same", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "ptc-eval-approve-" });
-  await Deno.mkdir(join(dir, ".observatory"), { mode: 0o700 });
-  const tokens = await createTokenDir(join(dir, ".observatory"));
-  const observatory = await startObservatory({ seed: "approve", traces: 20, tokensFile: tokens.tokensFile });
-  try {
-    const config = await writeConcreteConfig(dir, observatory.url, { upstreams: ["observatory"], writes: true });
+  await withWriteObservatory(async (observatory, config, dir) => {
     const trace = observatory.dataset.traces[0].id;
     const program =
       `(let [r (tool/call 'observatory/create-trace-annotation {:trace_id "${trace}" :label "needs-review"}` +
@@ -51,8 +45,5 @@ Deno.test("ptc eval --approve-writes refuses writes without --yes; --yes sends t
     const byKeyYes = await evalWith(["--yes"], {}, keyed);
     assert.equal(byKeyYes.stdout, "[true nil :applied]\n", byKeyYes.stderr);
     assert.equal(observatory.writes().length, 2);
-  } finally {
-    await observatory.stop();
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });

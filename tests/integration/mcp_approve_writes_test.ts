@@ -10,8 +10,8 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/client/validators/cf-worker";
-import { createTokenDir, type RunningObservatory, startObservatory } from "../../fixtures/observatory/mod.ts";
-import { writeConcreteConfig } from "../../src/cli/demo_session.ts";
+import type { RunningObservatory } from "../../fixtures/observatory/mod.ts";
+import { withWriteObservatory } from "./write_observatory.ts";
 import { ptcMcpArgs, ROOT } from "./ptc_mcp_child.ts";
 import { hasInspector, runInspector } from "./inspector_cli.ts";
 import { evalLisp, spawnHttpServer, textOf } from "./mcp_server_helpers.ts";
@@ -84,19 +84,8 @@ async function connect(
   return { client, inFlight: () => open, maxInFlight: () => max };
 }
 
-async function withObservatory(fn: (o: RunningObservatory, configPath: string) => Promise<void>) {
-  const dir = await Deno.makeTempDir({ prefix: "ptc-approve-" });
-  await Deno.mkdir(join(dir, ".observatory"), { mode: 0o700 });
-  const tokens = await createTokenDir(join(dir, ".observatory"));
-  const observatory = await startObservatory({ seed: "approve", traces: 50, tokensFile: tokens.tokensFile });
-  try {
-    const configPath = await writeConcreteConfig(dir, observatory.url, { upstreams: ["observatory"], writes: true });
-    await fn(observatory, configPath);
-  } finally {
-    await observatory.stop();
-    await Deno.remove(dir, { recursive: true });
-  }
-}
+const withObservatory = (fn: (o: RunningObservatory, configPath: string) => Promise<void>) =>
+  withWriteObservatory(fn, 50);
 
 const annotate = (trace: string, reason: string) =>
   `(let [r (tool/call 'observatory/create-trace-annotation {:trace_id "${trace}" :label "needs-review"} ` +
