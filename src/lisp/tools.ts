@@ -254,7 +254,7 @@ export function budgetRemaining(run: EvalContext): Value {
     const host = performTool(run, { name: "budget", args: {} });
     if (host instanceof PMap) host.forEach((k, v) => kvs.push(kw(k instanceof Keyword ? k.name : String(k)), v));
   }
-  if (Number.isFinite(run.deadline)) kvs.push(kw("time_ms"), Math.max(0, run.deadline - Date.now()));
+  if (Number.isFinite(run.deadline)) kvs.push(kw("time_ms"), Math.max(0, run.deadlineNow() - Date.now()));
   return mapFromKvs(kvs);
 }
 

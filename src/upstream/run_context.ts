@@ -8,7 +8,14 @@
 import type { JsonObject } from "../core/json.ts";
 import type { RunLimits } from "./config.ts";
 import type { Runtime } from "./runtime.ts";
-import type { DiscoveryOp, DiscoveryOutcome, HostCallbacks, ToolOutcome, ToolRequest } from "../core/tool_seam.ts";
+import type {
+  DiscoveryOp,
+  DiscoveryOutcome,
+  HostCallbacks,
+  RunClock,
+  ToolOutcome,
+  ToolRequest,
+} from "../core/tool_seam.ts";
 import { HOST_TOOL_NAMES } from "../core/tool_seam.ts";
 import { callTool } from "./tool_call.ts";
 import { RESOURCE_TOOLS, resourceTool } from "./tool_resources.ts";
@@ -63,6 +70,12 @@ export class RunContext implements RunScope {
   readonly approver?: Approver;
   readonly approvalWaitMs?: number;
   readonly approvals = new ApprovalQueue();
+  #clock?: RunClock;
+
+  /** Hold the program's clock (a person deciding about a write); a run without a sandbox clock holds nothing. */
+  holdClock(): () => void {
+    return this.#clock?.hold() ?? (() => {});
+  }
 
   constructor(readonly runtime: Runtime, options: RunOptions = {}) {
     this.limits = { ...runtime.limits, ...options.limits };
@@ -180,6 +193,7 @@ export class RunContext implements RunScope {
       toolNames: [...HOST_TOOL_NAMES],
       callTool: (request) => this.callTool(request),
       discovery: (op, args) => this.discovery(op, args),
+      attachClock: (clock) => (this.#clock = clock),
     };
   }
 }

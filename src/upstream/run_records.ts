@@ -91,6 +91,8 @@ export interface RunScope {
   readonly approvalWaitMs?: number;
   /** The run's approvals, asked one at a time. */
   readonly approvals: ApprovalQueue;
+  /** Stop the program's deadline while a person decides; call the returned function when they have. */
+  holdClock(): () => void;
   record(r: CallRecord): void;
   recordOp(r: CatalogOpRecord): void;
   /**

@@ -295,7 +295,15 @@ async function approve(
   }
   const request = approvalRequest({ server: target.server, tool: target.tool, effect }, recordedArgs, target.reason);
   const approver = ctx.approver;
-  const answer = await ctx.approvals.run(() => askBounded(approver, request, ctx.signal, ctx.approvalWaitMs));
+  const answer = await ctx.approvals.run(async () => {
+    // The program's deadline pauses while a person decides (at most the approval wait, capped at 5 minutes).
+    const release = ctx.holdClock();
+    try {
+      return await askBounded(approver, request, ctx.signal, ctx.approvalWaitMs);
+    } finally {
+      release();
+    }
+  });
   if (answer.outcome === "accepted") return { ok: true, approval: "accepted" };
   if (answer.outcome === "unavailable") {
     const why = answer.detail ? `: ${answer.detail}` : "";

@@ -33,6 +33,9 @@ async function connect(
     answer?: () => Answer;
     asked?: Asked[];
     auditLog?: string;
+    /** How long the person takes before answering, ms (default 20). */
+    thinkMs?: number;
+    flags?: string[];
   },
 ): Promise<{ client: Client; inFlight: () => number; maxInFlight: () => number }> {
   const client = new Client(
@@ -55,7 +58,8 @@ async function connect(
         const answer = options.answer!();
         // A person who never answers: ptc stops waiting after --approval-timeout-ms.
         if (answer === "never") return await new Promise<never>(() => {});
-        await new Promise((r) => setTimeout(r, 20)); // a person takes a moment: overlapping asks would show
+        // a person takes a moment: overlapping asks would show
+        await new Promise((r) => setTimeout(r, options.thinkMs ?? 20));
         return answer;
       } finally {
         open--;
@@ -74,6 +78,7 @@ async function connect(
       "--response-profile",
       "debug",
       ...(options.auditLog ? ["--audit-log", options.auditLog] : []),
+      ...(options.flags ?? []),
     ]),
     env: { PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "/tmp" },
     stderr: "pipe",
@@ -295,4 +300,27 @@ Deno.test({
       assert.equal(observatory.writes().length, 0);
     });
   },
+});
+
+Deno.test("ptc mcp --approve-writes: the program's deadline pauses while the person decides", async () => {
+  await withObservatory(async (observatory, configPath) => {
+    const trace = observatory.dataset.traces[0].id;
+    const conn = await connect(configPath, {
+      elicitation: true,
+      era: "legacy",
+      answer: () => ({ action: "accept", content: { approve: true } }),
+      // the person takes longer than the whole program may run; the program still has its time afterwards
+      thinkMs: 1_200,
+      flags: ["--program-timeout-ms", "800"],
+    });
+    try {
+      const program = `(let [r (tool/call 'observatory/create-trace-annotation {:trace_id "${trace}" ` +
+        `:label "needs-review"})] [(:mutation_state r) (> (:time_ms (budget/remaining)) 0)])`;
+      const result = await evalLisp(conn.client, program);
+      assert.match(textOf(result), /^\[:applied true\]/);
+      assert.equal(observatory.writes().length, 1);
+    } finally {
+      await conn.client.close();
+    }
+  });
 });
