@@ -129,7 +129,7 @@ export interface RecordedEvaluation {
   prints?: string[];
   usage?: RecordedUsage;
   /** The writes it performed and what each did (version 2). */
-  writes?: { server: string; tool: string; mutation_state: string }[];
+  writes?: { server: string; tool: string; mutation_state: string; approval?: string }[];
   /** In completion order. */
   calls: RecordedUpstreamCall[];
 }
@@ -252,7 +252,12 @@ const EVALUATION_SCHEMA = {
       items: {
         type: "object",
         required: ["server", "tool", "mutation_state"],
-        properties: { server: { type: "string" }, tool: { type: "string" }, mutation_state: { type: "string" } },
+        properties: {
+          server: { type: "string" },
+          tool: { type: "string" },
+          mutation_state: { type: "string" },
+          approval: { enum: ["accepted", "declined", "cancelled", "unavailable"] },
+        },
       },
     },
     calls: {
