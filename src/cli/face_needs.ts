@@ -57,6 +57,7 @@ export const CONFINED_COMMANDS = [
   "demo",
   "fixture",
   "init",
+  "auth",
   "view",
 ] as const;
 
@@ -299,6 +300,19 @@ async function doctorNeeds(args: string[], o: FaceNeedsOptions & { target: Targe
   });
 }
 
+/**
+ * `ptc auth login|status|logout`: what the config needs (each OAuth upstream's token file, read and written, its
+ * server and authorization server); `login` also listens on 127.0.0.1 (an OS-assigned port) for the redirect.
+ */
+async function authNeeds(args: string[], o: FaceNeedsOptions & { target: Target }): Promise<FaceNeedsResult> {
+  const { AUTH_OPTIONS } = await import("./auth.ts");
+  const p = parse(args, AUTH_OPTIONS);
+  if (!p) return unparsed("auth");
+  const config = await configNeeds(p.values["upstreams-config"] as string | undefined, o.env, false);
+  const listen = p.positionals[0] === "login" ? ["127.0.0.1"] : [];
+  return { ...config, needs: mergeNeeds(config.needs, { net: listen }) };
+}
+
 /** A folder from `Deno.makeTempDir()`: reading and writing under $TMPDIR (read here to name it, as the check does). */
 function tempDirNeeds(env: (name: string) => string | undefined): FaceNeeds {
   const tmp = (env("TMPDIR") || "/tmp").replace(/\/+$/, "") || "/";
@@ -386,6 +400,8 @@ export async function faceNeeds(command: string, args: string[], options: FaceNe
       return await fixtureNeeds(args, o);
     case "init":
       return await initNeeds(args);
+    case "auth":
+      return await authNeeds(args, o);
     case "view":
       return await viewFaceNeeds(args);
     case "permissions":

@@ -395,7 +395,9 @@ export function parseConfigText(
   const warnings = [...(creds?.warnings ?? [])];
   const used = new Set<string>();
   JSON.stringify(rawUpstreams, (k, v) => {
-    if (k === "binding" && typeof v === "string") used.add(v);
+    if ((k === "binding" || k === "client_id_binding" || k === "client_secret_binding") && typeof v === "string") {
+      used.add(v);
+    }
     return v;
   });
   for (const name of credentialNames) {

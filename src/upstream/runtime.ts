@@ -55,6 +55,8 @@ export interface UpstreamState {
   status: "ready" | "unavailable" | "stopped";
   /** Redacted reason when unavailable. */
   error?: string;
+  /** The start error's code when unavailable (`login_required`: calls answer `auth_failed`). */
+  errorCode?: string;
   /** Installed tools (redacted): what the install policy let through. */
   tools: ToolEntry[];
   /** Tools the install policy withheld: exposed name → why (completes "tool 'server/name' …"). */
@@ -175,11 +177,13 @@ export class Runtime {
       state.upstream = upstream;
       state.status = "ready";
       state.error = undefined;
+      state.errorCode = undefined;
       this.#adopt(state, installation);
       return undefined;
     } catch (e) {
       state.status = "unavailable";
       state.error = this.redactor.redact(describeStartError(state.spec.name, e));
+      state.errorCode = e instanceof UpstreamStartError ? e.code : undefined;
       return state.error;
     }
   }

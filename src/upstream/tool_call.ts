@@ -369,7 +369,8 @@ export async function resolveUpstream(ctx: RunScope, server: string): Promise<Up
   if (state.status === "ready" && state.upstream) return state;
   return {
     ok: false,
-    reason: "upstream_unavailable",
+    // an OAuth upstream that needs a new login is an auth failure, whose message says to run `ptc auth login`
+    reason: state.errorCode === "login_required" ? "auth_failed" : "upstream_unavailable",
     message: rt.redactor.redact(state.error ?? `upstream ${server} is unavailable`),
   };
 }

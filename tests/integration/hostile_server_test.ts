@@ -174,14 +174,28 @@ async function refusedAtStart(files: Record<string, unknown>, entry: Record<stri
     const config = join(dir, "upstreams.json");
     const upstream = { transport: "openapi", base_url: "http://127.0.0.1:9", allow_insecure_http: true, ...entry };
     await Deno.writeTextFile(config, JSON.stringify({ upstreams: { hostile: upstream } }));
-    const out = await new Deno.Command(Deno.execPath(), {
+    // The face still serves (a lisp_eval that reports the problem) until it is stopped; it never ran a program, so it
+    // exits 2.
+    const child = new Deno.Command(Deno.execPath(), {
       args: ptcMcpArgs(["--http", "127.0.0.1:0", "--upstreams-config", config]),
       stdin: "null",
       stdout: "null",
       stderr: "piped",
-    }).output();
-    const stderr = new TextDecoder().decode(out.stderr);
-    assert.equal(out.code, 2, stderr);
+    }).spawn();
+    const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+    let stderr = "";
+    while (!stderr.includes("not ready")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      stderr += value;
+    }
+    child.kill("SIGTERM");
+    while (true) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      stderr += value;
+    }
+    assert.equal((await child.status).code, 2, stderr);
     return stderr;
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -25,6 +25,8 @@ import { type LoadedDocument, loadSchemaFile, loadSchemaUrl, safeUrl, SchemaLoad
 import { isJsonFile, loadOverlays, OverlayError, YAML_ENV } from "./overlay.ts";
 import { applyOverlays } from "./overlay_apply.ts";
 
+import { oauthPermissions } from "../http_common/oauth/mod.ts";
+
 export type { OpenApiConfig } from "./config.ts";
 
 /** Load the document of a config (file or URL). Throws UpstreamStartError with a one-line message. */
@@ -175,6 +177,8 @@ export function suppliedByAuth(config: OpenApiConfig): {
     else if (e.scheme === "cookie") suppliedCookies.add(e.cookie!);
     else suppliedHeaders.add(e.header ? e.header.toLowerCase() : "authorization");
   }
+  // the oauth2 emitter sends Authorization: Bearer <access token>
+  if (config.http.oauth) suppliedHeaders.add("authorization");
   return { suppliedHeaders, suppliedQuery, suppliedCookies };
 }
 
@@ -190,7 +194,8 @@ export function openapiPermissions(config: OpenApiConfig): PermissionNeeds {
   if (config.schemaUrl) net.add(hostPortOf(new URL(config.schemaUrl)));
   const yaml = (config.schemaUrl !== undefined && !isJsonFile(new URL(config.schemaUrl).pathname)) ||
     [...config.overlays, ...(config.schemaFile ? [config.schemaFile] : [])].some((f) => !isJsonFile(f));
-  return { net: [...net], read, env: yaml ? [...YAML_ENV] : [], run: [] };
+  const own: PermissionNeeds = { net: [...net], read, env: yaml ? [...YAML_ENV] : [], run: [] };
+  return config.http.oauth ? oauthPermissions(config.http.oauth, own) : own;
 }
 
 function loadHint(error: SchemaLoadError): string | undefined {
