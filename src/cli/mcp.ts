@@ -66,6 +66,7 @@ export async function run(args: string[]): Promise<number> {
       upstreamsConfig: options.upstreamsConfig,
       readOnly: options.readOnly,
       allowWrites: options.allowWrites,
+      approveWrites: options.approveWrites,
       snapshot: "frozen",
       // One pre-warmed sandbox process per gate permit: an admitted call never waits for a process.
       poolSize: options.maxConcurrentCalls,
@@ -132,6 +133,7 @@ export async function run(args: string[]): Promise<number> {
     maxProgramBytes: options.maxProgramBytes,
     maxContextBytes: options.maxContextBytes,
     programTimeoutMs: options.programTimeoutMs,
+    approvalTimeoutMs: options.approvalTimeoutMs,
     isShuttingDown: () => shuttingDown,
     audit: audit?.trail(options.http ? "http" : "stdio", engine.catalog(), engine.snapshots()),
     view: view?.feed,

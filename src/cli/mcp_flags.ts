@@ -89,6 +89,19 @@ export const MCP_FLAGS = {
     help: "install write tools of upstreams whose config sets allow_writes (both switches are needed)",
     default: false,
   },
+  "approve-writes": {
+    kind: "bool",
+    help: "every write waits for the client's user to approve it (MCP elicitation); the config's approve_writes " +
+      "also turns it on",
+    default: false,
+  },
+  "approval-timeout-ms": {
+    kind: "int",
+    help: "longest one approval may take before the write ends approval_unavailable (cap 300000)",
+    default: 120_000,
+    min: 1,
+    max: 300_000,
+  },
   "catalog-mode": {
     kind: { enum: ["auto", "inline", "lazy"] },
     help: "how the lisp_eval description shows the catalog (default: the config's catalog.exposure, else auto)",
@@ -148,6 +161,10 @@ export interface McpOptions {
   introspection: boolean;
   readOnly: boolean;
   allowWrites: boolean;
+  /** `--approve-writes`: writes wait for the client's user (elicitation). */
+  approveWrites: boolean;
+  /** `--approval-timeout-ms`: how long one approval may take. */
+  approvalTimeoutMs: number;
   /** `--catalog-mode`; undefined when not given, so the config's `catalog.exposure` decides. */
   catalogMode?: "auto" | "inline" | "lazy";
   maxConcurrentCalls: number;
@@ -304,6 +321,8 @@ export function parseMcpFlags(args: string[], env: (name: string) => string | un
     introspection: values.introspection as boolean,
     readOnly: values["read-only"] as boolean,
     allowWrites: values["allow-writes"] as boolean,
+    approveWrites: values["approve-writes"] as boolean,
+    approvalTimeoutMs: values["approval-timeout-ms"] as number,
     ...(values["catalog-mode"] !== undefined
       ? { catalogMode: values["catalog-mode"] as "auto" | "inline" | "lazy" }
       : {}),

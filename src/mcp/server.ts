@@ -5,6 +5,8 @@
  * @module
  */
 import { fromJsonSchema, McpServer } from "@modelcontextprotocol/server";
+import { elicitationApprover, type ElicitInput } from "./elicit_approval.ts";
+import { type Approver, DEFAULT_APPROVAL_WAIT_MS } from "../upstream/approval.ts";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/server/validators/cf-worker";
 import type { Engine, EngineEvalResult } from "../engine/types.ts";
 import type { JsonObject } from "../core/json.ts";
@@ -32,6 +34,8 @@ export interface ServerDeps {
   maxProgramBytes: number;
   maxContextBytes: number;
   programTimeoutMs: number;
+  /** `--approval-timeout-ms`: how long one write approval (elicitation) may take. */
+  approvalTimeoutMs?: number;
   /** True once shutdown started: new calls get `shutting_down`. */
   isShuttingDown: () => boolean;
   /** `--audit-log`: every evaluation request and its upstream calls are logged; unwritable → `audit_unavailable`. */
@@ -129,6 +133,7 @@ export function lispEvalDescriptionOf(
     slim: view.profile === "slim",
     limits: limitsInView(view.programTimeoutMs, hasTools ? engine.runLimits() : undefined, writes),
     writes,
+    approval: engine.approvesWrites(),
     output: outputCaps(view.profile),
   });
 }
@@ -164,7 +169,7 @@ export function createServerFactory(deps: ServerDeps) {
           args,
           extra.mcpReq.signal,
           fairnessOwner(owner, extra),
-          (req) => deps.engine.evaluate({ ...req, owner }),
+          (req) => deps.engine.evaluate({ ...req, owner, ...approvalFor(deps, extra) }),
           observe(deps, { owner, tool: "lisp_eval" }, args.program),
         ),
     );
@@ -172,6 +177,13 @@ export function createServerFactory(deps: ServerDeps) {
     if (deps.introspection) registerIntrospection(server, deps);
     return server;
   };
+}
+
+/** The request's own approver: writes under `--approve-writes` ask this request's client (elicitation). */
+function approvalFor(deps: ServerDeps, extra: unknown): { approver: Approver; approvalWaitMs: number } {
+  const wait = deps.approvalTimeoutMs ?? DEFAULT_APPROVAL_WAIT_MS;
+  const elicit = (extra as { mcpReq?: { elicitInput?: ElicitInput } }).mcpReq?.elicitInput;
+  return { approver: elicitationApprover(elicit, wait), approvalWaitMs: wait };
 }
 
 type Evaluate = (req: {
@@ -303,7 +315,7 @@ function registerSessionTools(
               args,
               extra.mcpReq.signal,
               fairnessOwner(owner, extra),
-              (req) => s.eval({ ...req, owner }),
+              (req) => s.eval({ ...req, owner, ...approvalFor(deps, extra) }),
               observe(deps, { owner, sessionId: s.id, tool: "lisp_session_eval" }, args.program),
             ),
         );

@@ -27,6 +27,8 @@ export interface RuntimeOptions {
   readOnly?: boolean;
   /** The process switch of the write gate (`--allow-writes` / `PTC_ALLOW_WRITES`); the config must allow too. */
   allowWrites?: boolean;
+  /** Writes wait for a person's approval (`--approve-writes`); the config's `approve_writes` can only add to it. */
+  approveWrites?: boolean;
   /** fetch handed to transports (tests substitute it). */
   fetch?: typeof fetch;
   /** Receives diagnostics lines, already redacted. Default: stderr. */
@@ -98,6 +100,8 @@ export class Runtime {
   readonly limits: RunLimits;
   readonly snapshotMode: CatalogSettings["snapshot"];
   readonly readOnly: boolean;
+  /** Every write waits for a person's approval: `--approve-writes` or the config's `approve_writes` (either one). */
+  readonly approveWrites: boolean;
   /** The process switch of the write gate (`--allow-writes`). */
   readonly processAllowsWrites: boolean;
   readonly upstreams = new Map<string, UpstreamState>();
@@ -113,6 +117,7 @@ export class Runtime {
     this.limits = { ...config.limits, ...options.limits };
     this.snapshotMode = options.snapshot ?? config.catalog.snapshot;
     this.readOnly = options.readOnly === true || config.readOnly;
+    this.approveWrites = options.approveWrites === true || config.approveWrites === true;
     this.processAllowsWrites = options.allowWrites === true;
     const sink = options.log ?? ((line: string) => console.error(line));
     this.#log = (line) => sink(this.redactor.redact(line));
