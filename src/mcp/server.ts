@@ -245,11 +245,18 @@ function registerSessionTools(
         "Returns {session_id}. Close it with lisp_session_close when done.",
       inputSchema: SCHEMAS.sessionStart,
     },
-    async (args) => {
+    async (args, extra) => {
+      if (deps.isShuttingDown()) return errorResponse("shutting_down", "the server is shutting down", deps.profile);
+      // A start brings up a sandbox process: it holds an evaluation permit meanwhile, so starts cannot outrun the
+      // gate. The manager reserves the session slot before it awaits anything.
+      const permit = deps.gate.tryAcquire(fairnessOwner(owner, extra));
+      if (!permit.ok) return errorResponse("busy", permit.message, deps.profile);
       try {
         return json(await sessions.start(owner, (args.title as string) ?? "", args.ttl_ms as number | undefined));
       } catch (e) {
         return sessionError(e, deps.profile);
+      } finally {
+        permit.release();
       }
     },
   );

@@ -52,9 +52,18 @@ export class SessionError extends Error {
   }
 }
 
-/** The session manager. `now` is injectable for tests. */
+/**
+ * The session manager. `now` is injectable for tests.
+ *
+ * Caps hold under concurrency: `start` checks both caps and reserves its slot in the same synchronous step, before it
+ * awaits anything (the engine's session start); a start that fails gives its slot back. Open sessions plus starts in
+ * progress never exceed `maxSessions`, nor `maxPerOwner` for one owner.
+ */
 export class SessionManager {
   #entries = new Map<string, Entry>();
+  /** Starts in progress per owner: slots reserved before the engine's session exists. */
+  #starting = new Map<string, number>();
+  #startingTotal = 0;
   #sweeper: ReturnType<typeof setInterval> | undefined;
 
   constructor(
@@ -71,20 +80,17 @@ export class SessionManager {
     this.#sweeper = timer;
   }
 
-  /** Open a session for `owner`. */
+  /** Open a session for `owner`; refused with `session_limit` when a cap is reached (counting starts in progress). */
   async start(owner: string, title = "", ttlMs?: number): Promise<SessionInfo> {
-    await this.sweep();
-    if (this.#entries.size >= this.limits.maxSessions) {
-      throw new SessionError("session_limit", `session limit reached (${this.limits.maxSessions} open sessions)`);
+    const release = this.#reserve(owner);
+    let session: EngineSession;
+    try {
+      session = await this.engine.openSession();
+    } catch (e) {
+      throw new SessionError("internal_error", e instanceof Error ? e.message : String(e));
+    } finally {
+      release();
     }
-    const owned = [...this.#entries.values()].filter((e) => e.owner === owner).length;
-    if (owned >= this.limits.maxPerOwner) {
-      throw new SessionError(
-        "session_limit",
-        `this client already has ${owned} open sessions (max ${this.limits.maxPerOwner}); close one first`,
-      );
-    }
-    const session = await this.engine.openSession();
     const t = this.now();
     const ttl = Math.min(ttlMs ?? this.limits.ttlMs, this.limits.ttlMs);
     const entry: Entry = {
@@ -99,6 +105,37 @@ export class SessionManager {
     };
     this.#entries.set(session.id, entry);
     return this.#info(session.id, entry);
+  }
+
+  /**
+   * Check both caps and take a slot, synchronously (no await between the count and the reservation): expired
+   * sessions are dropped first. Returns the function that gives the slot back once the session is in the table.
+   */
+  #reserve(owner: string): () => void {
+    // Closing is not awaited: the table is already right for the count below.
+    for (const e of this.#expire()) void e.session.close().catch(() => {});
+    if (this.#entries.size + this.#startingTotal >= this.limits.maxSessions) {
+      throw new SessionError("session_limit", `session limit reached (${this.limits.maxSessions} open sessions)`);
+    }
+    let owned = this.#starting.get(owner) ?? 0;
+    for (const e of this.#entries.values()) if (e.owner === owner) owned++;
+    if (owned >= this.limits.maxPerOwner) {
+      throw new SessionError(
+        "session_limit",
+        `this client already has ${owned} open sessions (max ${this.limits.maxPerOwner}); close one first`,
+      );
+    }
+    this.#starting.set(owner, (this.#starting.get(owner) ?? 0) + 1);
+    this.#startingTotal++;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.#startingTotal--;
+      const left = (this.#starting.get(owner) ?? 1) - 1;
+      if (left > 0) this.#starting.set(owner, left);
+      else this.#starting.delete(owner);
+    };
   }
 
   /** Evaluate in a session; refuses unknown, foreign, expired or busy sessions. */
@@ -144,6 +181,11 @@ export class SessionManager {
 
   /** Close expired and idle sessions. */
   async sweep(): Promise<void> {
+    await Promise.all(this.#expire().map((e) => e.session.close()));
+  }
+
+  /** Drop expired, idle and self-closed sessions from the table (synchronously); returns them, to be closed. */
+  #expire(): Entry[] {
     const t = this.now();
     const dead: Entry[] = [];
     for (const [id, e] of this.#entries) {
@@ -152,7 +194,7 @@ export class SessionManager {
         dead.push(e);
       }
     }
-    await Promise.all(dead.map((e) => e.session.close()));
+    return dead;
   }
 
   /** Close everything (shutdown). */
