@@ -138,6 +138,8 @@ export async function run(args: string[]): Promise<number> {
         maxBodyBytes: options.maxBodyBytes,
         bodyTimeoutMs: options.bodyTimeoutMs,
         maxOpenRequests: options.maxOpenRequests,
+        maxConnections: options.maxConnections,
+        headerTimeoutMs: options.headerTimeoutMs,
         // A large body is read only while an evaluation permit could take it: at most that many at once.
         maxLargeBodyReads: options.maxConcurrentCalls,
         trustedProxies: options.trustedProxies,

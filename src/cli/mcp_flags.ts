@@ -103,6 +103,18 @@ export const MCP_FLAGS = {
   },
   "body-timeout-ms": { kind: "int", help: "longest an HTTP request body may take to arrive", default: 10_000, min: 1 },
   "max-open-requests": { kind: "int", help: "HTTP requests open at once; more get 503", default: 256, min: 1 },
+  "max-connections": {
+    kind: "int",
+    help: "HTTP connections open at once; more are closed at accept, before anything is read",
+    default: 512,
+    min: 1,
+  },
+  "header-timeout-ms": {
+    kind: "int",
+    help: "longest a connection's first HTTP request head may take to arrive (then 408)",
+    default: 10_000,
+    min: 1,
+  },
   ...AUDIT_FLAGS,
   ...RECORD_REPLAY_FLAGS,
 } as const satisfies Record<string, FlagSpec>;
@@ -136,6 +148,8 @@ export interface McpOptions {
   sandboxHeapMb: number;
   bodyTimeoutMs: number;
   maxOpenRequests: number;
+  maxConnections: number;
+  headerTimeoutMs: number;
   // --- audit trail ---
   /** `--audit-log FILE`: the JSON Lines audit log, absent when not given. */
   auditLog?: string;
@@ -285,6 +299,8 @@ export function parseMcpFlags(args: string[], env: (name: string) => string | un
     sandboxHeapMb: values["sandbox-heap-mb"] as number,
     bodyTimeoutMs: values["body-timeout-ms"] as number,
     maxOpenRequests: values["max-open-requests"] as number,
+    maxConnections: values["max-connections"] as number,
+    headerTimeoutMs: values["header-timeout-ms"] as number,
     // --- audit trail ---
     ...(typeof values["audit-log"] === "string" ? { auditLog: values["audit-log"] } : {}),
     ...recordReplayOption(values),

@@ -50,7 +50,12 @@ export function checkBearer(header: string | null, expected: string): AuthCheck 
   return { ok: true };
 }
 
-/** Blocks a client after `maxFailures` failed authentications within `windowMs`, for `blockMs`. */
+/**
+ * Counts failed authentications per client address: after `maxFailures` within `windowMs` the address's further
+ * failures are refused (429) for `blockMs`. It only ever judges failures — the face checks the token first, so a
+ * request with the valid token is never refused — and a success does not reset the count (a guesser sharing an
+ * address with the rightful client gets no fresh attempts from the client's successes).
+ */
 export class FailedAuthLimiter {
   #failures = new Map<string, { count: number; windowStart: number; blockedUntil: number }>();
 
@@ -80,11 +85,6 @@ export class FailedAuthLimiter {
       if (f.count >= this.maxFailures) f.blockedUntil = t + this.blockMs;
     }
     if (this.#failures.size > 10_000) this.#prune(t);
-  }
-
-  /** Forget a client's failures after a success. */
-  succeed(client: string): void {
-    this.#failures.delete(client);
   }
 
   #prune(t: number) {

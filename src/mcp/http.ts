@@ -12,6 +12,7 @@ import { InFlightResponses } from "./inflight.ts";
 import { BodyReader } from "./body.ts";
 import { clientAddress, type TrustedProxies } from "./client_address.ts";
 import { sha256Hex } from "../core/digest.ts";
+import { DOOR_DEFAULTS, openDoor } from "./door.ts";
 
 /** Longest wait for open connections after draining; the process exits afterwards anyway. */
 const SHUTDOWN_GRACE_MS = 5_000;
@@ -53,6 +54,12 @@ export interface HttpFaceOptions {
   trustedProxies?: TrustedProxies;
   /** Told of each request refused at the door (403 Host/Origin, 401, 429) with the client address (the audit log). */
   onDenied?: (denial: { status: number; reason: string; client: string }) => void;
+  /** Open client connections at most (default 512); more are closed at accept, before anything is parsed. */
+  maxConnections?: number;
+  /** Longest time a connection's first request head may take to arrive (default 10 s); slower is 408. */
+  headerTimeoutMs?: number;
+  /** Longest time a connection may pass with no byte either way (default 5 min). */
+  idleTimeoutMs?: number;
   /** Reports saturation for `/ready`. */
   saturated: () => boolean;
   onError?: (error: Error) => void;
@@ -62,6 +69,8 @@ export interface HttpFaceOptions {
 export interface HttpFace {
   url: string;
   port: number;
+  /** Client connections open now, and those closed at accept for the cap since start. */
+  connections(): { open: number; refused: number };
   /** Stop accepting MCP requests (503) while in-flight calls finish. */
   drain(): void;
   /** Close the listener and the MCP handler. */
@@ -126,18 +135,20 @@ export function createHttpApp(
     if (state.draining) return c.json({ error: "server is shutting down" }, 503);
     let clientId = "local";
     if (options.authToken) {
+      // The token is checked first: the limiter only ever refuses a failure, so no one who sends wrong tokens from
+      // an address (or a shared proxy) can lock the rightful client out. A blocked address gets 429 instead of 401,
+      // and its failures are not even compared any more.
       const wait = limiter.retryAfter(client);
-      if (wait > 0) {
-        denied(429, "rate_limited");
-        return c.json({ error: "too many failed authentication attempts" }, 429, { "Retry-After": String(wait) });
-      }
       const check = checkBearer(c.req.header("authorization") ?? null, options.authToken);
       if (!check.ok) {
+        if (wait > 0) {
+          denied(429, "rate_limited");
+          return c.json({ error: "too many failed authentication attempts" }, 429, { "Retry-After": String(wait) });
+        }
         limiter.fail(client);
         denied(401, "unauthorized");
         return c.json({ error: "unauthorized" }, 401, { "WWW-Authenticate": check.challenge });
       }
-      limiter.succeed(client);
       clientId = `token:${(await sha256Hex(options.authToken)).slice(0, 12)}`;
     }
     if (options.trustedProxies) clientId = `${clientId}@${client}`;
@@ -179,15 +190,35 @@ export function startHttpFace(factory: Parameters<typeof createMcpHandler>[0], o
 > {
   const state = { draining: false };
   const { app, mcp, inflight } = createHttpApp(factory, options, state);
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
+    // The HTTP server listens on loopback only; clients reach it through the door, which applies the connection cap
+    // and the header timeout before a byte is parsed and survives accept errors (src/mcp/door.ts).
+    let door: ReturnType<typeof openDoor> | undefined;
     const server = Deno.serve({
-      hostname: options.hostname,
-      port: options.port,
-      onListen: ({ port }) => {
+      hostname: "127.0.0.1",
+      port: 0,
+      onListen: ({ port: innerPort }) => {
+        try {
+          door = openDoor(innerPort, {
+            hostname: options.hostname,
+            port: options.port,
+            maxConnections: options.maxConnections ?? DOOR_DEFAULTS.maxConnections,
+            headerTimeoutMs: options.headerTimeoutMs ?? DOOR_DEFAULTS.headerTimeoutMs,
+            idleTimeoutMs: options.idleTimeoutMs ?? DOOR_DEFAULTS.idleTimeoutMs,
+            maxHeaderBytes: DOOR_DEFAULTS.maxHeaderBytes,
+            onAcceptError: acceptErrorReporter(options.onError),
+          });
+        } catch (e) {
+          void server.shutdown();
+          reject(e);
+          return;
+        }
+        const opened = door;
         const host = options.hostname.includes(":") ? `[${options.hostname}]` : options.hostname;
         resolve({
-          url: `http://${host}:${port}/mcp`,
-          port,
+          url: `http://${host}:${opened.port}/mcp`,
+          port: opened.port,
+          connections: () => ({ open: opened.open, refused: opened.refused }),
           drain: () => {
             state.draining = true;
           },
@@ -195,13 +226,40 @@ export function startHttpFace(factory: Parameters<typeof createMcpHandler>[0], o
             state.draining = true;
             // 1. Let answers already being written finish (evaluations drained before: the caller waits for the gate).
             // 2. Close the MCP handler: it ends long-lived `subscriptions/listen` streams, which would otherwise hold
-            //    the listener's shutdown open. 3. Stop the listener. Each wait is bounded.
+            //    the listener's shutdown open. 3. Stop accepting at the door, stop the server (its connections end once
+            //    their answers are written, and the door delivers those bytes), then close what is left. Each wait is
+            //    bounded.
             await bounded(inflight.idle());
             await mcp.close();
+            opened.stopAccepting();
             await bounded(server.shutdown());
+            await bounded(opened.idle());
+            opened.close();
           },
         });
       },
-    }, (req, info) => app.fetch(req, { remoteAddr: (info.remoteAddr as Deno.NetAddr).hostname }));
+    }, (req, info) => {
+      const peer = door?.peerOf((info.remoteAddr as Deno.NetAddr).port);
+      // Only the door connects here; anything else on this loopback port is refused.
+      if (peer === undefined) return new Response("connect through the public address", { status: 421 });
+      return app.fetch(req, { remoteAddr: peer });
+    });
   });
+}
+
+/** Report accept errors (EMFILE under a connection flood) at most once a second, with how many were suppressed. */
+function acceptErrorReporter(onError?: (e: Error) => void): (e: Error) => void {
+  let last = 0;
+  let suppressed = 0;
+  return (e) => {
+    const now = Date.now();
+    if (now - last < 1000) {
+      suppressed++;
+      return;
+    }
+    last = now;
+    const more = suppressed > 0 ? ` (${suppressed} more since the last report)` : "";
+    suppressed = 0;
+    onError?.(new Error(`accepting a connection failed: ${e.message}${more}; still serving`));
+  };
 }
