@@ -10,6 +10,7 @@ import { buildGuard, GuardConfigError, isLoopbackHost } from "../mcp/guards.ts";
 import { startHttpFace } from "../mcp/http.ts";
 import { createServerFactory } from "../mcp/server.ts";
 import { SessionManager } from "../mcp/sessions.ts";
+import { ServerMetrics } from "../mcp/prometheus.ts";
 import { protectStdout, serveMcpStdio } from "../mcp/stdio.ts";
 import { registerBuiltins } from "../../transports/mod.ts";
 import { usageError } from "./usage.ts";
@@ -96,6 +97,19 @@ export async function run(args: string[]): Promise<number> {
     })
     : undefined;
   sessions?.startSweeper();
+  // GET /metrics of the HTTP face; the connection counts come from the face once it listens.
+  let connections: (() => { open: number; refused: number }) | undefined;
+  const metrics = options.http
+    ? new ServerMetrics({
+      sandbox: () => {
+        const s = engine.diagnostics().sandbox as { busy?: number; idle?: number; sessions?: number };
+        return { busy: s.busy ?? 0, idle: s.idle ?? 0, sessions: s.sessions ?? 0 };
+      },
+      sessions: sessions ? () => sessions.size : undefined,
+      connections: () => connections?.() ?? { open: 0, refused: 0 },
+      gate: () => ({ inFlight: gate.inFlight, limit: gate.limit }),
+    })
+    : undefined;
   let shuttingDown = false;
   const factory = createServerFactory({
     engine,
@@ -109,6 +123,7 @@ export async function run(args: string[]): Promise<number> {
     programTimeoutMs: options.programTimeoutMs,
     isShuttingDown: () => shuttingDown,
     audit: audit?.trail(options.http ? "http" : "stdio", engine.catalog()),
+    metrics,
   });
   const onError = (e: Error) => console.error(`ptc mcp: ${e.message}`);
 
@@ -144,6 +159,7 @@ export async function run(args: string[]): Promise<number> {
         maxLargeBodyReads: options.maxConcurrentCalls,
         trustedProxies: options.trustedProxies,
         saturated: () => gate.inFlight >= gate.limit,
+        metrics,
         onDenied: audit?.denied,
         onError,
       });
@@ -153,6 +169,7 @@ export async function run(args: string[]): Promise<number> {
       await audit?.close();
       return 2;
     }
+    connections = face.connections;
     console.error(`ptc mcp: listening on ${face.url}`);
     closeFace = async () => {
       face.drain();

@@ -60,6 +60,8 @@ export interface HttpFaceOptions {
   headerTimeoutMs?: number;
   /** Longest time a connection may pass with no byte either way (default 5 min). */
   idleTimeoutMs?: number;
+  /** `GET /metrics` (Prometheus text format, same auth as /mcp); absent: no such route. */
+  metrics?: { render(): Promise<{ text: string; contentType: string }> };
   /** Reports saturation for `/ready`. */
   saturated: () => boolean;
   onError?: (error: Error) => void;
@@ -110,6 +112,16 @@ export function createHttpApp(
     if (options.saturated()) return c.json({ status: "saturated" }, 503);
     return c.json({ status: "ready" });
   });
+  if (options.metrics) {
+    const metrics = options.metrics;
+    // The same door as /mcp: a scrape carries the bearer token when one is configured.
+    app.get("/metrics", async (c) => {
+      const admitted = await admit(c);
+      if ("refused" in admitted) return admitted.refused;
+      const { text, contentType } = await metrics.render();
+      return c.body(text, 200, { "Content-Type": contentType });
+    });
+  }
   app.all("/mcp", async (c) => {
     if (open >= maxOpen) {
       return c.json({ error: `server busy: ${maxOpen} requests open; retry shortly` }, 503, { "Retry-After": "1" });
@@ -121,7 +133,11 @@ export function createHttpApp(
       open--;
     }
   });
-  async function handle(c: Context): Promise<Response> {
+  /**
+   * The door checks every request to /mcp and /metrics passes: Host/Origin, draining, the bearer token (the limiter
+   * refuses only failures). Returns the refusal, or the owner key of the admitted client.
+   */
+  async function admit(c: Context): Promise<{ refused: Response } | { clientId: string }> {
     const req: Request = c.req.raw;
     // The socket peer, or the forwarded client when the peer is a trusted proxy (never a header from anyone else).
     const peer = (c.env as { remoteAddr?: string } | undefined)?.remoteAddr || "unknown";
@@ -130,28 +146,36 @@ export function createHttpApp(
     const rejected = guardResponse(req, guard);
     if (rejected) {
       denied(rejected.status, "forbidden");
-      return rejected;
+      return { refused: rejected };
     }
-    if (state.draining) return c.json({ error: "server is shutting down" }, 503);
+    if (state.draining) return { refused: c.json({ error: "server is shutting down" }, 503) };
     let clientId = "local";
     if (options.authToken) {
       // The token is checked first: the limiter only ever refuses a failure, so no one who sends wrong tokens from
-      // an address (or a shared proxy) can lock the rightful client out. A blocked address gets 429 instead of 401,
-      // and its failures are not even compared any more.
+      // an address (or a shared proxy) can lock the rightful client out. A blocked address gets 429 instead of 401.
       const wait = limiter.retryAfter(client);
       const check = checkBearer(c.req.header("authorization") ?? null, options.authToken);
       if (!check.ok) {
         if (wait > 0) {
           denied(429, "rate_limited");
-          return c.json({ error: "too many failed authentication attempts" }, 429, { "Retry-After": String(wait) });
+          return {
+            refused: c.json({ error: "too many failed authentication attempts" }, 429, { "Retry-After": String(wait) }),
+          };
         }
         limiter.fail(client);
         denied(401, "unauthorized");
-        return c.json({ error: "unauthorized" }, 401, { "WWW-Authenticate": check.challenge });
+        return { refused: c.json({ error: "unauthorized" }, 401, { "WWW-Authenticate": check.challenge }) };
       }
       clientId = `token:${(await sha256Hex(options.authToken)).slice(0, 12)}`;
     }
     if (options.trustedProxies) clientId = `${clientId}@${client}`;
+    return { clientId };
+  }
+  async function handle(c: Context): Promise<Response> {
+    const req: Request = c.req.raw;
+    const admitted = await admit(c);
+    if ("refused" in admitted) return admitted.refused;
+    const { clientId } = admitted;
     let forwarded = req;
     if (req.method === "POST") {
       // Read only now that the request is admitted (guards, auth, the open-request cap), within size and time.

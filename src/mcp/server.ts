@@ -13,6 +13,7 @@ import { librariesCard, limitsInView, lispEvalDescription } from "./card.ts";
 import { errorResponse, renderEvalResult, type ResponseProfile, type ToolResponse } from "./envelope.ts";
 import type { AuditedEval, AuditTrail } from "./audit_trail.ts";
 import type { ConcurrencyGate } from "./gate.ts";
+import type { ServerMetrics } from "./prometheus.ts";
 import { getOperationSchema, IntrospectionError, listApiServices, listServiceOperations } from "./introspection.ts";
 import { SessionError, type SessionManager } from "./sessions.ts";
 import { ArgsError, checkContext, checkOutputSchema, checkProgram } from "./tool_args.ts";
@@ -34,6 +35,8 @@ export interface ServerDeps {
   isShuttingDown: () => boolean;
   /** `--audit-log`: every evaluation request and its upstream calls are logged; unwritable → `audit_unavailable`. */
   audit?: AuditTrail;
+  /** Counts every evaluation answer (`GET /metrics` of the HTTP face). */
+  metrics?: ServerMetrics;
 }
 
 const EVAL_PROPS = {
@@ -170,13 +173,18 @@ async function runEval(
   evaluate: Evaluate,
   audit?: AuditedEval,
 ): Promise<ToolResponse> {
-  // Every answer of an audited request is logged before it goes out (inside the permit when it ran).
-  const answer = async (response: ToolResponse, result?: EngineEvalResult) => {
+  // Every answer of an audited request is logged before it goes out (inside the permit when it ran), and counted.
+  const answer = async (response: ToolResponse, result?: EngineEvalResult, refusal?: string) => {
+    if (result) deps.metrics?.evaluation(result);
+    else if (refusal) deps.metrics?.refused(refusal);
     await audit?.end(response, result);
     return response;
   };
-  if (deps.isShuttingDown()) return answer(errorResponse("shutting_down", "the server is shutting down", deps.profile));
+  const refuse = (reason: string, message: string) =>
+    answer(errorResponse(reason, message, deps.profile), undefined, reason);
+  if (deps.isShuttingDown()) return refuse("shutting_down", "the server is shutting down");
   if (deps.audit && !(await deps.audit.admit())) {
+    deps.metrics?.refused("audit_unavailable");
     return errorResponse("audit_unavailable", "the audit log cannot be written; ask the operator", deps.profile);
   }
   let program: string;
@@ -187,11 +195,11 @@ async function runEval(
     context = checkContext(args.context, deps);
     output = checkOutputSchema(args.output_schema);
   } catch (e) {
-    if (e instanceof ArgsError) return answer(errorResponse("args_error", e.message, deps.profile));
+    if (e instanceof ArgsError) return refuse("args_error", e.message);
     throw e;
   }
   const permit = deps.gate.tryAcquire(owner);
-  if (!permit.ok) return answer(errorResponse("busy", permit.message, deps.profile));
+  if (!permit.ok) return refuse("busy", permit.message);
   const release = permit.release;
   try {
     const result = await evaluate({
@@ -284,6 +292,7 @@ function registerSessionTools(
         );
       } catch (e) {
         const response = sessionError(e, deps.profile);
+        if (e instanceof SessionError) deps.metrics?.refused(e.reason);
         // Refused before it ran (unknown, foreign or busy session): the client's session id is not logged.
         await deps.audit?.begin({ owner, tool: "lisp_session_eval" }, args.program).end(response);
         return response;
