@@ -11,6 +11,7 @@ import { startHttpFace } from "../mcp/http.ts";
 import { createServerFactory } from "../mcp/server.ts";
 import { SessionManager } from "../mcp/sessions.ts";
 import { ServerMetrics } from "../mcp/prometheus.ts";
+import { DEFAULT_PARKING } from "../mcp/parked_session.ts";
 import { protectStdout, serveMcpStdio } from "../mcp/stdio.ts";
 import { registerBuiltins } from "../../transports/mod.ts";
 import { usageError } from "./usage.ts";
@@ -94,6 +95,15 @@ export async function run(args: string[]): Promise<number> {
       maxPerOwner: options.maxSessionsPerOwner,
       ttlMs: options.sessionTtlMs,
       idleMs: options.sessionIdleMs,
+      parking: options.sessionParkMs > 0
+        ? {
+          ...DEFAULT_PARKING,
+          parkAfterMs: options.sessionParkMs,
+          replayTimeoutMs: Math.max(options.programTimeoutMs, DEFAULT_PARKING.replayTimeoutMs),
+          pinnedBytes: options.sandboxHeapMb * 1024 * 1024,
+        }
+        : undefined,
+      memoryBudgetBytes: options.sessionParkMs > 0 ? options.sessionMemoryBudgetMb * 1024 * 1024 : undefined,
     })
     : undefined;
   sessions?.startSweeper();

@@ -94,6 +94,18 @@ export const MCP_FLAGS = {
   "max-sessions-per-owner": { kind: "int", help: "open sessions per client", default: 16, min: 1 },
   "session-ttl-ms": { kind: "int", help: "session lifetime", default: 1_800_000, min: 1 },
   "session-idle-ms": { kind: "int", help: "session idle expiry", default: 900_000, min: 1 },
+  "session-park-ms": {
+    kind: "int",
+    help: "a session idle this long gives back its sandbox process, restored on its next evaluation (0: keep it)",
+    default: 5_000,
+    min: 0,
+  },
+  "session-memory-budget-mb": {
+    kind: "int",
+    help: "what all parked sessions may hold (their history; a pinned one its heap cap); past it, `memory_budget`",
+    default: 1024,
+    min: 1,
+  },
   "max-body-bytes": { kind: "int", help: "largest accepted HTTP request body", default: 8_388_608, min: 1024 },
   "sandbox-heap-mb": {
     kind: "int",
@@ -150,6 +162,8 @@ export interface McpOptions {
   maxOpenRequests: number;
   maxConnections: number;
   headerTimeoutMs: number;
+  sessionParkMs: number;
+  sessionMemoryBudgetMb: number;
   // --- audit trail ---
   /** `--audit-log FILE`: the JSON Lines audit log, absent when not given. */
   auditLog?: string;
@@ -300,6 +314,8 @@ export function parseMcpFlags(args: string[], env: (name: string) => string | un
     bodyTimeoutMs: values["body-timeout-ms"] as number,
     maxOpenRequests: values["max-open-requests"] as number,
     maxConnections: values["max-connections"] as number,
+    sessionParkMs: values["session-park-ms"] as number,
+    sessionMemoryBudgetMb: values["session-memory-budget-mb"] as number,
     headerTimeoutMs: values["header-timeout-ms"] as number,
     // --- audit trail ---
     ...(typeof values["audit-log"] === "string" ? { auditLog: values["audit-log"] } : {}),

@@ -1,10 +1,11 @@
 /**
- * Lisp sessions of the MCP face (`lisp_session_*` tools): each owns a sandbox worker whose namespace persists
- * between turns. Bounded: a total cap, a per-owner cap, a TTL from creation and an idle expiry. A closed or expired
+ * Lisp sessions of the MCP face (`lisp_session_*` tools): each has a namespace that persists between turns, on a
+ * sandbox worker of its own (with parking, only while it is used). Bounded: a total cap, a per-owner cap, a TTL from creation and an idle expiry. A closed or expired
  * session frees its worker.
  * @module
  */
 import type { Engine, EngineSession } from "../engine/types.ts";
+import { ParkedSession, type ParkingOptions } from "./parked_session.ts";
 
 /** Limits of the session manager. */
 export interface SessionLimits {
@@ -12,6 +13,16 @@ export interface SessionLimits {
   maxPerOwner: number;
   ttlMs: number;
   idleMs: number;
+  /**
+   * When set, a session holds a sandbox process only while it is used: it parks after `parkAfterMs` idle and is
+   * restored on its next evaluation (src/mcp/parked_session.ts). Absent: each session keeps its process.
+   */
+  parking?: ParkingOptions;
+  /**
+   * With parking: what all sessions may hold between evaluations (their logs; a pinned session counts its heap cap).
+   * Past it, session starts and evaluations are refused with `memory_budget` until sessions close or expire.
+   */
+  memoryBudgetBytes?: number;
 }
 
 /** Defaults: 64 sessions, 16 per owner, 30 min TTL, 15 min idle. */
@@ -85,7 +96,9 @@ export class SessionManager {
     const release = this.#reserve(owner);
     let session: EngineSession;
     try {
-      session = await this.engine.openSession();
+      session = this.limits.parking
+        ? new ParkedSession(this.engine, this.limits.parking)
+        : await this.engine.openSession();
     } catch (e) {
       throw new SessionError("internal_error", e instanceof Error ? e.message : String(e));
     } finally {
@@ -111,9 +124,30 @@ export class SessionManager {
    * Check both caps and take a slot, synchronously (no await between the count and the reservation): expired
    * sessions are dropped first. Returns the function that gives the slot back once the session is in the table.
    */
+  /** Bytes all sessions hold between evaluations (parked sessions only; others are bounded by their process). */
+  get footprintBytes(): number {
+    let n = 0;
+    for (const e of this.#entries.values()) if (e.session instanceof ParkedSession) n += e.session.footprintBytes;
+    return n;
+  }
+
+  #checkBudget(): void {
+    const budget = this.limits.memoryBudgetBytes;
+    if (budget === undefined) return;
+    const used = this.footprintBytes;
+    if (used < budget) return;
+    const mib = (b: number) => Math.round(b / (1024 * 1024));
+    throw new SessionError(
+      "memory_budget",
+      `the server's sessions hold about ${mib(used)} MiB, at their budget of ${mib(budget)} MiB ` +
+        "(--session-memory-budget-mb): close sessions you no longer need, or retry once others expire",
+    );
+  }
+
   #reserve(owner: string): () => void {
     // Closing is not awaited: the table is already right for the count below.
     for (const e of this.#expire()) void e.session.close().catch(() => {});
+    this.#checkBudget();
     if (this.#entries.size + this.#startingTotal >= this.limits.maxSessions) {
       throw new SessionError("session_limit", `session limit reached (${this.limits.maxSessions} open sessions)`);
     }
@@ -148,6 +182,7 @@ export class SessionManager {
     if (entry.busy) {
       throw new SessionError("busy", `session '${id}' is already evaluating a program`);
     }
+    this.#checkBudget();
     entry.busy = true;
     try {
       return await fn(entry.session);
@@ -172,6 +207,13 @@ export class SessionManager {
     this.#entries.delete(id);
     await entry.session.close();
     return true;
+  }
+
+  /** Open sessions that hold a sandbox process now. */
+  get holdingProcess(): number {
+    let n = 0;
+    for (const e of this.#entries.values()) if (!(e.session instanceof ParkedSession) || e.session.holdsProcess) n++;
+    return n;
   }
 
   /** Number of open sessions. */
