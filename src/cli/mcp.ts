@@ -32,13 +32,13 @@ export async function run(args: string[]): Promise<number> {
     throw e;
   }
   if (!options.http) protectStdout();
-  let authToken: string | undefined;
+  let authTokens: string[] | undefined;
   try {
-    if (options.httpAuthTokenFile) authToken = await readTokenFile(options.httpAuthTokenFile);
+    if (options.httpAuthTokenFile) authTokens = await readTokenFile(options.httpAuthTokenFile);
     if (options.http) {
       // Refuse an unguardable bind before any upstream is started.
       buildGuard(options.http.hostname, options.allowedHosts, options.allowedOrigins);
-      if (!isLoopbackHost(options.http.hostname) && !authToken) {
+      if (!isLoopbackHost(options.http.hostname) && !authTokens) {
         throw new GuardConfigError(
           `--http ${options.http.hostname}: binding to a non-loopback address requires --http-auth-token-file`,
         );
@@ -157,7 +157,7 @@ export async function run(args: string[]): Promise<number> {
       face = await startHttpFace(factory, {
         hostname: options.http.hostname,
         port: options.http.port,
-        authToken,
+        authTokens,
         allowedHosts: options.allowedHosts,
         allowedOrigins: options.allowedOrigins,
         maxBodyBytes: options.maxBodyBytes,

@@ -36,8 +36,8 @@ export const DEFAULT_MAX_OPEN_REQUESTS = 256;
 export interface HttpFaceOptions {
   hostname: string;
   port: number;
-  /** Required when `hostname` is not loopback. */
-  authToken?: string;
+  /** Accepted bearer tokens, each a client of its own; at least one is required when `hostname` is not loopback. */
+  authTokens?: string[];
   allowedHosts: string[];
   allowedOrigins: string[];
   maxBodyBytes: number;
@@ -85,7 +85,7 @@ export function createHttpApp(
   options: HttpFaceOptions,
   state: { draining: boolean },
 ) {
-  if (!isLoopbackHost(options.hostname) && !options.authToken) {
+  if (!isLoopbackHost(options.hostname) && !options.authTokens?.length) {
     throw new Error(
       `--http ${options.hostname}: binding to a non-loopback address requires --http-auth-token-file`,
     );
@@ -150,11 +150,11 @@ export function createHttpApp(
     }
     if (state.draining) return { refused: c.json({ error: "server is shutting down" }, 503) };
     let clientId = "local";
-    if (options.authToken) {
+    if (options.authTokens?.length) {
       // The token is checked first: the limiter only ever refuses a failure, so no one who sends wrong tokens from
       // an address (or a shared proxy) can lock the rightful client out. A blocked address gets 429 instead of 401.
       const wait = limiter.retryAfter(client);
-      const check = checkBearer(c.req.header("authorization") ?? null, options.authToken);
+      const check = checkBearer(c.req.header("authorization") ?? null, options.authTokens);
       if (!check.ok) {
         if (wait > 0) {
           denied(429, "rate_limited");
@@ -166,7 +166,7 @@ export function createHttpApp(
         denied(401, "unauthorized");
         return { refused: c.json({ error: "unauthorized" }, 401, { "WWW-Authenticate": check.challenge }) };
       }
-      clientId = `token:${(await sha256Hex(options.authToken)).slice(0, 12)}`;
+      clientId = `token:${(await sha256Hex(check.token)).slice(0, 12)}`;
     }
     if (options.trustedProxies) clientId = `${clientId}@${client}`;
     return { clientId };
