@@ -154,76 +154,63 @@ async function scenario(url: string, replicas: HttpServer[], clients: Client[]):
   assert.ok(await metric(survivor, 'ptc_evaluations_total{outcome="ok"}') > 0);
 }
 
+/**
+ * Start two replicas, then the balancer `program` with the arguments `configure` returns (it writes the balancer's
+ * config into the temporary folder for the balancer's port), run the scenario through it, and stop everything.
+ */
+async function behindBalancer(
+  program: string,
+  configure: (dir: string, port: number, replicas: HttpServer[]) => Promise<string[]>,
+  settleMs: number,
+): Promise<void> {
+  const { dir, replicas } = await startReplicas();
+  const port = freePort();
+  const balancer = new Deno.Command(program, {
+    args: await configure(dir, port, replicas),
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const stderr = new Response(balancer.stderr).text();
+  const url = `http://127.0.0.1:${port}/mcp`;
+  const clients: Client[] = [];
+  try {
+    // The balancer is up once it answers; the replicas once its checks pass.
+    await answering(url);
+    await new Promise((r) => setTimeout(r, settleMs));
+    await scenario(url, replicas, clients);
+  } finally {
+    for (const c of clients) await c.close().catch(() => {});
+    try {
+      balancer.kill("SIGTERM");
+    } catch { /* gone */ }
+    await balancer.status;
+    await stderr;
+    for (const r of replicas) await r.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
 Deno.test({
   name: "two replicas behind HAProxy: spread, session affinity, and a replica killed mid-load",
   ignore: HAPROXY === undefined,
-  fn: async () => {
-    const { dir, replicas } = await startReplicas();
-    const port = freePort();
-    const cfg = join(dir, "haproxy.cfg");
-    await Deno.writeTextFile(cfg, await deployBlock("haproxy", port, replicas));
-    const haproxy = new Deno.Command(HAPROXY!, { args: ["-db", "-f", cfg], stdout: "null", stderr: "piped" }).spawn();
-    const haproxyErr = new Response(haproxy.stderr).text();
-    const url = `http://127.0.0.1:${port}/mcp`;
-    const clients: Client[] = [];
-    try {
-      // HAProxy is up once it answers; both replicas once the checks pass.
-      await answering(url);
-      await new Promise((r) => setTimeout(r, 700));
-      await scenario(url, replicas, clients);
-    } finally {
-      for (const c of clients) await c.close().catch(() => {});
-      try {
-        haproxy.kill("SIGTERM");
-      } catch { /* gone */ }
-      await haproxy.status;
-      await haproxyErr;
-      for (const r of replicas) await r.stop();
-      await Deno.remove(dir, { recursive: true });
-    }
-  },
+  fn: () =>
+    behindBalancer(HAPROXY!, async (dir, port, replicas) => {
+      const cfg = join(dir, "haproxy.cfg");
+      await Deno.writeTextFile(cfg, await deployBlock("haproxy", port, replicas));
+      return ["-db", "-f", cfg];
+    }, 700),
 });
 
 Deno.test({
   name: "two replicas behind nginx: spread, session affinity, and a replica killed mid-load",
   ignore: NGINX === undefined,
-  fn: async () => {
-    const { dir, replicas } = await startReplicas();
-    const port = freePort();
-    const block = await deployBlock("nginx", port, replicas);
-    const cfg = join(dir, "nginx.conf");
-    const temp = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((t) => `  ${t}_temp_path ${join(dir, t)};`);
-    await Deno.writeTextFile(
-      cfg,
-      [
-        "daemon off;",
-        `pid ${join(dir, "nginx.pid")};`,
-        "error_log stderr;",
-        "events {}",
-        "http {",
-        "  access_log off;",
-        ...temp,
-        block,
-        "}",
-        "",
-      ].join("\n"),
-    );
-    const nginx = new Deno.Command(NGINX!, { args: ["-p", dir, "-c", cfg], stdout: "null", stderr: "piped" }).spawn();
-    const nginxErr = new Response(nginx.stderr).text();
-    const url = `http://127.0.0.1:${port}/mcp`;
-    const clients: Client[] = [];
-    try {
-      await answering(url);
-      await scenario(url, replicas, clients);
-    } finally {
-      for (const c of clients) await c.close().catch(() => {});
-      try {
-        nginx.kill("SIGTERM");
-      } catch { /* gone */ }
-      await nginx.status;
-      await nginxErr;
-      for (const r of replicas) await r.stop();
-      await Deno.remove(dir, { recursive: true });
-    }
-  },
+  fn: () =>
+    behindBalancer(NGINX!, async (dir, port, replicas) => {
+      const cfg = join(dir, "nginx.conf");
+      const temp = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((t) => `  ${t}_temp_path ${join(dir, t)};`);
+      const http = ["http {", "  access_log off;", ...temp, await deployBlock("nginx", port, replicas), "}"];
+      const head = ["daemon off;", `pid ${join(dir, "nginx.pid")};`, "error_log stderr;", "events {}"];
+      await Deno.writeTextFile(cfg, [...head, ...http, ""].join("\n"));
+      return ["-p", dir, "-c", cfg];
+    }, 0),
 });
