@@ -21,6 +21,7 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { CONFINED_COMMANDS, faceNeeds } from "../src/cli/face_needs.ts";
 import { faceFlags } from "../src/cli/needs.ts";
+import { VERSION } from "../src/version.ts";
 
 const GENERAL = ["--allow-read", "--allow-write", "--allow-net", "--allow-env", "--allow-run", "--allow-sys"];
 
@@ -74,6 +75,48 @@ export function compileArgs(plan: CompilePlan, flags: string[]): string[] {
   ];
 }
 
+/** Run `path ARGS` for at most 10 s; what it printed, or why it could not run. */
+async function probe(path: string, args: string[]): Promise<{ code: number; text: string } | { error: string }> {
+  try {
+    const out = await new Deno.Command(path, {
+      args,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+      signal: AbortSignal.timeout(10_000),
+    }).output();
+    const dec = new TextDecoder();
+    return { code: out.code, text: `${dec.decode(out.stdout)}${dec.decode(out.stderr)}`.trim().slice(0, 300) };
+  } catch (e) {
+    return { error: e instanceof Deno.errors.NotFound ? "not found" : (e as Error).message.split("\n")[0] };
+  }
+}
+
+/**
+ * Why `DENORT_BIN` cannot be the runtime `deno compile` embeds, or undefined when it may be. The deno CLI itself is
+ * refused: built on it, the "binary" is a plain Deno that ignores the embedded program.
+ */
+export async function denortProblem(path: string): Promise<string | undefined> {
+  const r = await probe(path, ["--version"]);
+  if ("error" in r) return `DENORT_BIN=${path} cannot be run (${r.error})`;
+  if (/^deno \d+\.\d+\.\d+/.test(r.text) && /\bv8\b/.test(r.text)) {
+    return `DENORT_BIN=${path} is the deno CLI, not the denort runtime (it printed '${r.text.split("\n")[0]}'); ` +
+      "point it at the denort binary of the same Deno version";
+  }
+  return undefined;
+}
+
+/** Why the binary at `path` is not a ptc, or undefined when it answers `--version` as this ptc does. */
+export async function builtProblem(path: string): Promise<string | undefined> {
+  const r = await probe(path, ["--version"]);
+  if ("error" in r) return `the built ${path} does not run (${r.error})`;
+  if (r.code !== 0 || r.text !== `ptc ${VERSION}`) {
+    return `the built ${path} does not run as ptc: --version printed '${r.text.split("\n")[0]}' (expected ` +
+      `'ptc ${VERSION}'); check DENORT_BIN`;
+  }
+  return undefined;
+}
+
 async function main(): Promise<number> {
   let parsed;
   try {
@@ -115,7 +158,14 @@ async function main(): Promise<number> {
   }
   console.error(`compile: deno ${args.join(" ")}`);
   const denort = Deno.env.get("DENORT_BIN");
-  if (denort) console.error(`compile: using DENORT_BIN=${denort}`);
+  if (denort) {
+    const problem = await denortProblem(denort);
+    if (problem) {
+      console.error(`compile: ${problem}`);
+      return 2;
+    }
+    console.error(`compile: using DENORT_BIN=${denort}`);
+  }
   const child = new Deno.Command(Deno.execPath(), { args, stdout: "inherit", stderr: "piped" }).spawn();
   const { code, stderr } = await child.output();
   const text = new TextDecoder().decode(stderr);
@@ -129,7 +179,14 @@ async function main(): Promise<number> {
     }
     return code;
   }
-  console.error(`compile: wrote ${args[args.indexOf("--output") + 1]} (permissions: ${flags.join(" ")})`);
+  const output = args[args.indexOf("--output") + 1];
+  const broken = await builtProblem(output);
+  if (broken) {
+    console.error(`compile: ${broken}`);
+    await Deno.remove(output).catch(() => {});
+    return 1;
+  }
+  console.error(`compile: wrote ${output} (permissions: ${flags.join(" ")})`);
   return 0;
 }
 

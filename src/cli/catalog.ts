@@ -8,18 +8,25 @@ import { registerBuiltins } from "../../transports/mod.ts";
 import { createEngine, EngineStartError } from "../engine/engine.ts";
 import type { Engine } from "../engine/types.ts";
 import { diffCatalogs } from "../upstream/catalog.ts";
-import { processAllowsWrites, processReadOnly, resolveConfigPath } from "../upstream/config.ts";
+import { NO_CONFIG, processAllowsWrites, processReadOnly, resolveConfigPath } from "../upstream/config.ts";
 import { choiceFlag, parseFlags, UsageError, usageError } from "./usage.ts";
 import { documentBaseUrl, loadCliDocument, requiredSchemes, schemeHeaders, surveyCliDocument } from "./openapi_doc.ts";
 import { PLACEHOLDER_BASE_URL } from "../../transports/openapi/init_config.ts";
+import { MCP_FLAGS } from "./mcp_flags.ts";
+import type { ResponseProfile } from "../mcp/envelope.ts";
 
 const USAGE =
   `Usage: ptc catalog [--upstreams-config F] [--format text|json] [--diff OLD.json] [--read-only] [--allow-writes]
+       ptc catalog --prompt [--catalog-mode auto|inline|lazy] [--response-profile slim|structured|debug] …
        ptc catalog --operations DOC_FILE_OR_URL [--overlay FILE]… [--format text|json]
 
-Loads the config (F, else $PTC_UPSTREAMS), starts every upstream, compiles its tools and prints the catalog.
+Loads the config (F, else $PTC_UPSTREAMS, else ./ptc.jsonc or ~/.config/ptc/config.jsonc), starts every upstream, compiles its tools and prints the catalog.
   --format text|json   text (default): one line per tool with its signature and result type; json: the full catalog
   --diff OLD.json      compare with an earlier \`--format json\` output: + added, - removed, ~ changed tools
+                       (with --format json: {"changes": [{"kind", "ref", "parts"}…]})
+  --prompt             print exactly the lisp_eval description \`ptc mcp\` serves for this config (what the agent
+                       sees); --catalog-mode (default: the config's catalog.exposure) and --response-profile (default
+                       slim) as given to ptc mcp
   --read-only          show only read tools; env PTC_READ_ONLY
   --allow-writes       show the write tools the config allows (allow_writes); env PTC_ALLOW_WRITES
   --operations DOC     list every operation of an OpenAPI document and whether it compiles (no config needed):
@@ -44,6 +51,9 @@ export const CATALOG_OPTIONS = {
   operations: { type: "string" },
   overlay: { type: "string", multiple: true },
   "allow-writes": { type: "boolean" },
+  prompt: { type: "boolean" },
+  "catalog-mode": { type: "string" },
+  "response-profile": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -54,6 +64,14 @@ export async function run(args: string[]): Promise<number> {
     const parsed = parseFlags(args, CATALOG_OPTIONS, false);
     values = parsed.values;
     choiceFlag("format", values.format, ["text", "json"]);
+    choiceFlag("catalog-mode", values["catalog-mode"], ["auto", "inline", "lazy"]);
+    choiceFlag("response-profile", values["response-profile"], ["slim", "structured", "debug"]);
+    for (const flag of ["catalog-mode", "response-profile"] as const) {
+      if (values[flag] !== undefined && !values.prompt) throw new UsageError(`--${flag} goes with --prompt`);
+    }
+    if (values.prompt && (values.diff !== undefined || values.format === "json")) {
+      throw new UsageError("--prompt prints the description as text; it does not combine with --diff or --format json");
+    }
     if (values.overlay !== undefined && values.operations === undefined) {
       throw new UsageError("--overlay goes with --operations DOC (a config names its files in `overlays`)");
     }
@@ -69,7 +87,7 @@ export async function run(args: string[]): Promise<number> {
     return await listOperations(values.operations as string, values.overlay ?? [], values.format === "json");
   }
   const configFlag = values["upstreams-config"] as string | undefined;
-  if (!resolveConfigPath(configFlag)) return fail(["no config: pass --upstreams-config FILE or set PTC_UPSTREAMS"]);
+  if (!resolveConfigPath(configFlag)) return fail([NO_CONFIG]);
   // The catalog runs no program: the engine never starts a sandbox.
   let engine: Engine;
   try {
@@ -88,6 +106,17 @@ export async function run(args: string[]): Promise<number> {
     throw e;
   }
   try {
+    if (values.prompt) {
+      const { lispEvalDescriptionOf } = await import("../mcp/server.ts");
+      const mode = values["catalog-mode"] as "auto" | "inline" | "lazy" | undefined;
+      const profile = (values["response-profile"] ?? MCP_FLAGS["response-profile"].default) as ResponseProfile;
+      console.log(lispEvalDescriptionOf(engine, {
+        catalogMode: mode,
+        profile,
+        programTimeoutMs: MCP_FLAGS["program-timeout-ms"].default,
+      }));
+      return 0;
+    }
     return await printCatalog(engine, values.diff as string | undefined, values.format === "json");
   } finally {
     await engine.close();
@@ -116,10 +145,13 @@ async function printCatalog(engine: Engine, diff: string | undefined, json: bool
     } catch (e) {
       return fail([`--diff ${diff}: ${(e as Error).message}`]);
     }
-    if (changes.length === 0) console.log("no changes");
-    for (const c of changes) {
-      const sign = c.kind === "added" ? "+" : c.kind === "removed" ? "-" : "~";
-      console.log(`${sign} ${c.ref}${c.parts ? ` (${c.parts.join(", ")})` : ""}`);
+    if (json) console.log(JSON.stringify({ changes }, null, 2));
+    else if (changes.length === 0) console.log("no changes");
+    else {
+      for (const c of changes) {
+        const sign = c.kind === "added" ? "+" : c.kind === "removed" ? "-" : "~";
+        console.log(`${sign} ${c.ref}${c.parts ? ` (${c.parts.join(", ")})` : ""}`);
+      }
     }
     // Like diff(1): a script (or CI job) can tell "the catalog drifted" from "nothing changed".
     return changes.length === 0 ? 0 : 1;

@@ -10,6 +10,7 @@
 import { parseFlags, UsageError, usageError } from "./usage.ts";
 import {
   loadConfigFile,
+  NO_CONFIG,
   processAllowsWrites,
   processReadOnly,
   type PtcConfig,
@@ -32,18 +33,23 @@ import { checkPermissions, computePermissions } from "../upstream/permissions.ts
 import type { TransportRegistry } from "../upstream/registry.ts";
 import { UpstreamStartError } from "../upstream/types.ts";
 import { registerBuiltins } from "../../transports/mod.ts";
+import { probeCheck, reachChecks, unprobedCheck } from "./doctor_connect.ts";
 
 const USAGE = `Usage: ptc doctor [--upstreams-config FILE] [--connect] [--format text|json] [--read-only]
                   [--allow-writes]
 
 Checks a config without running a program: the config itself, stdio commands on PATH, every credential
 (present and readable; values are never printed) and the Deno permissions the config needs.
-  --connect          also start every upstream and list its tools (ready, tool count, protocol era)
+  --connect          also start every upstream and list its tools (ready, tool count, protocol era), connect to
+                     each HTTP endpoint (TCP, and TLS for https) and call the upstream's doctor_probe read tool
+                     (without one: "reachable, credentials not checked")
   --format F         text (default) or json (one JSON document)
   --read-only        apply read-only mode (only read tools count); env PTC_READ_ONLY
   --allow-writes     apply the process write switch (write tools the config allows count); env PTC_ALLOW_WRITES
-With --connect, a tool whose configured effect contradicts the server's annotations is reported (the config wins).
-The config file defaults to $PTC_UPSTREAMS.`;
+With --connect, a tool whose configured effect contradicts the server's annotations is reported (the config wins);
+anything an upstream logs while starting (a mapped tool the server does not list) is a problem. Each check prints as
+it completes; exit 1 on any problem.
+The config file defaults to $PTC_UPSTREAMS, else ./ptc.jsonc, else ~/.config/ptc/config.jsonc.`;
 
 /** One check result (a transport's preflight checks have the same shape). */
 type Check = PreflightCheck;
@@ -73,14 +79,25 @@ interface UpstreamReport {
   protocolVersion?: string;
 }
 
-/** The complete report. */
-interface DoctorReport {
-  ok: boolean;
+/** What the doctor knows before any upstream starts: the config, its credentials and permissions. */
+interface DoctorHead {
   config: { file: string; upstreams: number; credentials: number; readOnly: boolean; warnings: string[] };
   credentials: Check[];
   /** Everything the config needs (config file, credential sources, every upstream). */
   permissions: Check;
+}
+
+/** The complete report. */
+interface DoctorReport extends DoctorHead {
+  ok: boolean;
   upstreams: UpstreamReport[];
+}
+
+/** Where text output goes as each part completes. */
+interface DoctorStream {
+  head(r: DoctorHead): void;
+  starting(upstream: string): void;
+  upstream(u: UpstreamReport): void;
 }
 
 /** The flags of `ptc doctor` (also read by `ptc permissions doctor`). */
@@ -111,7 +128,7 @@ export async function run(args: string[]): Promise<number> {
     return usageError(`--format must be text or json, got '${format}'`, USAGE, "doctor");
   }
   const file = resolveConfigPath(v["upstreams-config"]);
-  if (!file) return usageError("no config: pass --upstreams-config FILE or set PTC_UPSTREAMS", USAGE, "doctor");
+  if (!file) return usageError(NO_CONFIG, USAGE, "doctor");
   const registry = registerBuiltins();
   const loaded = await loadConfigFile(file, { registry, readOnly: processReadOnly(v["read-only"] === true) });
   if (Array.isArray(loaded)) {
@@ -124,15 +141,26 @@ export async function run(args: string[]): Promise<number> {
     return 2;
   }
   const configFromEnv = v["upstreams-config"] === undefined || v["upstreams-config"] === "";
+  const connect = v.connect === true;
+  // Text is printed as each check completes (an upstream can take seconds to start); JSON is one document at the end.
+  const stream = format === "text"
+    ? {
+      head: (r: DoctorHead) => console.log(renderHead(r)),
+      upstream: (u: UpstreamReport) => console.log(renderUpstream(u, connect)),
+      starting: (name: string) => progress(`checking upstream ${name}…`),
+    }
+    : undefined;
   const report = await diagnose(
     loaded,
     file,
     registry,
-    v.connect === true,
+    connect,
     configFromEnv,
     processAllowsWrites(v["allow-writes"]),
+    stream,
   );
-  console.log(format === "json" ? JSON.stringify(report, null, 2) : renderText(report, v.connect === true));
+  if (format === "json") console.log(JSON.stringify(report, null, 2));
+  else console.log(report.ok ? "all checks passed" : "problems found");
   return report.ok ? 0 : 1;
 }
 
@@ -180,6 +208,7 @@ async function diagnose(
   connect: boolean,
   configFromEnv: boolean,
   allowWrites = false,
+  stream?: DoctorStream,
 ): Promise<DoctorReport> {
   const redactor = createRedactor();
   const materializer = createMaterializer(config.credentials, redactor);
@@ -195,8 +224,30 @@ async function diagnose(
         : { check: spec.name, ok: false, detail: redactor.redact(problems.join("; ")) },
     );
   }
+  const missingAll = checkPermissions(computePermissions(config, registry, { configFromEnv }));
+  const permissions: Check = missingAll.length === 0
+    ? { check: "permissions", ok: true, detail: "every permission the config needs is granted" }
+    : {
+      check: "permissions",
+      ok: false,
+      detail: `missing ${missingAll.join(" ")}`,
+      hint: "`ptc permissions` prints the exact flags",
+    };
+  const head: DoctorHead = {
+    config: {
+      file,
+      upstreams: config.upstreams.length,
+      credentials: config.credentials.size,
+      readOnly: config.readOnly,
+      warnings: config.warnings.map((w) => redactor.redact(w)),
+    },
+    credentials,
+    permissions,
+  };
+  stream?.head(head);
   const upstreams: UpstreamReport[] = [];
   for (const spec of config.upstreams) {
+    stream?.starting(spec.name);
     const transport = registry.get(spec.transport)!;
     const report: UpstreamReport = { name: spec.name, transport: spec.transport, checks: [], status: "ok" };
     report.checks.push(...(transport.preflight?.(spec.config) ?? []));
@@ -232,34 +283,29 @@ async function diagnose(
             processAllowsWrites: allowWrites,
             upstream: spec.name,
           },
+          { endpoint: transport.endpoint?.(spec.config), probe: spec.doctorProbe, limits: config.limits },
         );}
     }
-    upstreams.push(report);
+    const redacted = redactor.redactJson(report as unknown as JsonObject) as unknown as UpstreamReport;
+    stream?.upstream(redacted);
+    upstreams.push(redacted);
   }
-  const missingAll = checkPermissions(computePermissions(config, registry, { configFromEnv }));
-  const permissions: Check = missingAll.length === 0
-    ? { check: "permissions", ok: true, detail: "every permission the config needs is granted" }
-    : {
-      check: "permissions",
-      ok: false,
-      detail: `missing ${missingAll.join(" ")}`,
-      hint: "`ptc permissions` prints the exact flags",
-    };
-  const ok = credentials.every((c) => c.ok) && permissions.ok &&
-    upstreams.every((u) => u.status === "ok" || u.status === "ready");
-  return {
-    ok,
-    config: {
-      file,
-      upstreams: config.upstreams.length,
-      credentials: config.credentials.size,
-      readOnly: config.readOnly,
-      warnings: config.warnings.map((w) => redactor.redact(w)),
-    },
-    credentials,
-    permissions,
-    upstreams: redactor.redactJson(upstreams),
-  };
+  const ok = credentials.every((c) => c.ok) && permissions.ok && upstreams.every(upstreamOk);
+  return { ok, ...head, upstreams };
+}
+
+/**
+ * An upstream passes when it is ready (or, without --connect, its checks pass), every check after starting passed
+ * and it logged nothing while starting: a mapped tool the server does not list is a finding, not a footnote.
+ */
+function upstreamOk(u: UpstreamReport): boolean {
+  return (u.status === "ok" || u.status === "ready") && u.checks.every((c) => c.ok) &&
+    (u.start_warnings ?? []).length === 0;
+}
+
+/** Progress on stderr, only where a person watches (a terminal): never in a CI log or a pipe. */
+function progress(line: string): void {
+  if (Deno.stderr.isTerminal()) console.error(`ptc doctor: ${line}`);
 }
 
 async function connectOne(
@@ -268,12 +314,24 @@ async function connectOne(
   start: (config: unknown, deps: TransportDeps) => Promise<Upstream>,
   deps: TransportDeps,
   policy: InstallPolicy,
+  connect: {
+    endpoint?: JsonObject;
+    probe?: { tool: string; arguments: JsonObject };
+    limits: { callTimeoutMs: number; connectTimeoutMs: number; maxResponseBytes: number };
+  },
 ): Promise<void> {
   try {
     const upstream = await start(config, deps);
     try {
       const d: JsonObject = upstream.diagnostics();
       const { installed, withheld } = installUpstream(upstream, policy);
+      report.checks.push(...await reachChecks(connect.endpoint, connect.limits.connectTimeoutMs));
+      if (connect.probe) {
+        report.checks.push(await probeCheck(upstream, installed, connect.probe, connect.limits, deps.redactor));
+      } else if (typeof d.era !== "string") {
+        // An MCP upstream's start was an authenticated handshake; any other start sent nothing with the credentials.
+        report.checks.push(unprobedCheck());
+      }
       report.status = "ready";
       report.tools = installed.length;
       report.write_tools = installed.filter((t) => t.effect === "write").length;
@@ -298,8 +356,9 @@ async function connectOne(
   }
 }
 
-function renderText(r: DoctorReport, connect: boolean): string {
-  const mark = (ok: boolean) => ok ? "✓" : "✗";
+const mark = (ok: boolean) => ok ? "✓" : "✗";
+
+function renderHead(r: DoctorHead): string {
   const lines = [
     `ptc doctor: ${r.config.file}`,
     `config: ok (${r.config.upstreams} upstream(s), ${r.config.credentials} credential(s)` +
@@ -310,7 +369,12 @@ function renderText(r: DoctorReport, connect: boolean): string {
   for (const c of r.credentials) lines.push(`  ${mark(c.ok)} ${c.check}: ${c.detail}`);
   lines.push(`${mark(r.permissions.ok)} permissions: ${r.permissions.detail}`);
   lines.push("upstreams:");
-  for (const u of r.upstreams) {
+  return lines.join("\n");
+}
+
+function renderUpstream(u: UpstreamReport, connect: boolean): string {
+  const lines: string[] = [];
+  {
     let head = `  ${u.name} (${u.transport}): `;
     if (u.status === "ready") {
       head += `ready, ${u.tools} tool(s)${u.write_tools ? ` (${u.write_tools} write)` : ""}${
@@ -328,6 +392,5 @@ function renderText(r: DoctorReport, connect: boolean): string {
       lines.push(`    ${mark(c.ok)} ${c.check}: ${c.detail}${c.hint ? ` (hint: ${c.hint})` : ""}`);
     }
   }
-  lines.push(r.ok ? "all checks passed" : "problems found");
   return lines.join("\n");
 }

@@ -11,6 +11,8 @@ import type { JsonObject, JsonValue } from "../core/json.ts";
 import { createEngine, EngineStartError } from "../engine/engine.ts";
 import type { Engine, EngineEvalResult } from "../engine/types.ts";
 import { writesLine, writesOf } from "../engine/writes.ts";
+import { payloadMetrics } from "../mcp/metrics.ts";
+import { answerText } from "../engine/results.ts";
 import {
   LIMIT_FLAG_OPTIONS,
   LimitFlagError,
@@ -274,7 +276,7 @@ function jsonObject(result: EngineEvalResult, elapsedMs: number, runs: number): 
     if (result.status === "returned") out.status = "returned";
     if (runs > 1) out.runs = runs;
     if (result.budgetRefusals) out.budget_exhausted = result.budgetRefusals;
-    return withWrites(out, result);
+    return withMetrics(withWrites(out, result), result, [...result.prints, result.printed].join("\n"));
   }
   const out: Record<string, JsonValue> = result.ok
     ? { ok: false, reason: "fail", message: result.printed, value: result.json }
@@ -283,7 +285,17 @@ function jsonObject(result: EngineEvalResult, elapsedMs: number, runs: number): 
   if (!result.ok && result.column !== undefined) out.column = result.column;
   if (result.prints.length > 0) out.prints = result.prints;
   if (result.budgetRefusals) out.budget_exhausted = result.budgetRefusals;
-  return withWrites(out, result);
+  const text = result.ok ? result.printed : result.message;
+  return withMetrics(withWrites(out, result), result, [...result.prints, text].join("\n"));
+}
+
+/**
+ * `metrics`: what the upstreams returned against what the answer needs (bytes, the reduction ratio, token estimates),
+ * the same object as `ptc mcp`'s debug `ptc_metrics`; only when the run called an upstream.
+ */
+function withMetrics(out: Record<string, JsonValue>, result: EngineEvalResult, answer: string) {
+  if (result.calls.length > 0) out.metrics = payloadMetrics(result.calls, answer) as unknown as JsonValue;
+  return out;
 }
 
 /** `writes`: `[{server, tool, mutation_state}]` when the run called write tools (as the MCP envelope's field). */
@@ -304,9 +316,9 @@ async function runOne(engine: Engine, plan: EvalPlan): Promise<number> {
   // A budget refused a call: the answer may be partial even though the program returned (stderr, like errors).
   if (result.budgetRefusals) console.error(`warning: budget exhausted — ${result.budgetRefusals.join("; ")}`);
   if (success) {
-    // Like `clojure -e`: a program that printed (`doc`, `doseq` + `println`) and returned nil shows only its output.
+    // Like `clojure -e`: a program that printed (`doseq` + `println`) and returned nil shows only its output.
     const quietNil = result.ok && result.printed === "nil" && result.prints.length > 0;
-    await writeOut(lines + (quietNil ? "" : (result.ok ? result.printed : "") + "\n"));
+    await writeOut(lines + (quietNil ? "" : (result.ok ? answerText(result.printed, result.json) : "") + "\n"));
   } else {
     await writeOut(lines);
     console.error(result.ok ? `fail: ${result.printed}` : `${result.reason}: ${result.message}`);

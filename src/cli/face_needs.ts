@@ -8,7 +8,15 @@
 import { isAbsolute, resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { sandboxPermissions } from "../sandbox/permissions.ts";
-import { ALLOW_WRITES_ENV, CONFIG_ENV, loadConfigFile, type PtcConfig, READ_ONLY_ENV } from "../upstream/config.ts";
+import {
+  ALLOW_WRITES_ENV,
+  CONFIG_ENV,
+  configLookupEnv,
+  loadConfigFile,
+  locateConfig,
+  type PtcConfig,
+  READ_ONLY_ENV,
+} from "../upstream/config.ts";
 import { configAllowsWrites } from "../upstream/install.ts";
 import { computePermissions } from "../upstream/permissions.ts";
 import { formatConfigError } from "../upstream/messages.ts";
@@ -86,11 +94,10 @@ async function configNeeds(
   upstreams = true,
   allowWritesFlag?: boolean,
 ): Promise<FaceNeedsResult> {
-  const fromEnv = flag === undefined || flag === "" ? env(CONFIG_ENV) : undefined;
-  const named = flag !== undefined && flag !== "" ? flag : fromEnv;
-  const base = mergeNeeds({ env: flag ? [] : [CONFIG_ENV] });
-  if (!named) return { needs: base, problems: [] };
-  const file = abs(named);
+  const location = locateConfig(flag, env);
+  const base = mergeNeeds({ env: configLookupEnv(flag, env) });
+  if (!location) return { needs: base, problems: [] };
+  const file = location.file;
   const withFile = mergeNeeds(base, { read: [file] });
   // Loading needs the read; without it the face can only be told to add it.
   if (!readGranted(file)) return { needs: withFile, problems: [], configFile: file };
@@ -197,11 +204,12 @@ async function mcpNeeds(args: string[], o: FaceNeedsOptions & { target: Target }
     ],
     write: options.auditLog ? [abs(options.auditLog)] : [],
   }, recordReplayNeeds(options.recordReplay));
-  // the config flag's own fallback (PTC_UPSTREAMS) was read above already
+  // the config flag's own fallback (PTC_UPSTREAMS) was read above already; without either, the default places are
+  // looked at (their variables are read then)
   const replay = isReplay(options.recordReplay);
   const config = await configNeeds(
     options.upstreamsConfig ?? "",
-    () => undefined,
+    (name) => (name === CONFIG_ENV ? undefined : o.env(name)),
     options.readOnly,
     undefined,
     !replay,

@@ -15,9 +15,11 @@ import {
   securitySchemes,
   surveyCliDocument,
 } from "./openapi_doc.ts";
-import { parseFlags, UsageError, usageError } from "./usage.ts";
+import { intFlag, parseFlags, UsageError, usageError } from "./usage.ts";
+import { describeFilter, isEmptyFilter, type OperationFilter, selectOperations } from "./init_filter.ts";
 
 const USAGE = `Usage: ptc init openapi DOC_FILE_OR_URL [--name N] [--base-url U] [--overlay FILE]… [-o FILE] [--force]
+                        [--include GLOB]… [--exclude GLOB]… [--tag T]… [--schema-max-bytes N]
 
 Writes a commented JSONC config for an OpenAPI 3.0/3.1 document (a file or an http(s) URL): every operation that
 compiles as a read-only tool is included, every other one is listed commented out with the reason. Credentials and the
@@ -27,6 +29,12 @@ base URL are placeholders the comments explain. Check the result with: ptc catal
   --overlay FILE apply this OpenAPI Overlay 1.0 file to the document first (repeatable, in order); the config
                  names it in \`overlays\`
   -o, --output F write to F instead of stdout (refused if F exists, unless --force)
+  --include GLOB only operations whose operationId (or, for a GLOB starting with /, path) matches (repeatable);
+                 e.g. --include 'repos/list-*' --include '/repos/{owner}/{repo}/issues*'
+  --exclude GLOB leave out operations that match (repeatable; applied after --include and --tag)
+  --tag T        only operations tagged T (repeatable; with --include, either selects)
+  --schema-max-bytes N  load a document larger than the default cap (64 MiB files, 16 MiB URLs) and write
+                 schema_max_bytes: N into the config
 
 Exit codes: 0 written, 1 written but no operation compiles, 2 usage or document problems.`;
 
@@ -37,6 +45,10 @@ export const INIT_OPTIONS = {
   overlay: { type: "string", multiple: true },
   output: { type: "string", short: "o" },
   force: { type: "boolean" },
+  include: { type: "string", multiple: true },
+  exclude: { type: "string", multiple: true },
+  tag: { type: "string", multiple: true },
+  "schema-max-bytes": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -44,6 +56,7 @@ export const INIT_OPTIONS = {
 export async function run(args: string[]): Promise<number> {
   let values;
   let positionals: string[];
+  let schemaMaxBytes: number | undefined;
   try {
     const parsed = parseFlags(args, INIT_OPTIONS);
     values = parsed.values;
@@ -64,6 +77,7 @@ export async function run(args: string[]): Promise<number> {
       throw new UsageError(`--name '${values.name}': must start with a letter and use only A-Z a-z 0-9 _ - (≤ 64)`);
     }
     if (values["base-url"] !== undefined) checkBaseUrl(values["base-url"]);
+    schemaMaxBytes = intFlag("schema-max-bytes", values["schema-max-bytes"], 1);
   } catch (e) {
     if (e instanceof UsageError) return usageError(e.message, USAGE, "init");
     throw e;
@@ -74,7 +88,7 @@ export async function run(args: string[]): Promise<number> {
   };
   let cli;
   try {
-    cli = await loadCliDocument(positionals[1], values.overlay ?? []);
+    cli = await loadCliDocument(positionals[1], values.overlay ?? [], schemaMaxBytes);
   } catch (e) {
     for (const line of (e as Error).message.split("\n")) console.error(`ptc init: ${line}`);
     return 2;
@@ -93,7 +107,16 @@ export async function run(args: string[]): Promise<number> {
     ? { ...fromDoc, origin: "document" as const }
     : { url: PLACEHOLDER_BASE_URL, origin: "placeholder" as const };
   const required = requiredSchemes(doc);
-  const operations = surveyCliDocument(cli, name, baseUrl.url, schemeHeaders(doc, required));
+  const filter: OperationFilter = {
+    include: values.include ?? [],
+    exclude: values.exclude ?? [],
+    tags: values.tag ?? [],
+  };
+  const surveyed = surveyCliDocument(cli, name, baseUrl.url, schemeHeaders(doc, required));
+  const operations = selectOperations(surveyed, filter);
+  if (!isEmptyFilter(filter) && operations.length === 0) {
+    return fail(`${describeFilter(filter)} selects none of the document's ${surveyed.length} operations`);
+  }
   const output = values.output === undefined ? undefined : resolve(Deno.cwd(), values.output);
   // Paths in the config are relative to the config file's folder (when written to stdout: as given, absolute).
   const fromConfig = (path: string) => (output ? relative(dirname(output), path) || path : path);
@@ -108,6 +131,10 @@ export async function run(args: string[]): Promise<number> {
     overlays: cli.overlays.map(fromConfig),
     securitySchemes: securitySchemes(doc),
     requiredSchemes: required,
+    ...(isEmptyFilter(filter)
+      ? {}
+      : { leftOut: { count: surveyed.length - operations.length, filters: describeFilter(filter) } }),
+    ...(schemaMaxBytes !== undefined ? { schemaMaxBytes } : {}),
   });
   if (output) {
     try {
@@ -122,8 +149,11 @@ export async function run(args: string[]): Promise<number> {
     await Deno.stdout.write(new TextEncoder().encode(text));
   }
   const included = operations.filter((o) => o.tool !== undefined).length;
+  const filtered = surveyed.length - operations.length;
   console.error(
-    `ptc init: ${included} of ${operations.length} operations included${output ? `; wrote ${values.output}` : ""}`,
+    `ptc init: ${included} of ${operations.length} operations included${
+      filtered ? ` (${filtered} more left out by the filters)` : ""
+    }${output ? `; wrote ${values.output}` : ""}`,
   );
   if (included === 0) {
     console.error("ptc init: no operation compiles as a read-only tool; the config lists them all commented out");

@@ -17,6 +17,12 @@ interface FlagSpec {
   env?: string;
   /** Default applied when neither flag nor env is given. */
   default?: string | number | boolean;
+  /**
+   * The config key this flag overrides. Such a flag has no default of its own: when neither flag nor env is given the
+   * value stays undefined and the config (or, without it, the built-in default named in `help`) decides — flag given >
+   * config > default, as docs/configuration.md says.
+   */
+  configKey?: string;
   /** Inclusive bounds for ints. */
   min?: number;
   max?: number;
@@ -75,8 +81,8 @@ export const MCP_FLAGS = {
   },
   "catalog-mode": {
     kind: { enum: ["auto", "inline", "lazy"] },
-    help: "how the lisp_eval description shows the catalog",
-    default: "auto",
+    help: "how the lisp_eval description shows the catalog (default: the config's catalog.exposure, else auto)",
+    configKey: "catalog.exposure",
   },
   "max-concurrent-calls": {
     kind: "int",
@@ -88,8 +94,18 @@ export const MCP_FLAGS = {
   "max-program-bytes": { kind: "int", help: "largest accepted program", default: 65_536, min: 1 },
   "max-context-bytes": { kind: "int", help: "largest accepted JSON context", default: 4_194_304, min: 1 },
   "program-timeout-ms": { kind: "int", help: "wall-clock limit per program", default: 10_000, min: 1 },
-  "max-tool-calls": { kind: "int", help: "upstream calls per program", default: 50, min: 1 },
-  "max-catalog-ops": { kind: "int", help: "discovery operations per program", default: 25, min: 1 },
+  "max-tool-calls": {
+    kind: "int",
+    help: "upstream calls per program (default: the config's limits.max_tool_calls, else 50)",
+    configKey: "limits.max_tool_calls",
+    min: 1,
+  },
+  "max-catalog-ops": {
+    kind: "int",
+    help: "discovery operations per program (default: the config's limits.max_catalog_ops, else 25)",
+    configKey: "limits.max_catalog_ops",
+    min: 1,
+  },
   "max-sessions": { kind: "int", help: "open sessions in total", default: 64, min: 1 },
   "max-sessions-per-owner": { kind: "int", help: "open sessions per client", default: 16, min: 1 },
   "session-ttl-ms": { kind: "int", help: "session lifetime", default: 1_800_000, min: 1 },
@@ -145,13 +161,16 @@ export interface McpOptions {
   introspection: boolean;
   readOnly: boolean;
   allowWrites: boolean;
-  catalogMode: "auto" | "inline" | "lazy";
+  /** `--catalog-mode`; undefined when not given, so the config's `catalog.exposure` decides. */
+  catalogMode?: "auto" | "inline" | "lazy";
   maxConcurrentCalls: number;
   maxProgramBytes: number;
   maxContextBytes: number;
   programTimeoutMs: number;
-  maxToolCalls: number;
-  maxCatalogOps: number;
+  /** `--max-tool-calls`; undefined when not given, so the config's `limits.max_tool_calls` decides. */
+  maxToolCalls?: number;
+  /** `--max-catalog-ops`; undefined when not given, so the config's `limits.max_catalog_ops` decides. */
+  maxCatalogOps?: number;
   maxSessions: number;
   maxSessionsPerOwner: number;
   sessionTtlMs: number;
@@ -298,13 +317,15 @@ export function parseMcpFlags(args: string[], env: (name: string) => string | un
     introspection: values.introspection as boolean,
     readOnly: values["read-only"] as boolean,
     allowWrites: values["allow-writes"] as boolean,
-    catalogMode: values["catalog-mode"] as "auto" | "inline" | "lazy",
+    ...(values["catalog-mode"] !== undefined
+      ? { catalogMode: values["catalog-mode"] as "auto" | "inline" | "lazy" }
+      : {}),
     maxConcurrentCalls: values["max-concurrent-calls"] as number,
     maxProgramBytes: values["max-program-bytes"] as number,
     maxContextBytes: values["max-context-bytes"] as number,
     programTimeoutMs: values["program-timeout-ms"] as number,
-    maxToolCalls: values["max-tool-calls"] as number,
-    maxCatalogOps: values["max-catalog-ops"] as number,
+    ...(values["max-tool-calls"] !== undefined ? { maxToolCalls: values["max-tool-calls"] as number } : {}),
+    ...(values["max-catalog-ops"] !== undefined ? { maxCatalogOps: values["max-catalog-ops"] as number } : {}),
     maxSessions: values["max-sessions"] as number,
     maxSessionsPerOwner: values["max-sessions-per-owner"] as number,
     sessionTtlMs: values["session-ttl-ms"] as number,

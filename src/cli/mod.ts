@@ -4,36 +4,16 @@
  * @module
  */
 import { VERSION } from "../version.ts";
+import { type CommandMain, COMMANDS as TABLE, type CommandSpec, COMPLETION_SUMMARY } from "./commands.ts";
 import { usageError } from "./usage.ts";
+import { didYouMean } from "../core/suggest.ts";
 
-/** A command module's entry point: receives the arguments after the command name, returns the exit code. */
-export type CommandMain = (args: string[]) => Promise<number>;
+export type { CommandMain };
 
-interface CommandSpec {
-  summary: string;
-  load: () => Promise<CommandMain>;
-}
-
+/** Every command `ptc` dispatches. */
 const COMMANDS: Record<string, CommandSpec> = {
-  eval: { summary: "evaluate a PTC-Lisp program", load: async () => (await import("./eval.ts")).run },
-  repl: { summary: "interactive REPL over the configured tools", load: async () => (await import("./repl.ts")).run },
-  mcp: { summary: "serve ptc as an MCP server (stdio or --http)", load: async () => (await import("./mcp.ts")).run },
-  catalog: { summary: "compile and print the tool catalog", load: async () => (await import("./catalog.ts")).run },
-  init: {
-    summary: "write a commented config for an OpenAPI document (init openapi DOC)",
-    load: async () => (await import("./init.ts")).run,
-  },
-  permissions: {
-    summary: "print the minimal Deno permission flags a config needs",
-    load: async () => (await import("./permissions.ts")).run,
-  },
-  doctor: { summary: "check a config, credentials and upstreams", load: async () => (await import("./doctor.ts")).run },
-  fixture: {
-    summary: "run a local fixture service (observatory)",
-    load: async () => (await import("./fixture.ts")).run,
-  },
-  demo: { summary: "run the Observatory demo end to end", load: async () => (await import("./demo.ts")).run },
-  docs: { summary: "print reference material (schema-config)", load: async () => (await import("./docs.ts")).run },
+  ...TABLE,
+  completion: { summary: COMPLETION_SUMMARY, load: async () => (await import("./completion.ts")).run },
 };
 
 /** The top-level usage text. */
@@ -49,16 +29,26 @@ export function usage(): string {
     ...lines,
     "",
     "Options:",
-    "  -h, --help     show this help (or `ptc <command> --help`)",
+    "  -h, --help     show this help (or `ptc help <command>`, `ptc <command> --help`)",
     "  -V, --version  print the version",
     "",
     "Exit codes: 0 ok, 1 program or tool error, 2 usage or config error.",
   ].join("\n");
 }
 
+/** `ptc help COMMAND`: the command's own `--help` (it needs no permission: no face starts). */
+async function helpOf(command: string): Promise<number> {
+  const spec = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (!spec) {
+    return usageError(`help: unknown command '${command}'${didYouMean(command, Object.keys(COMMANDS))}`, usage());
+  }
+  return await (await spec.load())(["--help"]);
+}
+
 /** Run ptc with the given arguments; returns the process exit code. */
 export async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
+  if (first === "help" && rest.length > 0) return await helpOf(rest[0]);
   if (first === undefined || first === "-h" || first === "--help" || first === "help") {
     console.log(usage());
     return first === undefined ? 2 : 0;
@@ -69,7 +59,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const spec = Object.hasOwn(COMMANDS, first) ? COMMANDS[first] : undefined;
   if (!spec) {
-    return usageError(`unknown command '${first}'`, usage());
+    return usageError(`unknown command '${first}'${didYouMean(first, Object.keys(COMMANDS))}`, usage());
   }
   // Before the face loads: a permission it lacks is one line here, not an uncaught NotCapable later.
   const missing = await (await import("./start_check.ts")).missingAtStart(first, rest);

@@ -29,9 +29,16 @@ export interface CliDocument {
   warnings: string[];
 }
 
-/** Load DOC (file or URL) and apply the `overlays` files (relative to the working directory). Throws an Error. */
-export async function loadCliDocument(doc: string, overlays: readonly string[] = []): Promise<CliDocument> {
-  const cli = await loadCliDocumentOnly(doc);
+/**
+ * Load DOC (file or URL) and apply the `overlays` files (relative to the working directory). `maxBytes` raises (or
+ * lowers) the size cap (`--schema-max-bytes`). Throws an Error.
+ */
+export async function loadCliDocument(
+  doc: string,
+  overlays: readonly string[] = [],
+  maxBytes?: number,
+): Promise<CliDocument> {
+  const cli = await loadCliDocumentOnly(doc, maxBytes);
   cli.overlays = overlays.map((o) => (isAbsolute(o) ? o : resolve(Deno.cwd(), o)));
   try {
     cli.warnings = applyOverlays(cli.loaded.doc, await loadOverlays(cli.overlays), cli.loaded.version);
@@ -42,11 +49,11 @@ export async function loadCliDocument(doc: string, overlays: readonly string[] =
   return cli;
 }
 
-async function loadCliDocumentOnly(doc: string): Promise<CliDocument> {
+async function loadCliDocumentOnly(doc: string, maxBytes?: number): Promise<CliDocument> {
   try {
     if (/^https?:\/\//i.test(doc)) {
       const loaded = await loadSchemaUrl(doc, {
-        maxBytes: SCHEMA_MAX_BYTES.url,
+        maxBytes: maxBytes ?? SCHEMA_MAX_BYTES.url,
         timeoutMs: 30_000,
         connectTimeoutMs: 10_000,
         headers: {},
@@ -55,10 +62,13 @@ async function loadCliDocumentOnly(doc: string): Promise<CliDocument> {
       return { loaded, kind: "url", location: new URL(doc).href, overlays: [], warnings: [] };
     }
     const path = isAbsolute(doc) ? doc : resolve(Deno.cwd(), doc);
-    const loaded = await loadSchemaFile(path, SCHEMA_MAX_BYTES.file);
+    const loaded = await loadSchemaFile(path, maxBytes ?? SCHEMA_MAX_BYTES.file);
     return { loaded, kind: "file", location: path, overlays: [], warnings: [] };
   } catch (e) {
-    if (e instanceof SchemaLoadError) throw new Error(e.message);
+    // From the command line the cap is a flag, not a config key.
+    if (e instanceof SchemaLoadError) {
+      throw new Error(e.message.replace("raise schema_max_bytes", "pass --schema-max-bytes N"));
+    }
     throw e;
   }
 }

@@ -244,10 +244,12 @@ class EngineImpl implements Engine {
     return servers;
   }
 
-  renderCatalog(mode: "auto" | "inline" | "lazy"): string {
+  renderCatalog(mode?: "auto" | "inline" | "lazy"): string {
     if (!this.runtime) return "";
-    const replaced = new Set(this.libs.filter((n) => n.visibility === "prompt").flatMap((n) => n.replaces));
-    return renderCatalog(this.runtime, mode, replaced);
+    const replaced = new Map(
+      this.libs.filter((n) => n.visibility === "prompt").flatMap((n) => n.replaces.map((r) => [r, n.name] as const)),
+    );
+    return renderCatalog(this.runtime, mode ?? this.runtime.catalogSettings.exposure, replaced);
   }
 
   catalogJson(): JsonObject {
@@ -294,6 +296,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   });
   if (!prepared.ok) {
     throw new EngineStartError(sandboxProblem ? [...prepared.problems, sandboxProblem] : prepared.problems);
+  }
+  // A config found at a default place is named once at start: the operator did not name it, so say which one runs.
+  if (prepared.location?.source === "default") {
+    (options.onLog ?? options.onWarning)?.(`config: ${prepared.location.file} (found at a default place)`);
   }
   for (const w of prepared.warnings) options.onWarning?.(w);
   // Libraries are read and checked before any sandbox starts: each process loads them once, before it is ready.

@@ -45,3 +45,12 @@ export function toEngineResult(
   if (r.column !== undefined) failure.column = r.column;
   return failure;
 }
+
+/**
+ * How a face shows a successful answer as text: a string that spans lines (a `(doc …)` text, a report the program
+ * built) as the text it is, anything else as printed (`"one line"` keeps its quotes). The value itself is unchanged
+ * wherever a face returns it as data.
+ */
+export function answerText(printed: string, json: unknown): string {
+  return typeof json === "string" && json.includes("\n") ? json : printed;
+}

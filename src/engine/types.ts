@@ -135,10 +135,11 @@ export interface Engine {
   /** The catalog (empty when no upstreams are configured). */
   catalog(): CatalogServer[];
   /**
-   * Catalog text for prompts: inline (every tool with its signature), lazy (servers only), auto (by size). Tools a
-   * prompt-visible library `:replaces` are left out (they stay callable).
+   * Catalog text for prompts: inline (every tool with its signature), lazy (servers only), auto (by size); `mode`
+   * defaults to the config's `catalog.exposure`. Tools a prompt-visible library `:replaces` are left out of the
+   * listing (they stay callable, counted and named in their server's line).
    */
-  renderCatalog(mode: "auto" | "inline" | "lazy"): string;
+  renderCatalog(mode?: "auto" | "inline" | "lazy"): string;
   /** The full catalog as JSON (`ptc catalog --format json`, the input of `--diff`); no servers without upstreams. */
   catalogJson(): JsonObject;
   /** The full catalog as text, one line per tool with its signature and result type (`ptc catalog`). */

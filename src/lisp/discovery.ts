@@ -183,47 +183,33 @@ function discoveryForm(
 discoveryForm(
   "doc",
   ["(doc name)"],
-  "Prints the documentation of a builtin, special form or upstream tool; returns nil.",
+  "The documentation of a builtin, special form, library function or namespace, upstream server or tool, as a " +
+    "string (printed only when you print it); nil when the name has none.",
   1,
   1,
   (args, R) => {
     const ref = refText(args[0], "doc");
     const d = localDoc(ref);
-    if (d !== undefined) {
-      R.print(docText(d), true);
-      return null;
-    }
+    if (d !== undefined) return docText(d);
     const lf = libraryFn(R, ref);
-    if (lf !== undefined) {
-      R.print(libraryDocText(lf), true);
-      return null;
-    }
+    if (lf !== undefined) return libraryDocText(lf);
     const lns = R.libraries?.namespaces.get(ref);
-    if (lns !== undefined) {
-      R.print(`${ref} (library ${lns.info.file})\n  ${lns.info.doc}`, true);
-      return null;
-    }
-    if (R.discovery === undefined) {
-      R.print(`No documentation found for: ${ref}`);
-      return null;
-    }
+    if (lns !== undefined) return `${ref} (library ${lns.info.file})\n  ${lns.info.doc}`;
+    if (R.discovery === undefined) return null;
     const r = discoveryCall(R, "doc", { ref });
-    if (isDiscoveryFault(r)) return r;
-    if (r !== null) R.print(typeof r === "string" ? r : prStr(r), true);
-    return null;
+    if (isDiscoveryFault(r) || r === null || typeof r === "string") return r;
+    return prStr(r);
   },
 );
 
 discoveryForm(
   "source",
   ["(source name)"],
-  "Prints the source of a prelude export (none exist here); returns nil.",
+  "The source of a prelude export as a string; none exist here, so it says so (builtins are native; doc shows a " +
+    "library function's docstring and signature).",
   1,
   1,
-  (args, R) => {
-    R.print(`no source available for ${refText(args[0], "source")}`);
-    return null;
-  },
+  (args) => `no source available for ${refText(args[0], "source")}`,
 );
 
 discoveryForm(

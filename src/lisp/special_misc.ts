@@ -145,8 +145,12 @@ defSpecial("step-done", ["(step-done id summary)"], "Records a progress summary;
 defSpecial(
   "budget/remaining",
   ["(budget/remaining)"],
-  "What is left of this run's budgets: {:tool_calls n :write_calls n :discovery_ops n :call_timeout_ms n " +
-    ":max_response_bytes n :time_ms n} ({} without a host or deadline). Costs no tool call.",
+  "What is LEFT of this run's budgets (not what was used), costing no tool call: :tool_calls — tool calls left " +
+    "(each page of tool/pages is one); :write_calls — write calls left (present only when a write tool is " +
+    "installed); :discovery_ops — discovery operations left (doc/dir/meta/apropos/tool/servers on upstreams); " +
+    ":time_ms — milliseconds left before the program's deadline. Two per-call limits that never shrink: " +
+    ":call_timeout_ms — each tool call's timeout; :max_response_bytes — the largest answer a call may return (a " +
+    "larger one is {:ok false :reason :response_too_large}). {} without a host or deadline.",
   (items, form, a: Ana): Node => {
     if (items.length !== 1) throw formError(a, "invalid_arity", "(budget/remaining) takes no arguments", form);
     const R = a.p.run;

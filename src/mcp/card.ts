@@ -16,10 +16,10 @@ The last form's value is the answer; keep it small (counts, top-N, selected keys
 
 /** The tool-calling card (only when upstream tools are configured). */
 export const TOOLS_CARD = `Tools: (tool/call 'server/tool {:arg 1}) or (tool/call {:server "s" :tool "t" :args {…}}).
-Every call returns {:ok true :value v} or {:ok false :reason :not_found :message "…"}; check (:ok r) before using (:value r).
+Every call returns {:ok true :value v :value_kind :json|:text|:none} (:text: v is a string, :none: no body) or {:ok false :reason :not_found :message "…"}; check (:ok r) before using (:value r).
 Idiom: (let [r (tool/call 'srv/op {:id 1})] (if (:ok r) (:value r) (fail (:message r)))). Parallel: (pmap #(tool/call 'srv/op {:id %}) ids).
-Pages: (tool/pages 'srv/op {:arg 1} {:max-pages 20}) follows a paging tool's cursor (doc says if it pages) and returns {:items [...] :complete true|false :stopped nil|:max_pages|… :message "…"}; check :complete.
-Discover: (tool/servers) (dir 'server) (doc 'server/tool) shows args, the full Result<…> shape and notes, (apropos "words").`;
+Pages: (tool/pages 'srv/op {:arg 1} {:max-pages 20}) follows a paging tool's cursor (the catalog and doc say which tools page) and returns {:items [...] :complete true|false :stopped nil|:max_pages|… :message "…" :next cursor}; check :complete.
+Discover: (tool/servers) (dir 'server) (apropos "words"); (doc 'server/tool) returns a string (args, the full Result<…> shape, notes, paging), shown only if printed or returned; (doc 'server) the full description.`;
 
 /**
  * The writes card (only when a write tool is installed): what a write's result says and that ptc never repeats one,
@@ -27,6 +27,15 @@ Discover: (tool/servers) (dir 'server) (doc 'server/tool) shows args, the full R
  */
 export const WRITES_CARD =
   `Writes: a [write] tool changes the service. Its result carries :mutation_state :applied, :not_applied or :indeterminate (it may have happened); writes are never retried, so after :indeterminate read the service before repeating one.`;
+
+/** What a face shows of an answer before cutting it (the MCP envelope's profile limits). */
+export interface OutputCaps {
+  /** Bytes of the answer's text. */
+  textBytes: number;
+  /** Lines and bytes of `println` output. */
+  prints: number;
+  printBytes: number;
+}
 
 /** The budgets one evaluation runs under (as configured). */
 export interface LimitsInView {
@@ -74,10 +83,18 @@ export function limitsCard(l: LimitsInView): string {
   if (l.callTimeoutMs !== undefined) parts.push(`${seconds(l.callTimeoutMs)} per call`);
   if (l.maxResponseBytes !== undefined) parts.push(`${bytes(l.maxResponseBytes)} per response`);
   const tools = l.maxToolCalls !== undefined
-    ? " A call over budget returns {:ok false :reason :cap_exhausted} and the answer is flagged as partial; " +
-      "(budget/remaining) says what is left."
+    ? " A call over budget returns {:ok false :reason :cap_exhausted} and the answer is flagged as partial. " +
+      `(budget/remaining) is what is LEFT, not used: :tool_calls${
+        l.maxWriteCalls !== undefined ? " :write_calls" : ""
+      } :discovery_ops, :time_ms to the deadline; :call_timeout_ms :max_response_bytes are fixed per call.`
     : "";
   return `Limits per run: ${parts.join(", ")}.${tools}`;
+}
+
+/** The output line: how much of an answer and of its printed output the client gets, and how a cut is marked. */
+export function outputCard(c: OutputCaps): string {
+  return `Output: an answer past ${bytes(c.textBytes)} and println past ${c.prints} lines or ${bytes(c.printBytes)} ` +
+    `are cut, marked "[truncated: …]".`;
 }
 
 /** Sentence appended for the slim profile (the default). */
@@ -94,12 +111,18 @@ export function lispEvalDescription(
     librariesText?: string;
     /** A write tool is installed: the writes card is added. */
     writes?: boolean;
+    /** The face's output caps (stated with the limits). */
+    output?: OutputCaps;
   },
 ): string {
   const parts = [LANGUAGE_CARD];
   if (options.hasTools) parts.push(TOOLS_CARD);
   if (options.hasTools && options.writes) parts.push(WRITES_CARD);
-  if (options.limits) parts.push(limitsCard(options.limits));
+  const limits = [
+    ...(options.limits ? [limitsCard(options.limits)] : []),
+    ...(options.output ? [outputCard(options.output)] : []),
+  ];
+  if (limits.length) parts.push(limits.join("\n"));
   if (options.librariesText?.trim()) parts.push(options.librariesText.trim());
   if (options.catalogText.trim()) parts.push(options.catalogText.trim());
   if (options.slim) parts.push(SLIM_NOTE);
@@ -118,7 +141,8 @@ const LIBRARY_DOC_CHARS = 140;
 
 function firstSentence(s: string): string {
   const line = s.replace(/\s+/g, " ").trim();
-  return line.length > LIBRARY_DOC_CHARS ? `${line.slice(0, LIBRARY_DOC_CHARS - 1)}…` : line;
+  if (line.length <= LIBRARY_DOC_CHARS) return line;
+  return `${line.slice(0, LIBRARY_DOC_CHARS).replace(/\s+\S*$/, "").replace(/[\s,;:(-]+$/, "")}…`;
 }
 
 /**

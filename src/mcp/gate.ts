@@ -37,14 +37,14 @@ export class ConcurrencyGate {
     if (this.#inFlight >= this.limit) {
       return {
         ok: false,
-        message: `server busy: ${this.#inFlight} concurrent calls in flight (max ${this.limit}); retry shortly`,
+        message: `the server runs ${this.#inFlight} calls at once (max ${this.limit}); retry shortly`,
       };
     }
     const held = this.heldBy(owner);
     if (held >= this.perOwner) {
       return {
         ok: false,
-        message: `busy: this client already runs ${held} programs (at most ${this.perOwner} of the server's ` +
+        message: `this client already runs ${held} programs (at most ${this.perOwner} of the server's ` +
           `${this.limit} at once); retry when one finishes`,
       };
     }

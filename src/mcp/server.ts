@@ -10,7 +10,7 @@ import type { Engine, EngineEvalResult } from "../engine/types.ts";
 import type { JsonObject } from "../core/json.ts";
 import { VERSION } from "../version.ts";
 import { librariesCard, limitsInView, lispEvalDescription } from "./card.ts";
-import { errorResponse, renderEvalResult, type ResponseProfile, type ToolResponse } from "./envelope.ts";
+import { errorResponse, outputCaps, renderEvalResult, type ResponseProfile, type ToolResponse } from "./envelope.ts";
 import type { AuditedEval, AuditTrail } from "./audit_trail.ts";
 import type { ConcurrencyGate } from "./gate.ts";
 import type { ServerMetrics } from "./prometheus.ts";
@@ -27,7 +27,8 @@ export interface ServerDeps {
   sessions?: SessionManager;
   introspection: boolean;
   profile: ResponseProfile;
-  catalogMode: "auto" | "inline" | "lazy";
+  /** The description's catalog exposure; undefined: the config's `catalog.exposure`. */
+  catalogMode?: "auto" | "inline" | "lazy";
   maxProgramBytes: number;
   maxContextBytes: number;
   programTimeoutMs: number;
@@ -95,18 +96,30 @@ export function lispEvalAnnotations(catalog: ReturnType<Engine["catalog"]>) {
     : { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint };
 }
 
+/**
+ * The `lisp_eval` description this face serves for `engine` — the one text `ptc catalog --prompt` prints, so an
+ * operator sees exactly what the agent sees without an MCP client.
+ */
+export function lispEvalDescriptionOf(
+  engine: Engine,
+  view: Pick<ServerDeps, "catalogMode" | "profile" | "programTimeoutMs">,
+): string {
+  const hasTools = engine.catalog().length > 0;
+  const writes = hasWriteTools(engine.catalog());
+  return lispEvalDescription({
+    hasTools,
+    catalogText: hasTools ? engine.renderCatalog(view.catalogMode) : "",
+    librariesText: librariesCard(engine.libraries()),
+    slim: view.profile === "slim",
+    limits: limitsInView(view.programTimeoutMs, hasTools ? engine.runLimits() : undefined, writes),
+    writes,
+    output: outputCaps(view.profile),
+  });
+}
+
 /** Build the factory. The description is rendered once from the frozen catalog. */
 export function createServerFactory(deps: ServerDeps) {
-  const hasTools = deps.engine.catalog().length > 0;
-  const writes = hasWriteTools(deps.engine.catalog());
-  const description = lispEvalDescription({
-    hasTools,
-    catalogText: hasTools ? deps.engine.renderCatalog(deps.catalogMode) : "",
-    librariesText: librariesCard(deps.engine.libraries()),
-    slim: deps.profile === "slim",
-    limits: limitsInView(deps.programTimeoutMs, hasTools ? deps.engine.runLimits() : undefined, writes),
-    writes,
-  });
+  const description = lispEvalDescriptionOf(deps.engine, deps);
   const annotations = lispEvalAnnotations(deps.engine.catalog());
 
   return (ctx: { authInfo?: { clientId: string } }) => {

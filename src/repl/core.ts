@@ -81,7 +81,7 @@ export class ReplCore {
       // the tool answers of a definition are kept so it can be re-created if the sandbox process must be replaced
       record: definedNames(input).length > 0,
     });
-    const ok = this.#show(result);
+    const ok = this.#show(result, isDocForm(text));
     // What the evaluation changed, after its answer (also after a failure: an earlier write may have been applied).
     const writes = writesLine(result.calls);
     if (writes) this.io.err(this.style.hint(writes));
@@ -152,11 +152,12 @@ export class ReplCore {
     this.io.err(this.style.hint(parts.join("\n")));
   }
 
-  /** Print a result; returns whether it succeeded. */
-  #show(result: EngineEvalResult): boolean {
+  /** Print a result (a `(doc …)` text as it reads, `asText`); returns whether it succeeded. */
+  #show(result: EngineEvalResult, asText = false): boolean {
     for (const line of result.prints) this.io.out(line);
     if (result.ok && result.status !== "failed") {
-      this.io.out(this.style.value(prettyPrinted(result.printed, this.#pretty)));
+      if (asText && typeof result.json === "string") this.io.out(result.json);
+      else this.io.out(this.style.value(prettyPrinted(result.printed, this.#pretty)));
       return true;
     }
     const reason = result.ok ? "fail" : result.reason;
@@ -231,8 +232,8 @@ export class ReplCore {
       signal,
       offline: true,
     });
-    // Offline, the language documents builtins and special forms and says "No documentation found" for the rest.
-    const documented = builtin.ok && builtin.prints.length > 0 && !/^no documentation found/i.test(builtin.prints[0]);
+    // Offline, the language documents builtins and special forms (a string) and answers nil for the rest.
+    const documented = builtin.ok && builtin.status !== "failed" && typeof builtin.json === "string";
     const libraries = this.engine.libraries();
     const libraryNs = libraries.some((n) => n.name === arg);
     if (documented && !libraryNs) return this.#printDiscovery(builtin, false);
@@ -274,11 +275,13 @@ export class ReplCore {
     return this.#printDiscovery(result, lines);
   }
 
-  /** Show a discovery answer: printed docs as they are, a list of matches one line each. */
+  /** Show a discovery answer: a doc text as it reads, a list of matches one line each. */
   #printDiscovery(result: EngineEvalResult, lines: boolean): SubmitResult {
     if (!result.ok) return { ok: this.#show(result) };
     for (const line of result.prints) this.io.out(line);
-    if (lines && Array.isArray(result.json)) {
+    if (typeof result.json === "string") this.io.out(result.json);
+    else if (!lines && result.json === null) this.io.out("no documentation found");
+    else if (lines && Array.isArray(result.json)) {
       if (result.json.length === 0) this.io.out("no matches");
       for (const item of result.json) this.io.out(firstLine(String(item)));
     } else if (result.printed !== "nil") {
@@ -320,10 +323,15 @@ export class ReplCore {
 
 function firstLine(text: string): string {
   const line = text.split("\n")[0];
-  return line.length > 100 ? `${line.slice(0, 97)}...` : line;
+  return line.length > 100 ? `${line.slice(0, 98).replace(/\s+\S*$/, "")}…` : line;
 }
 
 /** `map` → `'map`, `srv/tool` → `'srv/tool`; anything else is passed as a string. */
 function quoteRef(arg: string): string {
   return /^[A-Za-z_*+!?<>=.-][\w*+!?<>=.\-/']*$/.test(arg) ? `'${arg}` : JSON.stringify(arg);
+}
+
+/** A whole input that is one `(doc …)` or `(source …)` form: its string answer is shown as text, not as a literal. */
+function isDocForm(text: string): boolean {
+  return /^\((doc|source)\s[^()]*\)$/.test(text);
 }

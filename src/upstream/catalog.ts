@@ -16,66 +16,108 @@ export type ExposureMode = "auto" | "inline" | "lazy";
 const DESCRIPTION_CHARS = 160;
 const NOTES_CHARS = 240;
 
-function header(s: UpstreamSnapshot): string {
-  const desc = s.description ? ` - ${oneLine(s.description, DESCRIPTION_CHARS)}` : "";
+/** Tools a prompt-visible library stands in for (`:replaces`), by `server/tool`, and the library doing so. */
+export type Replaced = ReadonlyMap<string, string>;
+
+/**
+ * The server line: its name, the count of installed and callable tools (the one count `(tool/servers)`, `dir`'s
+ * server doc and `ptc catalog` show), what of them the text leaves out (hidden, or reached through a library), and
+ * the description cut at a word boundary, with `(doc 'srv)` for the rest.
+ */
+function header(s: UpstreamSnapshot, replaced: Replaced = new Map()): string {
+  const notes: string[] = [];
+  const hidden = s.tools.filter((t) => t.hidden).length;
+  if (hidden > 0) notes.push(`${hidden} hidden`);
+  const libs = new Map<string, string[]>();
+  for (const t of s.tools) {
+    const lib = t.hidden ? undefined : replaced.get(`${s.name}/${t.name}`);
+    if (lib !== undefined) libs.set(lib, [...(libs.get(lib) ?? []), t.name]);
+  }
+  for (const [lib, names] of libs) notes.push(`${names.length} used through library ${lib}: ${names.join(", ")}`);
+  const count = `${s.tool_count} tool${s.tool_count === 1 ? "" : "s"}${notes.length ? `; ${notes.join("; ")}` : ""}`;
   const status = s.catalog_loaded ? "" : " [unavailable]";
-  return `${s.name} (${s.tool_count} tools)${status}${desc}`;
+  return `${s.name} (${count})${status}${s.description ? ` - ${serverDescription(s)}` : ""}`;
+}
+
+/** A server description for a one-line header: whole when short, else cut at a word with `(doc 'srv)` named. */
+export function serverDescription(s: { name: string; description: string }): string {
+  const text = oneLine(s.description, Infinity);
+  if (text.length <= DESCRIPTION_CHARS) return text;
+  const cut = text.slice(0, DESCRIPTION_CHARS).replace(/\s+\S*$/, "").replace(/[\s,;:(-]+$/, "");
+  return `${cut}… (doc '${s.name}) has the rest`;
 }
 
 const effectMark = (t: ToolEntry) => t.effect === "write" ? " [write]" : "";
 
 /**
  * Inline text: per server a header, then `  srv/tool {:arg type …} - description` lines (write tools marked
- * `[write]`; tools the operator mapped `hidden` are left out but stay callable), each followed by the
- * operator notes (`    notes: …`) and whether it pages (`    pages: tool/pages`) when it has them.
+ * `[write]`; tools the operator mapped `hidden` and those a library `:replaces` are left out but stay callable and
+ * counted), each followed by the operator notes (`    notes: …`) and whether it pages (`    pages: tool/pages`, with
+ * `inferred` when ptc inferred it) when it has them.
  */
-export function renderInline(catalog: UpstreamSnapshot[]): string {
+export function renderInline(catalog: UpstreamSnapshot[], replaced: Replaced = new Map()): string {
   const lines: string[] = [];
   for (const s of catalog) {
-    lines.push(header(s));
+    lines.push(header(s, replaced));
     for (const t of s.tools) {
-      if (t.hidden) continue;
+      if (t.hidden || replaced.has(`${s.name}/${t.name}`)) continue;
       const desc = t.description ? ` - ${oneLine(t.description, DESCRIPTION_CHARS)}` : "";
       lines.push(`  ${s.name}/${t.name}${effectMark(t)} ${argSignature(t)}${desc}`);
       const notes = t._ptc?.notes;
       if (typeof notes === "string" && notes.trim() !== "") lines.push(`    notes: ${oneLine(notes, NOTES_CHARS)}`);
-      if (t.pagination) lines.push(`    pages: (tool/pages '${s.name}/${t.name} {…} {:max-pages n}) follows them`);
+      if (t.pagination) {
+        const how = t.pagination.inferred ? " (inferred from its cursor/next-cursor fields)" : "";
+        lines.push(`    pages: (tool/pages '${s.name}/${t.name} {…} {:max-pages n}) follows them${how}`);
+      }
     }
   }
   return lines.join("\n");
 }
 
-/** Lazy text: server headers and how to discover the tools. */
-export function renderLazy(catalog: UpstreamSnapshot[]): string {
+/** The tools that page (`tool/pages` follows them), as `srv/tool` refs; hidden ones left out. */
+export function pagingTools(catalog: UpstreamSnapshot[]): string[] {
+  return catalog.flatMap((s) => s.tools.filter((t) => t.pagination && !t.hidden).map((t) => `${s.name}/${t.name}`));
+}
+
+/** Lazy text: server headers, which tools page, and how to discover the tools. */
+export function renderLazy(catalog: UpstreamSnapshot[], replaced: Replaced = new Map()): string {
   if (catalog.length === 0) return "";
+  const paging = pagingTools(catalog).filter((r) => !replaced.has(r));
   return [
-    ...catalog.map(header),
+    ...catalog.map((s) => header(s, replaced)),
+    ...(paging.length ? [`These page (tool/pages follows them): ${paging.join(", ")}.`] : []),
     "Discover tools with (dir 'srv), (doc 'srv/tool) and (apropos \"words\"); call with (tool/call 'srv/tool {…}).",
   ].join("\n");
 }
 
 /** Choose inline or lazy for `auto`: lazy when there are more tools or characters than the limits. */
-export function chooseExposure(catalog: UpstreamSnapshot[], maxTools: number, maxChars: number): "inline" | "lazy" {
+export function chooseExposure(
+  catalog: UpstreamSnapshot[],
+  maxTools: number,
+  maxChars: number,
+  replaced: Replaced = new Map(),
+): "inline" | "lazy" {
   const tools = catalog.reduce((n, s) => n + s.tool_count, 0);
   if (tools > maxTools || catalog.some((s) => !s.catalog_loaded)) return "lazy";
-  return renderInline(catalog).length > maxChars ? "lazy" : "inline";
+  return renderInline(catalog, replaced).length > maxChars ? "lazy" : "inline";
 }
 
-/** The catalog text for prompts (the MCP face's `lisp_eval` description uses it). Empty when no upstreams. */
+/**
+ * The catalog text for prompts (the MCP face's `lisp_eval` description uses it). Empty when no upstreams. Tools a
+ * prompt-visible library stands in for (`replaced`) are left out of the listing but counted and named in the header.
+ */
 export function renderCatalog(
   runtime: Runtime,
   mode: ExposureMode = runtime.catalogSettings.exposure,
-  replaced: ReadonlySet<string> = new Set(),
+  replaced: Replaced = new Map(),
 ): string {
-  // Tools a prompt-visible library stands in for are left out of the text (they stay installed and callable).
-  const catalog = replaced.size === 0 ? runtime.catalog() : runtime.catalog().map((s) => {
-    const tools = s.tools.filter((t) => !replaced.has(`${s.name}/${t.name}`));
-    return { ...s, tools, tool_count: tools.length };
-  });
+  const catalog = runtime.catalog();
   if (catalog.length === 0) return "";
   const settings = runtime.catalogSettings;
-  const chosen = mode === "auto" ? chooseExposure(catalog, settings.inlineMaxTools, settings.inlineMaxChars) : mode;
-  return runtime.redactor.redact(chosen === "inline" ? renderInline(catalog) : renderLazy(catalog));
+  const chosen = mode === "auto"
+    ? chooseExposure(catalog, settings.inlineMaxTools, settings.inlineMaxChars, replaced)
+    : mode;
+  return runtime.redactor.redact(chosen === "inline" ? renderInline(catalog, replaced) : renderLazy(catalog, replaced));
 }
 
 /** The full catalog as JSON (`ptc catalog --format json`, the input of `--diff`). */
@@ -113,7 +155,11 @@ export function catalogText(runtime: Runtime): string {
     lines.push(`${header(s)} [${s.transport}]`);
     for (const t of s.tools) {
       const hidden = t.hidden ? " (hidden from the prompt)" : "";
-      lines.push(`  ${s.name}/${t.name}${effectMark(t)} ${argSignature(t)} -> ${resultType(t)}${hidden}`);
+      // The upstream's own spelling (an MCP tool name, an operationId), when it differs: what the config's `tools`
+      // mapping, `include_operations` and `operation_overrides` are keyed by.
+      const native = t._ptc?.upstreamName;
+      const spelled = native && native !== t.name ? ` (upstream name: ${native})` : "";
+      lines.push(`  ${s.name}/${t.name}${effectMark(t)} ${argSignature(t)} -> ${resultType(t)}${hidden}${spelled}`);
       if (t.description) lines.push(`      ${oneLine(t.description, DESCRIPTION_CHARS)}`);
     }
     for (const w of notInstalled(runtime, s.name)) lines.push(`  ${s.name}/${w.name} — not installed: ${w.reason}`);

@@ -6,7 +6,7 @@
  */
 import { parse as parseJsonc, type ParseError, printParseErrorCode } from "jsonc-parser";
 import { duplicateKeys } from "./duplicate_keys.ts";
-import { dirname, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { JsonObject } from "../core/json.ts";
 import type { ConfigContext, ConfigError } from "./types.ts";
 import { type CredentialSpec, parseCredentials, type SchemeHint } from "./credentials.ts";
@@ -53,6 +53,11 @@ export interface UpstreamSpec {
    * a top-level `true` (the narrower setting); unset, the top level decides (`configAllowsWrites`).
    */
   allowWrites?: boolean;
+  /**
+   * `doctor_probe`: the read tool (and its arguments) `ptc doctor --connect` calls to prove the credentials work; no
+   * face calls it otherwise.
+   */
+  doctorProbe?: { tool: string; arguments: JsonObject };
   /** The transport's typed config (opaque here). */
   config: unknown;
 }
@@ -96,17 +101,88 @@ export class ConfigLoadError extends Error {
 /** The environment variable naming the config file when no flag does. */
 export const CONFIG_ENV = "PTC_UPSTREAMS";
 
-/** The config file to use: the flag, else `$PTC_UPSTREAMS`, else undefined (no upstreams). */
-export function resolveConfigPath(flag: string | undefined): string | undefined {
-  if (flag !== undefined && flag !== "") return resolve(flag);
-  let env: string | undefined;
-  try {
-    env = Deno.env.get(CONFIG_ENV);
-  } catch {
-    env = undefined;
-  }
-  return env ? resolve(env) : undefined;
+/** `doctor_probe` as the schema admits it: `{tool, arguments?}`. */
+function probeOf(raw: unknown): { tool: string; arguments: JsonObject } {
+  const p = raw as { tool: string; arguments?: JsonObject };
+  return { tool: p.tool, arguments: p.arguments ?? {} };
 }
+
+/** The variables default config discovery reads (besides {@link CONFIG_ENV}). */
+export const DISCOVERY_ENV = ["XDG_CONFIG_HOME", "HOME"] as const;
+
+function readEnv(name: string): string | undefined {
+  try {
+    return Deno.env.get(name);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Where ptc looks for a config when neither `--upstreams-config` nor `$PTC_UPSTREAMS` names one, in order:
+ * `./ptc.jsonc` in the working directory, then `$XDG_CONFIG_HOME/ptc/config.jsonc` (`~/.config/ptc/config.jsonc` when
+ * XDG_CONFIG_HOME is unset or not absolute, as the XDG spec says).
+ */
+export function defaultConfigCandidates(env: (name: string) => string | undefined = readEnv): string[] {
+  const out: string[] = [];
+  try {
+    out.push(resolve("ptc.jsonc"));
+  } catch {
+    // the working directory cannot be read (confined without it): only the user's config folder is looked at
+  }
+  const xdg = env("XDG_CONFIG_HOME");
+  const home = env("HOME");
+  const base = xdg && isAbsolute(xdg) ? xdg : home ? join(home, ".config") : undefined;
+  if (base) out.push(join(base, "ptc", "config.jsonc"));
+  return out;
+}
+
+/** Where the config came from: named by the flag, by `$PTC_UPSTREAMS`, or found at a default place. */
+export interface ConfigLocation {
+  file: string;
+  source: "flag" | "env" | "default";
+}
+
+function isFile(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The config file to use and where it came from: the flag, else `$PTC_UPSTREAMS`, else the first default place that
+ * holds a file ({@link defaultConfigCandidates}); undefined when none (no upstreams).
+ */
+export function locateConfig(
+  flag: string | undefined,
+  env: (name: string) => string | undefined = readEnv,
+): ConfigLocation | undefined {
+  if (flag !== undefined && flag !== "") return { file: resolve(flag), source: "flag" };
+  const named = env(CONFIG_ENV);
+  if (named) return { file: resolve(named), source: "env" };
+  const found = defaultConfigCandidates(env).find(isFile);
+  return found ? { file: found, source: "default" } : undefined;
+}
+
+/** The config file to use ({@link locateConfig}), or undefined (no upstreams). */
+export function resolveConfigPath(flag: string | undefined): string | undefined {
+  return locateConfig(flag)?.file;
+}
+
+/**
+ * The environment variables finding the config reads: none after a flag, `PTC_UPSTREAMS` when it names the file, and
+ * with it the discovery variables when the default places are looked at.
+ */
+export function configLookupEnv(flag: string | undefined, env: (name: string) => string | undefined): string[] {
+  if (flag !== undefined && flag !== "") return [];
+  return env(CONFIG_ENV) ? [CONFIG_ENV] : [CONFIG_ENV, ...DISCOVERY_ENV];
+}
+
+/** The one-line advice when a command needs a config and none was found. */
+export const NO_CONFIG =
+  "no config: pass --upstreams-config FILE, set PTC_UPSTREAMS, or create ./ptc.jsonc (or ~/.config/ptc/config.jsonc)";
 
 /** The environment fallback of `--allow-writes`, the process half of the write gate. */
 export const ALLOW_WRITES_ENV = "PTC_ALLOW_WRITES";
@@ -217,10 +293,15 @@ export function parseConfigText(
   const syntax: ParseError[] = [];
   const root = parseJsonc(text, syntax, { allowTrailingComma: true, disallowComments: false });
   if (syntax.length > 0) {
-    return syntax.slice(0, 5).map((e) => {
+    // The parser reports one error per enclosing value at the same spot (an unclosed `{ "a": {` gives two
+    // CloseBraceExpected at the end): each problem is said once.
+    const seen = new Map<string, ConfigError>();
+    for (const e of syntax) {
       const { line, column } = lineCol(text, e.offset);
-      return { path: `${label}:${line}:${column}`, message: `invalid JSONC (${printParseErrorCode(e.error)})` };
-    });
+      const error = { path: `${label}:${line}:${column}`, message: `invalid JSONC (${printParseErrorCode(e.error)})` };
+      seen.set(`${error.path} ${error.message}`, error);
+    }
+    return [...seen.values()].slice(0, 5);
   }
   if (root === null || typeof root !== "object" || Array.isArray(root)) {
     return [{ path: label, message: 'must be a JSON object like {"credentials": {}, "upstreams": {}}' }];
@@ -280,7 +361,7 @@ export function parseConfigText(
       let parsed: unknown;
       try {
         // Keys every upstream has whatever its transport are read here; the transport gets the rest.
-        const { allow_writes: _allowWrites, ...own } = e;
+        const { allow_writes: _allowWrites, doctor_probe: _probe, ...own } = e;
         parsed = transport.parseConfig(own as JsonObject, ctx);
       } catch (err) {
         errors.push({ path, message: `transport ${transport.name} failed to read this entry (${String(err)})` });
@@ -295,6 +376,7 @@ export function parseConfigText(
         transport: transport.name,
         description: typeof e.description === "string" ? e.description : "",
         ...(typeof e.allow_writes === "boolean" ? { allowWrites: e.allow_writes } : {}),
+        ...(e.doctor_probe && typeof e.doctor_probe === "object" ? { doctorProbe: probeOf(e.doctor_probe) } : {}),
         config: parsed,
       });
     }

@@ -77,6 +77,17 @@ export const upstreamCommonSchemaProperties: Record<string, JsonSchema> = {
       "Install this upstream's write tools (also needs the process flag --allow-writes); when set, it wins " +
       "over the top-level allow_writes (false keeps this upstream closed).",
   },
+  doctor_probe: {
+    type: "object",
+    description: "A read tool `ptc doctor --connect` calls to prove the credentials work: {tool, arguments}. " +
+      "Without it doctor reports the service reachable but the credentials not checked.",
+    properties: {
+      tool: { type: "string", minLength: 1, description: "The tool's name as the catalog shows it (kebab-case)." },
+      arguments: { type: "object", description: "Its arguments, as a program would pass them." },
+    },
+    required: ["tool"],
+    additionalProperties: false,
+  },
 };
 
 /** Upstream names become the `srv` of `srv/tool`. */
@@ -146,7 +157,8 @@ export function buildConfigSchema(transports: Transport<unknown>[]): JsonSchema 
   return {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     title: "ptc upstreams config",
-    description: "JSONC file named by --upstreams-config or PTC_UPSTREAMS.",
+    description:
+      "JSONC file named by --upstreams-config or PTC_UPSTREAMS, else ./ptc.jsonc or $XDG_CONFIG_HOME/ptc/config.jsonc.",
     ...topLevelSchema(entry),
     $defs: defs,
   };

@@ -4,6 +4,8 @@
  * problems are world faults (the form returns nil); bad references and options are programmer faults.
  * Accepted argument keys (option keys arrive as plain names): dir `{ref|server, limit?, offset?}`, doc/meta
  * `{ref}` or `{server, tool}`, apropos `{query|q, limit?, load?}`; `ref` may be `"srv"`, `"srv/tool"`.
+ * One tool count everywhere: a server's `tool_count` is its installed, callable tools, hidden ones included; `dir`
+ * and `apropos` leave hidden tools out (they stay callable and documented), and `(doc 'srv)` says how many are.
  * @module
  */
 import type { JsonObject, JsonValue } from "../core/json.ts";
@@ -73,6 +75,26 @@ function line(server: string, tool: ToolEntry): string {
   return `${server}/${tool.name}${effect} - ${oneLine(tool.description ?? "", 10_000)}`;
 }
 
+/** The tools `dir` and `apropos` show: every installed one but those the operator mapped `hidden`. */
+function listed(server: UpstreamSnapshot): ToolEntry[] {
+  return server.tools.filter((t) => !t.hidden);
+}
+
+/** `(doc 'srv)`: the server's full description, its one tool count, and where its tools and paging are. */
+function serverDoc(s: UpstreamSnapshot): string {
+  const hidden = s.tools.length - listed(s).length;
+  const paging = listed(s).filter((t) => t.pagination).map((t) => `${s.name}/${t.name}`);
+  const lines = [
+    `${s.name} (${s.transport} upstream${s.catalog_loaded ? "" : ", unavailable"})`,
+    ...(s.description ? [s.description.trim()] : []),
+    `Tools: ${s.tool_count} installed and callable${
+      hidden ? `, ${hidden} of them hidden (callable, left out of dir and apropos)` : ""
+    }; (dir '${s.name}) lists them, (doc '${s.name}/tool) documents one.`,
+  ];
+  if (paging.length) lines.push(`Pages (tool/pages follows them): ${paging.join(", ")}`);
+  return lines.join("\n");
+}
+
 function compute(ctx: RunScope, op: DiscoveryOp, args: JsonObject): { result: JsonValue; keywordKeys?: boolean } {
   const catalog = ctx.runtime.catalog();
   switch (op) {
@@ -90,11 +112,13 @@ function compute(ctx: RunScope, op: DiscoveryOp, args: JsonObject): { result: Js
       const limit = intOpt(args, "limit", 1, 200, 50, "dir");
       const offset = intOpt(args, "offset", 0, Number.MAX_SAFE_INTEGER, 0, "dir");
       const server = findServer(catalog, refOf(args, "dir").replace(/\/$/, ""));
-      const tools = [...server.tools].sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+      const tools = listed(server).sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
       return { result: tools.slice(offset, offset + limit).map((t) => line(server.name, t)) };
     }
     case "doc": {
-      const [server, tool] = findTool(ctx, catalog, refOf(args, "doc"), "doc");
+      const ref = refOf(args, "doc").replace(/\/$/, "");
+      if (!ref.includes("/")) return { result: serverDoc(findServer(catalog, ref)) };
+      const [server, tool] = findTool(ctx, catalog, ref, "doc");
       return { result: renderDoc(server.name, tool) };
     }
     case "meta": {
@@ -118,7 +142,8 @@ function compute(ctx: RunScope, op: DiscoveryOp, args: JsonObject): { result: Js
       if (typeof q !== "string" || q.trim() === "") throw new Fault("apropos requires a non-blank query string");
       const limit = intOpt(args, "limit", 1, 50, 8, "apropos");
       if (args.load !== undefined && typeof args.load !== "boolean") throw new Fault("apropos :load must be a boolean");
-      return { result: apropos(catalog, q, limit).map((h) => `${h.server}/${h.tool} - ${h.description}`) };
+      const shown = catalog.map((s) => ({ ...s, tools: listed(s) }));
+      return { result: apropos(shown, q, limit).map((h) => `${h.server}/${h.tool} - ${h.description}`) };
     }
     default:
       throw new Fault(`unknown discovery operation "${op}"`);

@@ -10,6 +10,7 @@
  * started with `--allow-writes`. A refused tool is withheld, never a start failure.
  * @module
  */
+import { inferPagination } from "./pagination.ts";
 import type { ToolEffect, ToolEntry, Upstream } from "./types.ts";
 import type { PtcConfig, UpstreamSpec } from "./config.ts";
 
@@ -69,14 +70,26 @@ export interface Installation {
   withheld: Map<string, string>;
 }
 
-/** Apply the policy to every tool an upstream lists (in the upstream's order). A refused tool is withheld. */
+/**
+ * Apply the policy to every tool an upstream lists (in the upstream's order). A refused tool is withheld. An installed
+ * entry carries its effect, and — when nobody declared how it pages (`pagination` absent; `false` is a declaration) —
+ * the cursor paging its schemas show, if unambiguous (`inferPagination`).
+ */
 export function installTools(entries: readonly ToolEntry[], policy: InstallPolicy): Installation {
   const installed: ToolEntry[] = [];
   const withheld = new Map<string, string>();
   for (const entry of entries) {
     const verdict = installable(entry, policy);
-    if (verdict.install) installed.push({ ...entry, effect: effectOf(entry) });
-    else withheld.set(entry.name, verdict.why);
+    if (!verdict.install) {
+      withheld.set(entry.name, verdict.why);
+      continue;
+    }
+    const tool: ToolEntry = { ...entry, effect: effectOf(entry) };
+    if (tool.pagination === undefined) {
+      const inferred = inferPagination(tool);
+      if (inferred) tool.pagination = inferred;
+    }
+    installed.push(tool);
   }
   return { installed, withheld };
 }

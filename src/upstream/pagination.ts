@@ -6,7 +6,12 @@
  * Written form (snake_case, as in config files and OpenAPI extensions):
  * `{"style": "cursor", "items": "traces", "cursor_param": "cursor", "next_cursor": "next_cursor"}` or
  * `{"style": "offset", "items": "items", "offset_param": "offset", "limit_param": "limit"}`. `items` and
- * `next_cursor` are dot-separated key paths into the tool's value (`""` = the value itself).
+ * `next_cursor` are dot-separated key paths into the tool's value (`""` = the value itself). `false` declares that the
+ * tool does not page (nothing is inferred for it).
+ *
+ * Undeclared, {@link inferPagination} reads cursor paging off a read tool's schemas, conservatively: exactly one
+ * cursor-like string argument (`cursor`, `page_token`, …) and a declared result object with exactly one
+ * next-cursor-like string field (`next_cursor`, `nextPageToken`, …) and exactly one list field (the items).
  * @module
  */
 import type { JsonValue } from "../core/json.ts";
@@ -32,6 +37,7 @@ export function paginationSchema(description: string): JsonSchema {
   return {
     description,
     oneOf: [
+      { const: false, description: "The tool does not page: tool/pages refuses it and nothing is inferred." },
       {
         type: "object",
         properties: {
@@ -68,10 +74,12 @@ export function parsePagination(
   raw: unknown,
   where: string,
   params: readonly string[] | undefined,
-): Pagination | string[] {
+): Pagination | false | string[] {
+  if (raw === false) return false;
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
     return [
-      `${where}: must be an object like {"style": "cursor", "items": "…", "cursor_param": "…", "next_cursor": "…"}`,
+      `${where}: must be false or an object like {"style": "cursor", "items": "…", "cursor_param": "…", ` +
+      `"next_cursor": "…"}`,
     ];
   }
   const r = raw as Record<string, unknown>;
@@ -132,13 +140,91 @@ export function showPath(keys: readonly string[]): string {
   return keys.length ? keys.join(".") : "(the value)";
 }
 
-/** How `doc` says a tool pages. */
+/** How `doc` says a tool pages (an inferred descriptor says so first: "inferred from cursor/next_cursor"). */
 export function describePagination(p: Pagination): string {
+  const inferred = p.inferred && p.style === "cursor"
+    ? `inferred from ${p.cursorParam}/${showPath(p.nextCursor)} (the operator declared none; \`pagination: false\` ` +
+      "turns it off) — "
+    : "";
   const how = p.style === "cursor"
     ? `by cursor: each page's \`${showPath(p.nextCursor)}\` is sent back as \`${p.cursorParam}\``
     : `by offset: \`${p.offsetParam}\` advances by the items received${
       p.limitParam ? ` (page size \`${p.limitParam}\`)` : ""
     }`;
-  return `${how}; items at \`${showPath(p.items)}\`. tool/pages follows it and answers ` +
+  return `${inferred}${how}; items at \`${showPath(p.items)}\`. tool/pages follows it and answers ` +
     "{:items [...] :complete bool :pages n :stopped nil|reason :message ... :next cursor}";
+}
+
+/** Argument names that carry a page cursor, as services spell them. */
+const CURSOR_ARGS = new Set([
+  "cursor",
+  "page_cursor",
+  "pageCursor",
+  "page_token",
+  "pageToken",
+  "continuation_token",
+  "continuationToken",
+]);
+/** Result fields that carry the next page's cursor. */
+const NEXT_CURSOR_FIELDS = new Set([
+  "next_cursor",
+  "nextCursor",
+  "next_page_cursor",
+  "nextPageCursor",
+  "next_page_token",
+  "nextPageToken",
+  "continuation_token",
+  "continuationToken",
+]);
+
+function isObj(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+/** Alternatives (`anyOf`/`oneOf`) looked into; a schema nested deeper is not a plain cursor or list (no inference). */
+const MAX_ALTERNATIVE_DEPTH = 3;
+
+/**
+ * The schema's types as a set (`type: ["string", "null"]`, `anyOf: [{type: string}, {type: null}]`), looking at most
+ * {@link MAX_ALTERNATIVE_DEPTH} levels of alternatives deep (an upstream's schema may nest them without end).
+ */
+function types(schema: unknown, depth = 0): Set<string> {
+  if (!isObj(schema)) return new Set();
+  const out = new Set<string>();
+  const t = schema.type;
+  if (typeof t === "string") out.add(t);
+  if (Array.isArray(t)) { for (const x of t) if (typeof x === "string") out.add(x); }
+  if (depth >= MAX_ALTERNATIVE_DEPTH) return out;
+  for (const key of ["anyOf", "oneOf"]) {
+    const alts = schema[key];
+    if (Array.isArray(alts)) { for (const a of alts) for (const x of types(a, depth + 1)) out.add(x); }
+  }
+  return out;
+}
+
+/** A string (or a string that may be null), and nothing else. */
+function isCursorType(schema: unknown): boolean {
+  const t = types(schema);
+  return t.has("string") && [...t].every((x) => x === "string" || x === "null");
+}
+
+/**
+ * Cursor paging read off an undeclared read tool's schemas, or undefined when anything is ambiguous: the input must
+ * have exactly one cursor-like string argument, and the declared output must be an object with exactly one
+ * next-cursor-like string field and exactly one list field. The answer is marked `inferred`.
+ */
+export function inferPagination(
+  entry: { inputSchema?: JsonSchema; outputSchema?: JsonSchema; effect?: string },
+): Pagination | undefined {
+  if (entry.effect !== "read") return undefined;
+  const input = isObj(entry.inputSchema?.properties) ? entry.inputSchema.properties : {};
+  const cursorArgs = Object.keys(input).filter((k) => CURSOR_ARGS.has(k) && isCursorType(input[k]));
+  if (cursorArgs.length !== 1) return undefined;
+  const output = entry.outputSchema;
+  if (!output || !types(output).has("object") || !isObj(output.properties)) return undefined;
+  const fields = output.properties;
+  const next = Object.keys(fields).filter((k) => NEXT_CURSOR_FIELDS.has(k) && isCursorType(fields[k]));
+  const lists = Object.keys(fields).filter((k) => types(fields[k]).has("array"));
+  if (next.length !== 1 || lists.length !== 1) return undefined;
+  return { style: "cursor", items: [lists[0]], cursorParam: cursorArgs[0], nextCursor: [next[0]], inferred: true };
 }

@@ -131,11 +131,15 @@ export class RunContext implements RunScope {
     return request.name === "pages" ? pagesTool(this, request) : callTool(this, request);
   }
 
-  /** What is left of this run's budgets, and the per-call limits (`(budget/remaining)`; costs nothing). */
+  /**
+   * What is left of this run's budgets (counts left, not used), and the per-call limits (`(budget/remaining)`; costs
+   * nothing). `write_calls` only when a write tool is installed: otherwise no call can spend it.
+   */
   remaining(): JsonObject {
+    const writes = this.runtime.catalog().some((s) => s.tools.some((t) => t.effect === "write"));
     return {
       tool_calls: Math.max(0, this.limits.maxToolCalls - this.callCount),
-      write_calls: Math.max(0, this.limits.maxWriteCalls - this.writeCount),
+      ...(writes ? { write_calls: Math.max(0, this.limits.maxWriteCalls - this.writeCount) } : {}),
       discovery_ops: Math.max(0, this.limits.maxCatalogOps - this.catalogOpCount),
       call_timeout_ms: this.limits.callTimeoutMs,
       max_response_bytes: this.limits.maxResponseBytes,

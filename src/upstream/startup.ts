@@ -1,17 +1,18 @@
 /**
- * Start-up sequence every command that loads a config shares: find the file (flag, then PTC_UPSTREAMS), load and
+ * Start-up sequence every command that loads a config shares: find the file (flag, then PTC_UPSTREAMS, then the
+ * default places: ./ptc.jsonc, $XDG_CONFIG_HOME/ptc/config.jsonc), load and
  * validate it, then check that Deno grants what it needs. Problems come back as one line each (the CLI prints
  * them and exits 2 before anything starts).
  * @module
  */
-import { loadConfigFile, type PtcConfig, resolveConfigPath } from "./config.ts";
+import { type ConfigLocation, loadConfigFile, locateConfig, type PtcConfig } from "./config.ts";
 import { checkPermissions, computePermissions } from "./permissions.ts";
 import type { TransportRegistry } from "./registry.ts";
 import { formatConfigError } from "./messages.ts";
 
 /** Outcome of `prepareConfig`. */
 export type PreparedConfig =
-  | { ok: true; config: PtcConfig | undefined; warnings: string[] }
+  | { ok: true; config: PtcConfig | undefined; warnings: string[]; location?: ConfigLocation }
   | { ok: false; problems: string[] };
 
 /** Options of `prepareConfig`. */
@@ -29,11 +30,12 @@ export interface PrepareOptions {
 
 /**
  * Resolve, load and validate the config, then check permissions. `config` is undefined when neither the flag nor
- * PTC_UPSTREAMS names a file (zero upstreams).
+ * PTC_UPSTREAMS names a file and no default place holds one (zero upstreams).
  */
 export async function prepareConfig(options: PrepareOptions = {}): Promise<PreparedConfig> {
-  const file = resolveConfigPath(options.configFlag);
-  if (file === undefined) return { ok: true, config: undefined, warnings: [] };
+  const location = locateConfig(options.configFlag);
+  if (location === undefined) return { ok: true, config: undefined, warnings: [] };
+  const file = location.file;
   const loaded = await loadConfigFile(file, { registry: options.registry, readOnly: options.readOnly });
   if (Array.isArray(loaded)) return { ok: false, problems: loaded.map(formatConfigError) };
   if (!options.skipPermissionCheck) {
@@ -52,5 +54,5 @@ export async function prepareConfig(options: PrepareOptions = {}): Promise<Prepa
       };
     }
   }
-  return { ok: true, config: loaded, warnings: loaded.warnings };
+  return { ok: true, config: loaded, warnings: loaded.warnings, location };
 }

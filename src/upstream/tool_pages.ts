@@ -1,8 +1,10 @@
 /**
  * The `tool/pages` host callback: follow a tool's declared pagination (`ToolEntry.pagination`) page by page, each
  * page an ordinary `tool/call` (validated, charged against the tool-call budget, bounded by the response cap,
- * recorded), concatenating the items. It stops at the last page, at `:max-pages` / `:max-items`, when the items
- * gathered would exceed the run's response cap, on a repeated cursor, or on the first failed page — and says which.
+ * recorded), concatenating the items. It stops at the last page, at `:max-pages`, at the end of the page that brings
+ * the items to `:max-items` (pages are kept whole, so `next` resumes right after the last item returned — a cursor
+ * cannot resume inside a page), when the items gathered would exceed the run's response cap, on a repeated cursor, or
+ * on the first failed page — and says which. A descriptor the runtime inferred is followed like a declared one.
  * The loop lives here, on the host side of the tool seam, so every page is budgeted exactly like a call and the
  * language needs no knowledge of cursors or transports.
  *
@@ -99,26 +101,33 @@ export async function pagesTool(ctx: RunScope, request: ToolRequest): Promise<To
   let entry = ctx.runtime.findTool(server, tool);
   let pagination = entry?.pagination;
   let first: ToolOutcome | undefined;
-  if (entry !== undefined && pagination === undefined) return notPaged(server, tool);
-  if (pagination === undefined) {
+  if (entry !== undefined && !pagination) return notPaged(server, tool, pagination === false);
+  if (entry === undefined) {
     // Unknown upstream or tool, a withheld tool, an unavailable upstream: the call says so exactly as tool/call.
     first = await call(args);
     if (first.kind === "raise") return first;
     entry = ctx.runtime.findTool(server, tool);
     pagination = entry?.pagination;
     if (first.kind === "tagged" && !first.ok) return done(emptyState(1), first.reason, first.message);
-    if (entry === undefined || pagination === undefined) return notPaged(server, tool);
+    if (entry === undefined || !pagination) return notPaged(server, tool, pagination === false);
   }
+  if (!pagination) return notPaged(server, tool, pagination === false);
   const limit = pagination.style === "offset" && pagination.limitParam
     ? pageSize(args, pagination.limitParam, entry?.inputSchema ?? {})
     : undefined;
   return await follow(ctx, pagination, args, { maxPages, maxItems, limit }, call, first);
 }
 
-function notPaged(server: string, tool: string): ToolOutcome {
+function notPaged(server: string, tool: string, declared: boolean): ToolOutcome {
+  const why = declared
+    ? "the operator declared that it does not page (pagination: false)"
+    : "it declares no pagination and none could be inferred from its schemas (a cursor argument and a next-cursor " +
+      "result field)";
   return raise(
-    `tool '${server}/${tool}' does not declare pagination, so tool/pages cannot follow it; call it with ` +
-      `tool/call (doc '${server}/${tool} shows how it returns results), or ask the operator for a pagination setting`,
+    `tool '${server}/${tool}' cannot be followed by tool/pages: ${why}; call it with tool/call ` +
+      `((doc '${server}/${tool}) shows how it returns results)${
+        declared ? "" : ", or ask the operator for a pagination setting"
+      }`,
   );
 }
 
@@ -177,15 +186,20 @@ async function follow(
       );
     }
     state.bytes += bytes;
-    for (const item of items) {
-      if (state.items.length >= caps.maxItems) {
-        return done(state, "max_items", `stopped at ${caps.maxItems} items (:max-items ${caps.maxItems})`, next());
-      }
-      state.items.push(item);
-    }
+    state.items.push(...items);
+    // The whole page is kept: `next` then points right after the last item returned, never inside a page.
+    const full = () =>
+      done(
+        state,
+        "max_items",
+        `stopped after page ${state.pages} with ${state.items.length} items (:max-items ${caps.maxItems}; pages ` +
+          "are kept whole, so :next resumes right after the last item)",
+        next(),
+      );
     if (p.style === "offset") {
       offset += items.length;
       if (items.length === 0 || (limit !== undefined && items.length < limit)) return done(state, null);
+      if (state.items.length >= caps.maxItems) return full();
       continue;
     }
     const nextCursor = atPath(page, p.nextCursor);
@@ -199,6 +213,7 @@ async function follow(
     }
     seen.add(key);
     cursor = nextCursor;
+    if (state.items.length >= caps.maxItems) return full();
   }
 }
 

@@ -49,8 +49,12 @@ export interface ToolEntry {
   /** Callable but left out of the prompt catalog (MCP `tools` mapping `hidden`). */
   hidden?: boolean;
   _ptc: ToolProvenance;
-  /** How the tool pages, when its transport or operator declared it; `(tool/pages …)` follows it. */
-  pagination?: Pagination;
+  /**
+   * How the tool pages, when its transport or operator declared it (or, undeclared, the runtime inferred it from a
+   * cursor argument and a next-cursor result field: `inferred`); `(tool/pages …)` follows it. `false`: the operator
+   * declared that it does not page (`pagination: false`), so nothing is inferred.
+   */
+  pagination?: Pagination | false;
 }
 
 /**
@@ -59,10 +63,11 @@ export interface ToolEntry {
  * - `cursor`: send the previous page's `nextCursor` value as argument `cursorParam`; the last page has none.
  * - `offset`: send `offsetParam` = items received so far; the last page is shorter than `limitParam`'s value (or
  *   empty).
+ * `inferred`: nobody declared it; the runtime read it off the tool's schemas (src/upstream/pagination.ts).
  */
 export type Pagination =
-  | { style: "cursor"; items: string[]; cursorParam: string; nextCursor: string[] }
-  | { style: "offset"; items: string[]; offsetParam: string; limitParam?: string };
+  | { style: "cursor"; items: string[]; cursorParam: string; nextCursor: string[]; inferred?: boolean }
+  | { style: "offset"; items: string[]; offsetParam: string; limitParam?: string; inferred?: boolean };
 
 /** The closed set of world-fault reasons (docs/architecture.md). */
 export type FailureReason =

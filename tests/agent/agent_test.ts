@@ -70,7 +70,52 @@ Deno.test("agent: Observatory questions through ptc mcp, answers checked against
       assert.match(desc, /observatory\/list-traces .*\n.*\n {4}pages: \(tool\/pages 'observatory\/list-traces/);
     });
 
-    await t.step("doc prints once: every result field, paging, window limits in the notes", async () => {
+    await t.step("one count, which tools page, every budget field, the output caps", async () => {
+      const desc = (await c.listTools()).tools.find((x) => x.name === "lisp_eval")!.description!;
+      const servers = await ask(c, "[(mapv :tool_count (tool/servers)) (count (dir 'observatory))]");
+      const n = (servers.structured.value as number[][])[0][0];
+      assert.deepEqual(servers.structured.value, [[n], n], "(tool/servers) and dir count the same tools");
+      assert.match(desc, new RegExp(`\\nobservatory \\(${n} tools\\) - Observatory`));
+      assert.match(
+        desc,
+        /observatory\/query-traces .*\n(?: {4}notes: .*\n)? {4}pages: \(tool\/pages 'observatory\/query-traces \{…\} \{:max-pages n\}\) follows them \(inferred/,
+      );
+      assert.match(
+        desc,
+        /\(budget\/remaining\) is what is LEFT, not used: :tool_calls :discovery_ops, :time_ms to the deadline;/,
+      );
+      assert.ok(!desc.includes(":write_calls"), "no write tool is installed: no write budget is mentioned");
+      assert.match(desc, /:value_kind :json\|:text\|:none\} \(:text: v is a string, :none: no body\)/);
+      assert.match(
+        desc,
+        /Output: an answer past 96 KiB and println past 50 lines or 16 KiB are cut, marked "\[truncated: …\]"\./,
+      );
+      const left = await ask(c, "(budget/remaining)");
+      assert.deepEqual(Object.keys(left.structured.value as object).sort(), [
+        "call_timeout_ms",
+        "discovery_ops",
+        "max_response_bytes",
+        "time_ms",
+        "tool_calls",
+      ]);
+      const doc = await ask(c, "(doc 'budget/remaining)");
+      for (const field of [":tool_calls", ":write_calls", ":discovery_ops", ":time_ms", ":call_timeout_ms"]) {
+        assert.ok(doc.text.includes(field), `doc explains ${field}`);
+      }
+      assert.match(doc.text, /What is LEFT of this run's budgets \(not what was used\)/);
+    });
+
+    await t.step("doc is a value: two docs compose into one string, nothing is printed", async () => {
+      const r = await ask(c, "(str (doc 'observatory/get-trace) \"\\n----\\n\" (doc 'observatory))");
+      assert.ok(!r.isError, r.text);
+      assert.equal(r.structured.prints, undefined, "doc printed nothing");
+      const v = String(r.structured.value);
+      assert.match(v, /^observatory\/get-trace\n[\s\S]*\n----\nobservatory \(openapi upstream\)\nObservatory: /);
+      assert.match(v, /Tools: \d+ installed and callable; \(dir 'observatory\) lists them/);
+      assert.equal(r.text, v, "a multi-line string answer is shown as its text");
+    });
+
+    await t.step("doc shows every result field, paging, window limits in the notes and the data range", async () => {
       const r = await ask(c, "(doc 'observatory/list-traces)");
       assert.ok(!r.isError, r.text);
       assert.ok(!/\n\s*nil\s*$/.test(r.text), `no trailing nil: ${r.text.slice(-40)}`);
@@ -83,6 +128,14 @@ Deno.test("agent: Observatory questions through ptc mcp, answers checked against
       assert.match(r.text, /:limit int\? — 1\.\.100, default 20/);
       const a = await ask(c, "(doc 'observatory/get-cost-analytics)");
       assert.match(a.text, /Notes: Windows are limited to 92 days/);
+      // every list and analytics description states the data's range and the service's "now"
+      for (const tool of ["list-traces", "query-traces", "get-cost-analytics", "list-errors"]) {
+        const d = await ask(c, `(doc 'observatory/${tool})`);
+        assert.match(d.text, /2026-10-01T00:00:00Z to 2026-10-31T00:00:00Z \(UTC\)/, tool);
+        if (tool !== "list-traces") assert.match(d.text, /the service's "now" is 2026-10-31T00:00:00Z/, tool);
+      }
+      const q = await ask(c, "(doc 'observatory/query-traces)");
+      assert.match(q.text, /\nPages: inferred from cursor\/next_cursor \(the operator declared none/);
     });
 
     await t.step("a spent discovery budget is a tagged fault with its message, and the answer is flagged", async () => {
@@ -106,6 +159,7 @@ Deno.test("agent: Observatory questions through ptc mcp, answers checked against
         assert.ok(!r.isError, `${q.q}\n${r.text}`);
         assert.equal(r.structured.status, "ok", r.text);
         close(r.structured.value, q.expect(ds));
+        if (q.noPrints) assert.equal(r.structured.prints, undefined, "nothing printed");
         if (q.text) assert.match(r.text, q.text);
         else assert.ok(!r.text.includes("[warning: budget"), `no budget warning: ${r.text.slice(0, 200)}`);
       });

@@ -5,6 +5,9 @@
  * @module
  */
 import type { Dataset } from "../../fixtures/observatory/data.ts";
+import { ANALYTICS_OPERATIONS } from "../../fixtures/observatory/routes/analytics.ts";
+import { STEP_OPERATIONS } from "../../fixtures/observatory/routes/steps.ts";
+import { ORG_IDS } from "../../fixtures/observatory/world.ts";
 import type { TraceSummary } from "../../fixtures/observatory/types.ts";
 
 /** One question. `context` is passed as lisp_eval's `context` (readable as data/<key>). */
@@ -15,6 +18,8 @@ export interface Question {
   expect: (ds: Dataset) => unknown;
   /** Extra checks on the whole MCP result text (e.g. a budget warning). */
   text?: RegExp;
+  /** The program must print nothing (a `(doc …)` is a value, never output). */
+  noPrints?: boolean;
 }
 
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
@@ -33,8 +38,59 @@ const errorTrace = (ds: Dataset) => org(ds, "acme").find((t) => t.status === "er
 const ALL = (orgId: string, filters = "") =>
   `(:items (tool/pages 'observatory/list-traces {:org-id "${orgId}" :limit 100${filters}} {:max-pages 20}))`;
 
+/** The scope an operation of the fixture requires (its OpenAPI description says "Requires scope `…`"). */
+const scopeOf = (operationId: string) =>
+  [...ANALYTICS_OPERATIONS, ...STEP_OPERATIONS].find((o) => o.operationId === operationId)!.scope;
+
 /** The questions. */
 export const QUESTIONS: Question[] = [
+  {
+    q: "How many production traces do acme and globex have together (query-traces, every page)?",
+    // query-traces declares no pagination: tool/pages follows it from its cursor argument and next_cursor field
+    program: `(let [r (tool/pages 'observatory/query-traces {:org-ids ["acme" "globex"] :environment "production"
+                                                          :limit 100} {:max-pages 30})]
+               [(:complete r) (count (:items r)) (count (distinct (map :id (:items r))))])`,
+    expect: (ds) => {
+      const n = count(ds.traces, (t) => ["acme", "globex"].includes(t.org_id) && t.environment === "production");
+      return [true, n, n];
+    },
+  },
+  {
+    q: "Read acme's error traces 7 at a time, resuming from :next: are they all there, each once?",
+    program: `(loop [args {:org-ids ["acme"] :status "error" :limit 5} seen [] rounds 0]
+               (let [r (tool/pages 'observatory/query-traces args {:max-items 7})
+                     seen (into seen (map :id (:items r)))]
+                 (if (or (:complete r) (> rounds 40))
+                   [(count seen) (count (distinct seen))]
+                   (recur (assoc args :cursor (:next r)) seen (inc rounds)))))`,
+    expect: (ds) => {
+      const n = count(org(ds, "acme"), (t) => t.status === "error");
+      return [n, n];
+    },
+  },
+  {
+    q: "Which scopes do list-errors and get-trace-steps require (read from their docs, in one program)?",
+    program: `(let [docs [(doc 'observatory/list-errors) (doc 'observatory/get-trace-steps)]]
+               (mapv #(second (re-find #"Requires scope \x60([a-z_:]+)\x60" %)) docs))`,
+    expect: () => [scopeOf("list_errors"), scopeOf("get_trace_steps")],
+    noPrints: true,
+  },
+  {
+    q: "What did hooli spend? (an org the service does not have)",
+    program: `(let [r (tool/call 'observatory/get-cost-analytics {:org-id "hooli"})]
+               (if (:ok r) (:cost_usd (:total (:value r))) [(name (:reason r)) (boolean (re-find #"org 'hooli' not found" (:message r)))]))`,
+    expect: (ds) => ORG_IDS.includes("hooli") ? sum(org(ds, "hooli").map((t) => t.cost_usd)) : ["not_found", true],
+  },
+  {
+    q: "What is acme's error rate in production only?",
+    program:
+      `(let [t (:total (:value (tool/call 'observatory/get-cost-analytics {:org-id "acme" :environment "production"})))]
+               (/ (:error_count t) (double (:trace_count t))))`,
+    expect: (ds) => {
+      const prod = org(ds, "acme").filter((t) => t.environment === "production");
+      return count(prod, (t) => t.status === "error") / prod.length;
+    },
+  },
   {
     q: "How many traces does acme have?",
     program: `(count ${ALL("acme")})`,

@@ -105,7 +105,7 @@ Deno.test("ptc catalog prints text and json; --diff reports changes", async () =
     assert.equal(text.code, 0, text.err);
     assert.equal(
       text.out,
-      "obs (1 tools) - Observatory [fake]\n  obs/list-traces {:org-id string} -> Result<any>\n      List traces",
+      "obs (1 tool) - Observatory [fake]\n  obs/list-traces {:org-id string} -> Result<any>\n      List traces",
     );
     const json = await capture(() => catalog(["--upstreams-config", file, "--format", "json"]));
     assert.equal(JSON.parse(json.out).servers[0].tools[0].name, "list-traces");
@@ -116,9 +116,23 @@ Deno.test("ptc catalog prints text and json; --diff reports changes", async () =
     const diff = await capture(() => catalog(["--upstreams-config", file, "--diff", join(dir, "old.json")]));
     assert.equal(diff.out, "- obs/gone\n~ obs/list-traces (description)");
     assert.equal(diff.code, 1, "catalogs that differ exit 1, like diff(1)");
+    const diffJson = await capture(() =>
+      catalog(["--upstreams-config", file, "--diff", join(dir, "old.json"), "--format", "json"])
+    );
+    assert.deepEqual(JSON.parse(diffJson.out), {
+      changes: [
+        { kind: "removed", ref: "obs/gone" },
+        { kind: "changed", ref: "obs/list-traces", parts: ["description"] },
+      ],
+    });
+    assert.equal(diffJson.code, 1);
     await Deno.writeTextFile(join(dir, "same.json"), json.out);
     const same = await capture(() => catalog(["--upstreams-config", file, "--diff", join(dir, "same.json")]));
     assert.deepEqual([same.code, same.out], [0, "no changes"]);
+    const sameJson = await capture(() =>
+      catalog(["--upstreams-config", file, "--diff", join(dir, "same.json"), "--format", "json"])
+    );
+    assert.deepEqual([sameJson.code, JSON.parse(sameJson.out)], [0, { changes: [] }]);
     const none = await capture(() => catalog(["--upstreams-config", file, "--diff", join(dir, "nope.json")]));
     assert.equal(none.code, 2);
     assert.match(none.err, /--diff .*nope\.json: file not found/);

@@ -37,7 +37,8 @@ Deno.test("eval: the config's hosts, secrets and command, the files on its comma
 });
 
 Deno.test("eval without the flag reads $PTC_UPSTREAMS, and the config it names", async () => {
-  assert.deepEqual((await needs("eval", ["1"])).env, ["PTC_UPSTREAMS"]);
+  // neither flag nor variable: the default places are looked at, which reads the variables naming them
+  assert.deepEqual((await needs("eval", ["1"])).env, ["HOME", "PTC_UPSTREAMS", "XDG_CONFIG_HOME"]);
   const n = await needs("eval", ["1"], { PTC_UPSTREAMS: EXAMPLE });
   assert.deepEqual(n.env, ["PATH", "PTC_UPSTREAMS"]);
   assert.ok(n.read.includes(EXAMPLE));
@@ -70,12 +71,19 @@ Deno.test("mcp over stdio reads every PTC_<FLAG> fallback; over HTTP it listens 
 
 Deno.test("repl: NO_COLOR always; interactive adds the history folder (read and write) and the variables naming it", async () => {
   const batch = await needs("repl", ["-e", "1"]);
-  assert.deepEqual(batch.env, ["NO_COLOR", "PTC_UPSTREAMS"]);
+  assert.deepEqual(batch.env, ["HOME", "NO_COLOR", "PTC_UPSTREAMS", "XDG_CONFIG_HOME"]);
   assert.deepEqual(batch.write, []);
   const interactive = await needs("repl", [], { HOME: "/home/u" });
-  assert.deepEqual(interactive.env, ["HOME", "NO_COLOR", "PTC_HISTORY_FILE", "PTC_UPSTREAMS", "XDG_STATE_HOME"]);
+  assert.deepEqual(interactive.env, [
+    "HOME",
+    "NO_COLOR",
+    "PTC_HISTORY_FILE",
+    "PTC_UPSTREAMS",
+    "XDG_CONFIG_HOME",
+    "XDG_STATE_HOME",
+  ]);
   assert.deepEqual(interactive.write, ["/home/u/.local/state/ptc"]);
-  const explicit = await needs("repl", [], { PTC_HISTORY_FILE: "/h/hist" });
+  const explicit = await needs("repl", ["--upstreams-config", EXAMPLE], { PTC_HISTORY_FILE: "/h/hist" });
   assert.deepEqual(explicit.write, ["/h"]);
   assert.ok(!explicit.env.includes("HOME"), "historyPath stops at PTC_HISTORY_FILE");
   assert.ok((await needs("repl", ["script.clj"])).read.includes(join(Deno.cwd(), "script.clj")));

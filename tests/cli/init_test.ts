@@ -278,3 +278,42 @@ Deno.test("ptc init openapi: base_url is the first absolute server URL, even whe
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("ptc init openapi --include/--exclude/--tag pick operations by id, path or tag; the rest is left out", async () => {
+  const doc = join(DATA, "github.excerpt.json");
+  const config = (r: { stdout: string }) => r.stdout;
+  const byTag = await ptc(["init", "openapi", doc, "--tag", "META"]);
+  assert.equal(byTag.code, 0, byTag.stderr);
+  assert.match(config(byTag), /"meta\/root", \/\/ GET \//);
+  assert.match(config(byTag), /"meta\/get",/);
+  assert.doesNotMatch(config(byTag), /repos\/list-for-org/);
+  assert.match(config(byTag), /\/\/ 2 operation\(s\) left out by --tag "META": not listed below\./);
+  assert.match(byTag.stderr, /2 of 2 operations included \(2 more left out by the filters\)/);
+
+  const byPath = await ptc(["init", "openapi", doc, "--include", "/orgs/{org}/*", "--exclude", "repos/create-*"]);
+  assert.equal(byPath.code, 0, byPath.stderr);
+  assert.match(config(byPath), /"repos\/list-for-org",/);
+  assert.doesNotMatch(config(byPath), /create-in-org|meta\/root/);
+
+  const byId = await ptc(["init", "openapi", doc, "--include", "meta/*", "--tag", "repos", "--exclude", "meta/get"]);
+  assert.match(config(byId), /"meta\/root",/);
+  assert.match(config(byId), /"repos\/list-for-org",/);
+  assert.doesNotMatch(config(byId), /"meta\/get",/);
+
+  const none = await ptc(["init", "openapi", doc, "--include", "nothing-*"]);
+  assert.equal(none.code, 2);
+  assert.match(none.stderr, /ptc init: --include "nothing-\*" selects none of the document's 4 operations/);
+});
+
+Deno.test("ptc init openapi --schema-max-bytes: loads a larger document and writes schema_max_bytes", async () => {
+  const doc = join(DATA, "github.excerpt.json");
+  const small = await ptc(["init", "openapi", doc, "--schema-max-bytes", "1000"]);
+  assert.equal(small.code, 2);
+  assert.match(small.stderr, /exceeds schema_max_bytes \(1000\); pass --schema-max-bytes N/);
+  const big = await ptc(["init", "openapi", doc, "--schema-max-bytes", "100000"]);
+  assert.equal(big.code, 0, big.stderr);
+  assert.match(big.stdout, /"schema_max_bytes": 100000,/);
+  const bad = await ptc(["init", "openapi", doc, "--schema-max-bytes", "lots"]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--schema-max-bytes expects a whole number, got 'lots'/);
+});

@@ -18,7 +18,15 @@ Deno.test("ptc eval --upstreams-config: a program calls the Observatory through 
                              :value :traces (map :status) distinct)`;
       const r = await ptc(["eval", "--upstreams-config", config, "--format", "json", program]);
       assert.equal(r.code, 0, r.stderr);
-      assert.deepEqual(JSON.parse(r.stdout).value, ["error"]);
+      const out = JSON.parse(r.stdout);
+      assert.deepEqual(out.value, ["error"]);
+      // what the upstream returned against what the answer needs, as ptc mcp's debug ptc_metrics
+      assert.equal(out.metrics.upstream_call_count, 1);
+      assert.ok(out.metrics.upstream_result_bytes > 5000, JSON.stringify(out.metrics));
+      assert.equal(out.metrics.returned_bytes, new TextEncoder().encode('["error"]').length);
+      assert.ok(out.metrics.payload_reduction_ratio > 100);
+      const local = JSON.parse((await ptc(["eval", "--format", "json", "(+ 1 2)"])).stdout);
+      assert.equal(local.metrics, undefined, "no upstream call, no metrics");
     });
 
     await t.step("world faults are tagged data, not errors", async () => {

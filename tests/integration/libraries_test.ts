@@ -50,7 +50,8 @@ Deno.test({
 
       // the lisp_eval description lists the library in place of the tools it replaces (which stay callable)
       const card = librariesCard(engine.libraries());
-      assert.match(card, /oncall\/failing-traces \(org :string, since :string\?\) -> \[/);
+      assert.match(card, /oncall\/failing-traces \(org :string, since :string\?, environment :string\?\) -> \[/);
+      assert.match(card, /error-rate-change .* environment narrows both, else all \(:environment says\)\.\n/);
       const inline = engine.renderCatalog("inline");
       assert.ok(!inline.includes("observatory/list-traces "), inline);
       assert.ok(inline.includes("observatory/get-cost-analytics "));
@@ -110,9 +111,32 @@ Deno.test({
         });
         assert.ok(rates.ok, rates.ok ? "" : rates.message);
         assert.deepEqual((rates.json as { org: string }[]).map((r) => r.org), ["acme", "globex"]);
+        // the environment narrows both windows; the answer says which, checked against the data itself
+        const prod = await session.eval({
+          program: `(oncall/error-rate-change "acme" "${week[0]}" "${week[1]}" "${week[2]}" "production")`,
+        });
+        assert.ok(prod.ok, prod.ok ? "" : prod.message);
+        const pct = (from: number, until: number) => {
+          const ts = demo.server.dataset.tracesOfOrg("acme").filter((t) =>
+            t.environment === "production" && Date.parse(t.started_at) >= from && Date.parse(t.started_at) < until
+          );
+          return 100 * ts.filter((t) => t.status === "error").length / Math.max(1, ts.length);
+        };
+        const [before, after] = [
+          pct(DATASET_END - 14 * DAY, DATASET_END - 7 * DAY),
+          pct(DATASET_END - 7 * DAY, DATASET_END),
+        ];
+        const r = prod.json as Record<string, unknown>;
+        assert.deepEqual([r.environment, r.before_pct, r.after_pct], [
+          "production",
+          Math.round(10 * before) / 10,
+          Math.round(10 * after) / 10,
+        ]);
+        assert.equal((rates.json as { environment: string }[])[0].environment, "all");
         const doc = await session.eval({ program: `(doc 'oncall/step-story)` });
         assert.ok(doc.ok);
-        assert.match(doc.prints[0], /signature: \(trace_id :string\) ->/);
+        assert.match(String(doc.json), /signature: \(trace_id :string\) ->/);
+        assert.deepEqual(doc.prints, [], "doc returns its text; it prints nothing");
         const dir = await session.eval({ program: `(dir 'oncall)` });
         assert.ok(dir.ok);
         assert.equal((dir.json as string[]).length, ns.functions.length);

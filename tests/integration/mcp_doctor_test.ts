@@ -127,8 +127,12 @@ Deno.test("doctor --connect: a mapped tool the server does not list and a name c
     }
   }`;
   const text = await doctor(config, ["--connect"]);
-  assert.equal(text.code, 0, text.stdout + text.stderr);
-  assert.match(text.stdout, /^ {4}! the config maps tool "purge_item" but the server does not list it$/m);
+  assert.equal(text.code, 1, "a mapping naming a tool the server lacks is a problem, not 'all checks passed'");
+  assert.match(text.stdout, /problems found\n?$/);
+  assert.match(
+    text.stdout,
+    /^ {4}! the config maps tool "purge_item" \(did you mean "purge_items"\?\) but the server does not list it$/m,
+  );
   assert.match(text.stdout, /^ {4}! tools "listItems", "list_items" all map to "list-items"; exposing "listItems"/m);
   const json = JSON.parse((await doctor(config, ["--connect", "--format", "json"])).stdout);
   const fx = json.upstreams.find((u: { name: string }) => u.name === "fx");

@@ -126,7 +126,11 @@ Deno.test({
       assert.deepEqual(fx, {
         a: { n: 1, tags: ["x", "y"] },
         b: "Ada Lovelace",
-        c: [false, "tool_error", "fixture failure: nope"],
+        c: [
+          false,
+          "tool_error",
+          'upstream fixture, tool fail: the tool reported an error; untrusted server text follows: "fixture failure: nope"',
+        ],
       });
 
       // server-everything (2025-11-25 over stdio)

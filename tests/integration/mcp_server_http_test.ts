@@ -278,7 +278,7 @@ Deno.test("ptc mcp over HTTP with the official client", async (t) => {
       await waitReady(server, 503);
       const third = await evalLisp(c, "(+ 1 1)");
       assert.ok(isErr(third));
-      assert.match(textOf(third), /^busy: server busy: 2 concurrent calls in flight \(max 2\); retry shortly$/);
+      assert.match(textOf(third), /^busy: the server runs 2 calls at once \(max 2\); retry shortly$/);
       const done = await Promise.all(held);
       for (const r of done) assert.equal(textOf(r), "true");
       await waitReady(server, 200);

@@ -90,7 +90,14 @@ Deno.test("mcp_stdio: result normalization", async () => {
     assert.deepEqual(user.ok && user.value, { id: "u1", name: "Ada Lovelace", email: "ada@example.org" });
     // isError -> tool_error with the text
     const fail = await u.call("fail", { reason: "nope" }, callCtx());
-    assert.deepEqual(fail, { ok: false, reason: "tool_error", message: "fixture failure: nope", bytes: fail.bytes });
+    // Unmapped, the server's error text is bounded and marked untrusted, as under error_feedback "bounded".
+    assert.deepEqual(fail, {
+      ok: false,
+      reason: "tool_error",
+      message:
+        'upstream fx, tool fail: the tool reported an error; untrusted server text follows: "fixture failure: nope"',
+      bytes: fail.bytes,
+    });
     // non-JSON text
     const text = await u.call("plain-text", {}, callCtx());
     assert.equal(text.ok && text.valueKind, "text");

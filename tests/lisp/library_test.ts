@@ -188,7 +188,7 @@ Deno.test("discovery: dir, doc, meta, apropos, ns-publics and all-ns know the li
   assert(!(dir.json as string[]).some((l) => l.startsWith("sq ")), "private helpers are not listed");
   const doc = value(evaluate("(doc 'm/sum-sq)", {}, libs));
   assert(doc.ok);
-  assertEquals(doc.prints, ["m/sum-sq\n  [xs]\n  signature: (xs [:int]) -> :int\n  Sum of squares."]);
+  assertEquals([doc.json, doc.prints], ["m/sum-sq\n  [xs]\n  signature: (xs [:int]) -> :int\n  Sum of squares.", []]);
   const meta = value(evaluate("(meta 'm/fetch)", {}, libs));
   assert(meta.ok);
   const m = meta.json as Record<string, unknown>;
@@ -207,7 +207,7 @@ Deno.test("discovery: dir, doc, meta, apropos, ns-publics and all-ns know the li
   assert(all.ok && (all.json as string[]).includes("stats"));
   const nsDoc = value(evaluate("(doc 'stats)", {}, libs));
   assert(nsDoc.ok);
-  assertEquals(nsDoc.prints, ["stats (library lib/stats.clj)\n  Uses m."]);
+  assertEquals(nsDoc.json, "stats (library lib/stats.clj)\n  Uses m.");
 });
 
 Deno.test("describe() lists namespaces with visibility, publics, signatures and arity", () => {

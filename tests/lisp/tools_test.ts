@@ -108,13 +108,18 @@ Deno.test("discovery: local builtins first, then the backend", () => {
   const discovery = new FakeDiscovery();
   const r = evaluate("(doc map)", { discovery });
   assert.ok(r.ok);
-  assert.equal(r.printed, "nil");
-  assert.equal(r.prints.length, 1);
-  assert.match(r.prints[0], /^map\n/);
+  assert.equal(r.prints.length, 0, "doc prints nothing: its text is the value");
+  assert.match(String(r.json), /^map\n/);
   assert.equal(discovery.ops.length, 0);
   const r2 = evaluate("(doc 'fs/read)", { discovery });
   assert.ok(r2.ok);
-  assert.deepEqual(r2.prints, ["fs/read - reads a file (fs/read)"]);
+  assert.deepEqual([r2.json, r2.prints], ["fs/read - reads a file (fs/read)", []]);
+  // two docs joined in one value, as an agent writes it
+  const both = evaluate('(str (doc inc) "\\n---\\n" (doc \'fs/read))', { discovery });
+  assert.ok(both.ok);
+  assert.match(String(both.json), /^inc\n[\s\S]*\n---\nfs\/read - reads a file/);
+  assert.equal(ev("(doc no-such-name-anywhere)"), "nil", "without a host an unknown name has no documentation");
+  assert.equal(ev("(source map)"), '"no source available for map"');
   assert.equal(ev("(doc fs/broken)", { discovery }), '{:message "down" :ok false :reason :upstream_unavailable}');
   const bad = err("(doc fs/bad)", { discovery });
   assert.equal(bad.reason, "runtime_error");

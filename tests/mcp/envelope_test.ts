@@ -81,7 +81,14 @@ Deno.test("debug adds call records and payload metrics", () => {
 Deno.test("oversized values are cut on a code point boundary and marked", () => {
   const big = "é".repeat(40_000);
   const r = renderEvalResult(ok(big), { profile: "slim" });
-  assert.ok(r.content[0].text.endsWith("[truncated]"));
+  assert.match(
+    r.content[0].text,
+    /\n\n\[truncated: the answer was cut at 32768 bytes; return a smaller value \(counts, top-N, selected keys\)\]$/,
+  );
+  const printed = renderEvalResult({ ...ok("1"), prints: Array.from({ length: 30 }, (_, i) => `line ${i}`) }, {
+    profile: "slim",
+  });
+  assert.match(printed.content[0].text, /\[truncated: println output past 20 lines or 8192 bytes was dropped;/);
   assert.ok(!r.content[0].text.includes("\uFFFD"));
   const cut = cutBytes("😀😀", 5);
   assert.equal(cut.text, "😀");

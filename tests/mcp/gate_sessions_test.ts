@@ -15,7 +15,7 @@ Deno.test("gate refuses beyond its limit instead of queueing, and drains", async
   const b = take(gate);
   const refused = gate.tryAcquire();
   assert.equal(refused.ok, false);
-  assert.match(!refused.ok ? refused.message : "", /server busy: 2 concurrent calls in flight \(max 2\)/);
+  assert.match(!refused.ok ? refused.message : "", /^the server runs 2 calls at once \(max 2\)/);
   let drained = false;
   const waiting = gate.drained().then(() => (drained = true));
   a();

@@ -57,6 +57,19 @@ Deno.test("defs, *1 *2 *3 persist across submissions; values are printed, not en
   }
 });
 
+Deno.test("a typed (doc …) shows its text; doc inside a program is a string value like any other", async () => {
+  const h = await harness();
+  try {
+    await h.core.submit("(doc inc)");
+    await h.core.submit("(count (doc inc))");
+    await h.core.submit(":doc inc");
+    assert.deepEqual(h.out, ["inc\n  [x]\n  x + 1.", String("inc\n  [x]\n  x + 1.".length), "inc\n  [x]\n  x + 1."]);
+    assert.deepEqual(h.err, []);
+  } finally {
+    await h.close();
+  }
+});
+
 Deno.test("*e is nil, then the last error as {:reason :message}; :reset clears it and the defs", async () => {
   const h = await harness();
   try {

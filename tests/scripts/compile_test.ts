@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { INCLUDED } from "../../scripts/compile.ts";
+import { builtProblem, denortProblem, INCLUDED } from "../../scripts/compile.ts";
 import { sandboxNeeds } from "../../src/cli/face_needs.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname.replace(/\/$/, "");
@@ -111,4 +111,35 @@ Deno.test({
       await Deno.remove(dir, { recursive: true });
     }
   },
+});
+
+Deno.test("compile refuses a DENORT_BIN that is the deno CLI, before building anything", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const output = join(dir, "ptc-eval");
+    const r = await deno(["run", "-A", "scripts/compile.ts", "--output", output, "--", "eval"], {
+      DENORT_BIN: Deno.execPath(),
+    });
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /compile: DENORT_BIN=.* is the deno CLI, not the denort runtime \(it printed 'deno \d/);
+    await assert.rejects(() => Deno.stat(output), Deno.errors.NotFound);
+    assert.match((await denortProblem(join(dir, "nope")))!, /cannot be run \(not found\)/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("compile's check of the built binary: it must answer --version as this ptc", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const fake = join(dir, "fake");
+    await Deno.writeTextFile(fake, "#!/bin/sh\necho 'deno 2.9.6 (stable)'\n", { mode: 0o755 });
+    assert.match((await builtProblem(fake))!, /does not run as ptc: --version printed 'deno 2\.9\.6 \(stable\)'/);
+    const real = join(dir, "real");
+    const version = (await deno(["run", "main.ts", "--version"])).stdout.trim();
+    await Deno.writeTextFile(real, `#!/bin/sh\necho '${version}'\n`, { mode: 0o755 });
+    assert.equal(await builtProblem(real), undefined);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

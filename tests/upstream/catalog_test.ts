@@ -29,7 +29,7 @@ Deno.test("catalog: auto picks inline when small", async () => {
   try {
     assert.equal(chooseExposure(rt.catalog(), 8, 800), "inline");
     assert.equal(chooseExposure(rt.catalog(), 8, 5), "lazy");
-    assert.equal(renderCatalog(rt), "one (1 tools)\n  one/t {}");
+    assert.equal(renderCatalog(rt), "one (1 tool)\n  one/t {}");
   } finally {
     await rt.stop();
   }

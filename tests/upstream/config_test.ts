@@ -98,6 +98,11 @@ Deno.test("config rule: JSON syntax errors give line and column", () => {
   assert.match(r[0].message, /invalid JSONC \(ColonExpected\)/);
 });
 
+Deno.test("config rule: an unclosed object is one problem, not one per enclosing value", () => {
+  const r = parse('{ "upstreams": { ') as ConfigError[];
+  assert.deepEqual(r.map((e) => `${e.path}: ${e.message}`), ["ptc.jsonc:1:18: invalid JSONC (CloseBraceExpected)"]);
+});
+
 Deno.test("config rule: the root must be an object", () => rejects("[1]", "ptc.jsonc", /must be a JSON object/));
 Deno.test("config rule: upstreams is required", () => rejects({ credentials: {} }, "upstreams", /is required/));
 Deno.test("config rule: upstreams must be an object", () => rejects({ upstreams: [] }, "upstreams", /an object/));

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { withRunContext } from "../../src/upstream/run_context.ts";
 import { start, twoUpstreams } from "./helpers.ts";
+import { renderCatalog } from "../../src/upstream/catalog.ts";
 
 Deno.test("discovery: servers lists name, description, tool_count, catalog_loaded (sorted)", async () => {
   const rt = await start(twoUpstreams());
@@ -127,6 +128,55 @@ Deno.test("discovery: budget and result size are world faults; closed context fa
       stale = () => ctx.discovery("servers", {});
     });
     assert.equal(((await stale!()) as { reason: string }).reason, "run_context_closed");
+  } finally {
+    await rt.stop();
+  }
+});
+
+Deno.test("discovery: one tool count — hidden tools are counted and callable, left out of dir and apropos; (doc 'srv) says so", async () => {
+  const long = "Runbooks of the platform team, one Markdown page per error class (symptoms, causes, checks, " +
+    "mitigation). Read one with read-text-file and the page's name; the index lists every page there is.";
+  const rt = await start({
+    upstreams: {
+      books: {
+        transport: "fake",
+        description: long,
+        base_url: "https://books.example.com",
+        tools: [
+          { name: "read-text-file", description: "Read a page" },
+          { name: "list-pages", description: "List the pages" },
+          { name: "raw-dump", description: "Dump every page", hidden: true },
+        ],
+      },
+    },
+  });
+  try {
+    const { value } = await withRunContext(rt, async (ctx) => [
+      await ctx.discovery("servers", {}),
+      await ctx.discovery("dir", { ref: "books" }),
+      await ctx.discovery("apropos", { query: "page dump" }),
+      await ctx.discovery("doc", { ref: "books" }),
+      await ctx.discovery("doc", { ref: "books/raw-dump" }),
+      await ctx.callTool({ name: "call", args: { server: "books", tool: "raw-dump", args: {} } }),
+    ]);
+    const result = (i: number) => (value[i] as { result: unknown }).result;
+    assert.equal((result(0) as { tool_count: number }[])[0].tool_count, 3, "hidden tools are counted");
+    assert.deepEqual(result(1), ["books/list-pages - List the pages", "books/read-text-file - Read a page"]);
+    assert.ok(!(result(2) as string[]).some((l) => l.includes("raw-dump")), JSON.stringify(result(2)));
+    assert.equal(
+      result(3),
+      `books (fake upstream)\n${long}\nTools: 3 installed and callable, 1 of them hidden (callable, left out of dir ` +
+        "and apropos); (dir 'books) lists them, (doc 'books/tool) documents one.",
+    );
+    assert.match(String(result(4)), /^books\/raw-dump\nDump every page/);
+    assert.equal((value[5] as { ok: boolean }).ok, true, "a hidden tool stays callable");
+    // the prompt's server line: the same count, the description cut at a word with the rest one doc away
+    const text = renderCatalog(rt, "inline", new Map([["books/read-text-file", "notes"]]));
+    const header = text.split("\n")[0];
+    assert.match(header, /^books \(3 tools; 1 hidden; 1 used through library notes: read-text-file\) - Runbooks/);
+    assert.match(header, / page's name; the… \(doc 'books\) has the rest$/);
+    assert.deepEqual(text.split("\n").slice(1), ["  books/list-pages {} - List the pages"]);
+    assert.match(renderCatalog(rt, "lazy"), /^books \(3 tools; 1 hidden\) - /);
   } finally {
     await rt.stop();
   }

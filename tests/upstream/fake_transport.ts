@@ -30,6 +30,7 @@ interface FakeTool {
   outputSchema?: JsonSchema;
   readOnly: boolean;
   behavior: Behavior;
+  hidden: boolean;
 }
 
 /** Parsed fake config. */
@@ -60,6 +61,7 @@ const schema: JsonSchema = {
           input_schema: { type: "object" },
           output_schema: { type: "object" },
           read_only: { type: "boolean" },
+          hidden: { type: "boolean" },
           behavior: { enum: ["echo", "headers", "error_headers", "slow", "big", "text", "none", "throw"] },
         },
         required: ["name"],
@@ -92,6 +94,7 @@ export const fakeTransport: Transport<FakeConfig> = {
         outputSchema: t.output_schema as JsonSchema | undefined,
         readOnly: t.read_only !== false,
         behavior: (t.behavior as Behavior) ?? "echo",
+        hidden: t.hidden === true,
       });
     });
     if (errors.length > 0 || Array.isArray(common)) return errors;
@@ -116,6 +119,7 @@ export const fakeTransport: Transport<FakeConfig> = {
       inputSchema: t.inputSchema,
       ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
       annotations: { readOnlyHint: t.readOnly },
+      ...(t.hidden ? { hidden: true } : {}),
       _ptc: { transport: "fake", upstreamName: t.name, method: "GET", path: `/${t.name}` },
     }));
     return {

@@ -8,6 +8,7 @@ import { parseConfigText, type PtcConfig } from "../../src/upstream/config.ts";
 import { type Runtime, startRuntime } from "../../src/upstream/runtime.ts";
 import { withRunContext } from "../../src/upstream/run_context.ts";
 import { parsePagination } from "../../src/upstream/pagination.ts";
+import { renderDoc } from "../../src/upstream/signature.ts";
 import { registerBuiltins } from "../../transports/mod.ts";
 
 const ITEMS = Array.from({ length: 23 }, (_, i) => ({ n: i, label: `item-${i}` }));
@@ -51,6 +52,21 @@ function doc(): Record<string, unknown> {
         },
       },
       "/plain": { get: { operationId: "plain", responses: json({ type: "object" }) } },
+      // Undeclared: a cursor argument and a result with one list and a next_cursor — inferred.
+      ...Object.fromEntries(["inferred", "optout", "ambiguous"].map((name) => [`/${name}`, {
+        get: {
+          operationId: `${name}_items`,
+          parameters: [q("cursor", { type: "string" })],
+          responses: json({
+            type: "object",
+            properties: {
+              items: { type: "array", items: { type: "object" } },
+              next_cursor: { type: ["string", "null"] },
+              ...(name === "ambiguous" ? { warnings: { type: "array", items: { type: "string" } } } : {}),
+            },
+          }),
+        },
+      }])),
     },
   };
 }
@@ -73,6 +89,11 @@ function serve(): { url: string; hits: string[]; stop: () => Promise<void> } {
       const next = at + 4 < ITEMS.length ? String(at + 4) : null;
       return Response.json({ items: ITEMS.slice(at, at + 4), next });
     }
+    if (["/inferred", "/optout", "/ambiguous"].includes(u.pathname)) {
+      const at = Number(cursor ?? 0);
+      const next_cursor = at + 10 < ITEMS.length ? String(at + 10) : null;
+      return Response.json({ items: ITEMS.slice(at, at + 10), next_cursor, warnings: [] });
+    }
     if (u.pathname === "/loop") return Response.json({ items: [{ n: 1 }], next: "again" });
     return Response.json({ ok: true });
   });
@@ -90,11 +111,21 @@ async function start(url: string, overrides: unknown = {}, limits: unknown = {})
           base_url: url,
           schema_url: `${url}/openapi.json`,
           allow_insecure_http: true,
-          include_operations: ["list_items", "cursor_items", "loop_items", "flaky_items", "plain"],
+          include_operations: [
+            "list_items",
+            "cursor_items",
+            "loop_items",
+            "flaky_items",
+            "plain",
+            "inferred_items",
+            "optout_items",
+            "ambiguous_items",
+          ],
           operation_overrides: {
             cursor_items: {
               pagination: { style: "cursor", items: "items", cursor_param: "cursor", next_cursor: "next" },
             },
+            optout_items: { pagination: false },
             ...(overrides as object),
           },
         },
@@ -113,7 +144,14 @@ const pages = (tool: string, args: unknown = {}, options: unknown = {}) => ({
   args: { server: "pg", tool, args, options } as never,
 });
 
-type Paged = { items: { n: number }[]; complete: boolean; pages: number; stopped: string | null; message?: string };
+type Paged = {
+  items: { n: number }[];
+  complete: boolean;
+  pages: number;
+  stopped: string | null;
+  message?: string;
+  next: unknown;
+};
 
 function value(o: unknown): Paged {
   const out = o as { kind: string; value: Paged };
@@ -142,7 +180,8 @@ Deno.test("tool/pages: offset and cursor styles, every cap, every page recorded 
       8,
     ]);
     assert.match(maxPages.message!, /:max-pages 2/);
-    assert.deepEqual([maxItems.items.length, maxItems.stopped], [6, "max_items"]);
+    // the page that reaches :max-items is kept whole, so :next resumes right after the last item
+    assert.deepEqual([maxItems.items.length, maxItems.stopped, maxItems.next], [8, "max_items", "8"]);
     assert.deepEqual([loop.stopped, loop.pages, loop.items.length], ["repeated_cursor", 2, 2]);
     assert.deepEqual([budget.complete, budget.stopped, budget.items.length], [false, "cap_exhausted", 4]);
     assert.match(budget.message!, /tool call budget exhausted: at most 12 calls/);
@@ -150,6 +189,64 @@ Deno.test("tool/pages: offset and cursor styles, every cap, every page recorded 
     assert.equal(r.calls.length, 13);
     assert.equal(r.calls.filter((c) => c.reason === "cap_exhausted").length, 1);
     assert.ok(srv.hits.includes("/items?offset=20&limit=5") || srv.hits.some((h) => h.startsWith("/items?offset=20")));
+  } finally {
+    await rt.stop();
+    await srv.stop();
+  }
+});
+
+Deno.test("tool/pages: resuming from :next after :max-items repeats and skips nothing (cursor and offset)", async () => {
+  const srv = serve();
+  const rt = await start(srv.url);
+  try {
+    const { value: got } = await withRunContext(rt, async (ctx) => {
+      const out: number[][] = [];
+      for (const [tool, param, limit] of [["cursor-items", "cursor", {}], ["list-items", "offset", { limit: 5 }]]) {
+        const seen: number[] = [];
+        let args: Record<string, unknown> = { ...(limit as object) };
+        for (let round = 0; round < 20; round++) {
+          const r = value(await ctx.callTool(pages(tool as string, args, { max_items: 3 })));
+          seen.push(...r.items.map((x) => x.n));
+          if (r.complete) break;
+          assert.equal(r.stopped, "max_items");
+          args = { ...args, [param as string]: r.next };
+        }
+        out.push(seen);
+      }
+      return out;
+    });
+    for (const seen of got) assert.deepEqual(seen, ITEMS.map((x) => x.n));
+  } finally {
+    await rt.stop();
+    await srv.stop();
+  }
+});
+
+Deno.test("tool/pages: an undeclared cursor/next_cursor tool is followed (inferred, said in doc); false and ambiguity are not", async () => {
+  const srv = serve();
+  const rt = await start(srv.url);
+  try {
+    const inferred = rt.findTool("pg", "inferred-items")!;
+    assert.deepEqual(inferred.pagination, {
+      style: "cursor",
+      items: ["items"],
+      cursorParam: "cursor",
+      nextCursor: ["next_cursor"],
+      inferred: true,
+    });
+    assert.match(renderDoc("pg", inferred), /\nPages: inferred from cursor\/next_cursor \(the operator declared none/);
+    assert.equal(rt.findTool("pg", "optout-items")!.pagination, false, "the operator's false wins");
+    assert.equal(rt.findTool("pg", "ambiguous-items")!.pagination, undefined, "two lists: nothing inferred");
+    assert.equal(rt.findTool("pg", "plain")!.pagination, undefined);
+    const { value: out } = await withRunContext(rt, async (ctx) => [
+      await ctx.callTool(pages("inferred-items")),
+      await ctx.callTool(pages("optout-items")),
+      await ctx.callTool(pages("ambiguous-items")),
+    ]);
+    const all = value(out[0]);
+    assert.deepEqual([all.complete, all.pages, all.items.map((x) => x.n)], [true, 3, ITEMS.map((x) => x.n)]);
+    assert.match((out[1] as { message: string }).message, /declared that it does not page \(pagination: false\)/);
+    assert.match((out[2] as { message: string }).message, /none could be inferred from its schemas/);
   } finally {
     await rt.stop();
     await srv.stop();
@@ -187,7 +284,7 @@ Deno.test("tool/pages: a tool without pagination, unknown tools and bad options 
       await ctx.callTool(pages("list-items", {}, { pages: 3 })),
     ]);
     const msgs = out.map((o) => (assert.equal(o.kind, "raise", JSON.stringify(o)), (o as { message: string }).message));
-    assert.match(msgs[0], /'pg\/plain' does not declare pagination.*tool\/call/);
+    assert.match(msgs[0], /'pg\/plain' cannot be followed by tool\/pages: it declares no pagination.*tool\/call/);
     assert.match(msgs[1], /no tool 'lst-items' in upstream 'pg' \(did you mean "list-items"\?\)/);
     assert.match(msgs[2], /:max-pages must be an integer 1\.\.1000, got 0/);
     assert.match(msgs[3], /unknown option :pages/);

@@ -9,6 +9,7 @@
 import type { JsonSchema, ToolAnnotations, ToolEntry } from "../../src/upstream/types.ts";
 import { fnv1a, hasLetters, kebabCase, shortenName } from "../../src/upstream/tool_names.ts";
 import { mappedPaginationProblems, type ToolMap } from "./tool_map.ts";
+import { didYouMean } from "../../src/core/suggest.ts";
 
 export { MAX_TOOL_NAME } from "../../src/upstream/tool_names.ts";
 
@@ -37,7 +38,7 @@ export interface ExposedTools {
   collisions: NameCollision[];
   /** Server names that yield no usable exposed name (e.g. only punctuation). */
   unnamed: string[];
-  /** Tools the operator's mapping names that the server does not list. */
+  /** Tools the operator's mapping names that the server does not list: each key quoted, with a suggestion. */
   missing: string[];
   /** Tools the server lists that the operator's mapping leaves out (not installed). */
   unmapped: string[];
@@ -87,12 +88,13 @@ export function exposeTools(tools: readonly McpTool[], transport: string, mappin
   const problems: string[] = [];
   for (const tool of tools) {
     if (typeof tool?.name !== "string") continue;
-    const mapped = mapping?.get(tool.name);
+    const key = mappingKey(mapping, tool.name);
+    const mapped = key ? mapping?.get(key) : undefined;
     if (mapping && !mapped) {
       unmapped.push(tool.name);
       continue;
     }
-    listed.add(tool.name);
+    listed.add(key || tool.name);
     const name = mapped?.as ?? kebabName(tool.name);
     if (name === "") {
       unnamed.push(tool.name);
@@ -113,15 +115,28 @@ export function exposeTools(tools: readonly McpTool[], transport: string, mappin
       annotations: annotationsOf(tool),
       ...(mapped ? { effect: mapped.effect } : {}),
       ...(mapped?.hidden ? { hidden: true } : {}),
-      ...(mapped?.pagination ? { pagination: mapped.pagination } : {}),
+      ...(mapped?.pagination !== undefined ? { pagination: mapped.pagination } : {}),
       _ptc: { transport, upstreamName: tool.name },
     };
     if (mapped) problems.push(...mappedPaginationProblems(tool.name, mapped, tool.inputSchema));
     if (tool.outputSchema) entry.outputSchema = tool.outputSchema as JsonSchema;
     entries.push(entry);
   }
-  const missing = mapping ? [...mapping.keys()].filter((n) => !listed.has(n)) : [];
+  const missing = mapping
+    ? [...mapping.keys()].filter((n) => !listed.has(n)).map((n) => {
+      const names = tools.map((t) => t.name);
+      return `${JSON.stringify(n)}${didYouMean(n, names) || didYouMean(n, names.map(kebabName))}`;
+    })
+    : [];
   return { entries, byName, collisions: [...collisions.values()], unnamed, missing, unmapped, problems };
+}
+
+/** The key of `mapping` that maps the server's tool `name`: its own spelling, else its kebab name; "" for none. */
+export function mappingKey(mapping: ToolMap | undefined, name: string): string {
+  if (!mapping) return "";
+  if (mapping.has(name)) return name;
+  const kebab = kebabName(name);
+  return mapping.has(kebab) ? kebab : "";
 }
 
 /**

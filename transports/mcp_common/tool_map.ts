@@ -28,7 +28,7 @@ export interface ToolMapping {
   /** `closed`: only the reason; `bounded` (default): up to 1,024 bytes of the server's text, marked untrusted. */
   errorFeedback: ErrorFeedback;
   /** How the tool pages (`tool/pages`); its parameter names are checked when the server lists the tool. */
-  pagination?: Pagination;
+  pagination?: Pagination | false;
 }
 
 /** Server tool name → its mapping. */
@@ -56,7 +56,8 @@ export const toolMapSchema: JsonSchema = {
         description: "closed: only the reason; bounded (default): up to 1024 bytes of server text, marked untrusted.",
       },
       pagination: paginationSchema(
-        "How the tool pages, for tool/pages (the descriptor OpenAPI's x-ptc-pagination takes).",
+        "How the tool pages, for tool/pages (the descriptor OpenAPI's x-ptc-pagination takes); false: it does not " +
+          "page (no inference).",
       ),
     },
     required: ["effect"],

@@ -9,7 +9,7 @@ import type { JsonObject, JsonValue } from "../../src/core/json.ts";
 import type { CallContext, ToolEntry, ToolResult, TransportDeps, Upstream } from "../../src/upstream/types.ts";
 import { UpstreamStartError } from "../../src/upstream/types.ts";
 import { classifyCallError, failure } from "./errors.ts";
-import { type ExposedTools, exposeTools, mapArgumentKeys, type McpTool } from "./names.ts";
+import { type ExposedTools, exposeTools, mapArgumentKeys, mappingKey, type McpTool } from "./names.ts";
 import { normalizeCallResult } from "./normalize.ts";
 import { withCallScope } from "./call_scope.ts";
 import type { Connection } from "./session.ts";
@@ -151,7 +151,9 @@ class McpUpstream implements Upstream {
     const c = this.#conn;
     const timeoutMs = Math.min(ctx.timeoutMs, this.#spec.config.requestTimeoutMs);
     const redactor = this.#spec.deps.redactor;
-    const errorFeedback = this.#spec.config.tools?.get(tool.name)?.errorFeedback;
+    // Unmapped tools get the mapped default: the server's error text bounded and marked untrusted.
+    const mapping = this.#spec.config.tools;
+    const errorFeedback = mapping?.get(mappingKey(mapping, tool.name))?.errorFeedback ?? "bounded";
     try {
       const scope = { maxResponseBytes: ctx.maxResponseBytes, write: ctx.effect === "write" };
       const result = await withCallScope(scope, () =>
@@ -221,7 +223,7 @@ class McpUpstream implements Upstream {
         "fix the tools mapping to match the parameters the server declares",
       );
     }
-    for (const m of e.missing) this.#log(`the config maps tool ${JSON.stringify(m)} but the server does not list it`);
+    for (const m of e.missing) this.#log(`the config maps tool ${m} but the server does not list it`);
     for (const c of e.collisions) {
       this.#log(
         `tools ${[c.exposed, ...c.hidden].map((x) => JSON.stringify(x)).join(", ")} all map to ` +

@@ -223,7 +223,7 @@ export function compileOperation(
   const inputSchema = buildInputSchema(allParams, defaultArgs);
   const notes = override.notes ?? (typeof op["x-ptc-notes"] === "string" ? op["x-ptc-notes"] : undefined);
   const rawPagination = override.pagination ?? op["x-ptc-pagination"];
-  let pagination: Pagination | undefined;
+  let pagination: Pagination | false | undefined;
   if (rawPagination !== undefined) {
     const src = override.pagination !== undefined ? `${overridePath}.pagination` : `${where}: x-ptc-pagination`;
     const parsed = parsePagination(rawPagination, src, Object.keys(inputSchema.properties ?? {}));
@@ -249,7 +249,7 @@ export function compileOperation(
       ...(resultPath ? { resultPath: resultPath.source } : {}),
       ...sentOutsideTheUrl(allParams, body?.mediaType),
     },
-    ...(pagination ? { pagination } : {}),
+    ...(pagination !== undefined ? { pagination } : {}),
   };
   if (output.kind === "json" && output.schema !== undefined) entry.outputSchema = output.schema;
   if (output.kind === "none") entry.outputSchema = { type: "null" };

@@ -42,7 +42,7 @@ export interface OperationOverride {
    */
   effect?: "read" | "write";
   /** How the operation pages (checked against its parameters when the document is compiled). */
-  pagination?: Record<string, unknown>;
+  pagination?: Record<string, unknown> | false;
 }
 
 /** A parsed `openapi` upstream. */
@@ -141,7 +141,9 @@ export const openapiConfigSchema: JsonSchema = {
             description: 'What the operation does: "write" includes a POST/PUT/PATCH/DELETE (or marks a GET as ' +
               'having side effects); "read" makes a POST a safe query. Writes pass the write gate.',
           },
-          pagination: paginationSchema("How the operation pages, for (tool/pages …); as x-ptc-pagination."),
+          pagination: paginationSchema(
+            "How the operation pages, for (tool/pages …); as x-ptc-pagination. false: it does not page (no inference).",
+          ),
         },
         additionalProperties: false,
       },
@@ -310,9 +312,9 @@ function parseOverrides(raw: unknown, path: string, errors: ConfigError[]): Reco
           errors.push({ path: kp, message: "must be a positive integer" });
         } else ov.max_response_bytes = v as number;
       } else if (k === "pagination") {
-        if (v === null || typeof v !== "object" || Array.isArray(v)) {
-          errors.push({ path: kp, message: 'must be an object like {"style": "cursor", …}' });
-        } else ov.pagination = v as Record<string, unknown>;
+        if (v !== false && (v === null || typeof v !== "object" || Array.isArray(v))) {
+          errors.push({ path: kp, message: 'must be false or an object like {"style": "cursor", …}' });
+        } else ov.pagination = v as Record<string, unknown> | false;
       } else if (k === "read_only") {
         if (typeof v !== "boolean") errors.push({ path: kp, message: "must be true or false" });
         else ov.read_only = v;

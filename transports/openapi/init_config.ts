@@ -24,6 +24,10 @@ export interface InitInput {
   securitySchemes: Record<string, unknown>;
   /** Names of the schemes the document's top-level `security` requires first (empty: none declared). */
   requiredSchemes: string[];
+  /** Operations `ptc init --include/--exclude/--tag` left out (not listed at all), and the filters that did it. */
+  leftOut?: { count: number; filters: string };
+  /** `--schema-max-bytes`: written as `schema_max_bytes` so the start loads the document it was made from. */
+  schemaMaxBytes?: number;
 }
 
 /** The placeholder base URL used when the document names none. */
@@ -76,6 +80,10 @@ export function renderInitConfig(input: InitInput): string {
   lines.push(`      "base_url": ${j(input.baseUrl.url)},`);
   const [schemaKey, schemaValue] = Object.entries(input.schema)[0];
   lines.push(`      ${j(schemaKey)}: ${j(schemaValue)},`);
+  if (input.schemaMaxBytes !== undefined) {
+    lines.push("      // The document is larger than the default cap (ptc init --schema-max-bytes).");
+    lines.push(`      "schema_max_bytes": ${input.schemaMaxBytes},`);
+  }
   if (input.overlays?.length) {
     lines.push("      // Applied in order to the document before it is compiled (OpenAPI Overlay 1.0).");
     lines.push(`      "overlays": ${j(input.overlays)},`);
@@ -95,6 +103,11 @@ export function renderInitConfig(input: InitInput): string {
     lines.push('      "auth": [');
     lines.push(...plan.auth.map((l) => `        ${l},`));
     lines.push("      ],");
+  }
+  if (input.leftOut && input.leftOut.count > 0) {
+    lines.push(
+      `      // ${input.leftOut.count} operation(s) left out by ${comment(input.leftOut.filters)}: not listed below.`,
+    );
   }
   lines.push('      "include_operations": [');
   for (const op of input.operations) {

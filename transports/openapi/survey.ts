@@ -22,6 +22,8 @@ export interface SurveyedOperation {
   path: string;
   summary: string;
   deprecated: boolean;
+  /** The operation's `tags` (strings only), for `ptc init openapi --tag`. */
+  tags: string[];
   /** The tool name when it compiles. */
   tool?: string;
   /** Why it does not compile (empty when it does). */
@@ -82,6 +84,7 @@ function survey(ref: OperationRef, sharing: number, resolver: RefResolver, confi
     path: ref.path,
     summary,
     deprecated: ref.deprecated,
+    tags: Array.isArray(op.tags) ? op.tags.filter((t): t is string => typeof t === "string") : [],
   };
   if (sharing > 1) {
     return { ...base, problems: [`operationId "${ref.id}" is used by ${sharing} operations`], warnings: [] };

@@ -329,7 +329,7 @@ export const DEVIATIONS: Record<string, Deviation> = {
   },
   "ptc-72": { src: '(fail "x")', expect: '"x"', why: "fail ends the run (status failed) with its value" },
   "ptc-73": { src: '(vector? (apropos "frequencies"))', expect: "true", why: "discovery (local builtins)" },
-  "ptc-74": { src: "(nil? (doc frequencies))", expect: "true", why: "doc prints and returns nil" },
+  "ptc-74": { src: "(nil? (doc frequencies))", expect: "false", why: "doc returns its text as a string" },
   "ptc-75": { src: "(:name (meta 'frequencies))", expect: '"frequencies"', why: "meta returns data" },
   "ptc-76": { src: "(ns-name 'clojure.string)", expect: '"clojure.string"', why: "ns-name" },
   "ptc-77": {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { exposeTools, kebabName, mapArgumentKeys, MAX_TOOL_NAME } from "../../../transports/mcp_common/names.ts";
+import { parseToolMap } from "../../../transports/mcp_common/tool_map.ts";
 import { normalizeCallResult } from "../../../transports/mcp_common/normalize.ts";
 import { classifyCallError, McpWireFailure, OVERSIZE_RPC_CODE } from "../../../transports/mcp_common/errors.ts";
 import { ProbeTap } from "../../../transports/mcp_common/session.ts";
@@ -118,4 +119,23 @@ Deno.test("ProbeTap: method not found vs version not advertised", () => {
   c.sent({ jsonrpc: "2.0", id: 4, method: "server/discover" });
   c.received({ jsonrpc: "2.0", id: 4, result: { supportedVersions: ["2026-07-28"] } });
   assert.equal(c.outcome, "modern");
+});
+
+Deno.test("exposeTools: a mapping key may be the catalog's kebab name; a key the server lacks gets a suggestion", () => {
+  const tools = [{ name: "list_items", annotations: { readOnlyHint: true } }, { name: "get_user" }];
+  const errors: import("../../../src/upstream/types.ts").ConfigError[] = [];
+  const mapping = parseToolMap(
+    { "list-items": { effect: "read" }, get_user: { effect: "read" }, "purge-item": { effect: "write" } },
+    "upstreams.fx.tools",
+    errors,
+  );
+  assert.deepEqual(errors, []);
+  const e = exposeTools(tools, "mcp_stdio", mapping);
+  assert.deepEqual(e.entries.map((t) => [t.name, t._ptc?.upstreamName]), [
+    ["list-items", "list_items"],
+    ["get-user", "get_user"],
+  ]);
+  assert.deepEqual(e.missing, ['"purge-item"']);
+  const typo = exposeTools(tools, "mcp_stdio", parseToolMap({ list_itemz: { effect: "read" } }, "t", errors));
+  assert.deepEqual(typo.missing, ['"list_itemz" (did you mean "list_items"?)']);
 });

@@ -97,3 +97,19 @@ Deno.test("MCP pagination: config errors name the key path; the schema declares 
   const entry = (toolMapSchema.additionalProperties as { properties: Record<string, unknown> }).properties;
   assert.ok(entry.pagination, "the JSON Schema of a mapping entry declares pagination");
 });
+
+Deno.test("MCP pagination: false declares that a mapped tool does not page; tool/pages refuses it and says so", async () => {
+  const rt = await startRuntime(configOf(false), { registry, log: () => {} });
+  try {
+    assert.equal(rt.findTool("fx", "records")?.pagination, false);
+    const { value, calls } = await withRunContext(
+      rt,
+      (ctx) => ctx.callTool({ name: "pages", args: { server: "fx", tool: "records", args: {}, options: {} } }),
+    );
+    assert.equal(value.kind, "raise");
+    assert.match((value as { message: string }).message, /declared that it does not page \(pagination: false\)/);
+    assert.equal(calls.length, 0, "nothing was sent");
+  } finally {
+    await rt.stop();
+  }
+});

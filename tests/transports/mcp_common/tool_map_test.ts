@@ -132,7 +132,7 @@ Deno.test("tool mapping: error_feedback closed returns only the reason; bounded 
     await rt.stop();
   }
   // A JSON-RPC error answering tools/call follows the same rule as an isError result ("mapped": error_feedback left
-  // out, so the default, bounded; undefined: no mapping at all).
+  // out, so the default, bounded; undefined: no mapping at all, which is bounded and marked untrusted too).
   for (
     const [feedback, expected] of [
       [
@@ -143,7 +143,10 @@ Deno.test("tool mapping: error_feedback closed returns only the reason; bounded 
         "mapped",
         /^upstream fx, tool rpc-error: the server answered with JSON-RPC error -32603; untrusted server text follows: ".*disk on fire"$/,
       ],
-      [undefined, /^upstream fx, tool rpc-error: JSON-RPC error -32603: .*disk on fire$/],
+      [
+        undefined,
+        /^upstream fx, tool rpc-error: the server answered with JSON-RPC error -32603; untrusted server text follows: ".*disk on fire"$/,
+      ],
     ] as const
   ) {
     const tools = {
