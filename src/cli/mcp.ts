@@ -101,6 +101,8 @@ export async function run(args: string[]): Promise<number> {
           parkAfterMs: options.sessionParkMs,
           replayTimeoutMs: Math.max(options.programTimeoutMs, DEFAULT_PARKING.replayTimeoutMs),
           pinnedBytes: options.sandboxHeapMb * 1024 * 1024,
+          // Sandbox processes of sessions: those evaluating (at most the gate's permits) plus this many idle ones.
+          maxLive: options.maxConcurrentCalls,
         }
         : undefined,
       memoryBudgetBytes: options.sessionParkMs > 0 ? options.sessionMemoryBudgetMb * 1024 * 1024 : undefined,

@@ -33,6 +33,8 @@ export interface ParkingOptions {
   replayTimeoutMs: number;
   /** What a pinned session is counted as against the memory budget (its process's heap cap), bytes. */
   pinnedBytes?: number;
+  /** Idle sessions that may keep their process until their timer; more park at once, least recently used first. */
+  maxLive?: number;
 }
 
 /** Defaults: park after 5 s idle; keep up to 8 MiB of log per session; 30 s per re-run program. */

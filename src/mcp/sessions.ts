@@ -192,7 +192,21 @@ export class SessionManager {
       entry.lastUsed = this.now();
       // A session that passed its memory cap closed itself: it is gone for its owner too.
       if (entry.session.closed) this.#entries.delete(id);
+      this.#parkBeyondLimit();
     }
+  }
+
+  /**
+   * With parking, at most `parking.maxLive` idle sessions keep their process until their park timer: beyond that the
+   * least recently used are parked at once, so sessions used in quick succession cannot pile up processes.
+   */
+  #parkBeyondLimit(): void {
+    const max = this.limits.parking?.maxLive;
+    if (max === undefined) return;
+    const live = [...this.#entries.values()]
+      .filter((e) => !e.busy && e.session instanceof ParkedSession && e.session.holdsProcess && !e.session.pinned)
+      .sort((a, b) => a.lastUsed - b.lastUsed);
+    for (const e of live.slice(0, Math.max(0, live.length - max))) void (e.session as ParkedSession).park();
   }
 
   /** Sessions of an owner. */

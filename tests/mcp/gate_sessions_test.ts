@@ -149,3 +149,27 @@ Deno.test("sessions: concurrent starts never pass a cap, whatever the engine's s
   await assert.rejects(() => failing.start("o"), (e) => e instanceof SessionError && e.reason === "internal_error");
   await assert.rejects(() => failing.start("o"), /spawn failed/);
 });
+
+Deno.test("parked sessions: at most maxLive idle ones keep a process; the least recently used park at once", async () => {
+  const { engine, closed } = countingEngine();
+  let now = 0;
+  const m = new SessionManager(engine, {
+    maxSessions: 10,
+    maxPerOwner: 10,
+    ttlMs: 60_000,
+    idleMs: 60_000,
+    parking: { parkAfterMs: 60_000, maxLogChars: 1 << 20, replayTimeoutMs: 1000, maxLive: 2 },
+  }, () => now);
+  const ids = [];
+  for (let i = 0; i < 5; i++) ids.push((await m.start("o")).session_id);
+  assert.equal(m.holdingProcess, 0, "a started session holds no process");
+  for (const id of ids) {
+    now++;
+    const r = await m.use("o", id, (s) => s.eval({ program: `(def x ${now})` }));
+    assert.equal(r.ok, true);
+  }
+  await new Promise((r) => setTimeout(r, 0));
+  assert.equal(m.holdingProcess, 2, "only the two most recently used keep theirs");
+  assert.equal(closed.length, 3);
+  await m.closeAll();
+});
