@@ -139,9 +139,13 @@ export class ServerMetrics {
     });
   }
 
-  /** Count an answered evaluation: its outcome, and when it ran, its duration and upstream calls. */
-  evaluation(result: EngineEvalResult): void {
-    this.#evaluations.inc({ outcome: result.ok ? result.status : outcomeLabel(result.reason) });
+  /**
+   * Count an evaluation that ran: its outcome (`outcome` when the face answered otherwise than the result says, e.g.
+   * `validation_error`), its duration and its upstream calls.
+   */
+  evaluation(result: EngineEvalResult, outcome?: string): void {
+    const fromResult = result.ok ? result.status : outcomeLabel(result.reason);
+    this.#evaluations.inc({ outcome: outcome !== undefined ? outcomeLabel(outcome) : fromResult });
     this.#duration.observe(result.elapsedMs / 1000);
     for (const call of result.calls) {
       this.#upstream.inc({

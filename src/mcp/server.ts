@@ -188,7 +188,7 @@ async function runEval(
 ): Promise<ToolResponse> {
   // Every answer of an audited request is logged before it goes out (inside the permit when it ran), and counted.
   const answer = async (response: ToolResponse, result?: EngineEvalResult, refusal?: string) => {
-    if (result) deps.metrics?.evaluation(result);
+    if (result) deps.metrics?.evaluation(result, refusal);
     else if (refusal) deps.metrics?.refused(refusal);
     await audit?.end(response, result);
     return response;
@@ -222,7 +222,14 @@ async function runEval(
       signal,
       outputSchema: output,
     });
-    return await answer(renderChecked(result, output !== undefined, deps.profile), result);
+    // A value that does not satisfy the client's output_schema is answered (and counted) as validation_error.
+    const invalid = output !== undefined && result.ok && result.status !== "failed" &&
+      result.outputCheck?.valid !== true;
+    return await answer(
+      renderChecked(result, output !== undefined, deps.profile),
+      result,
+      invalid ? "validation_error" : undefined,
+    );
   } finally {
     release();
   }

@@ -43,6 +43,8 @@ Deno.test("GET /metrics: Prometheus text of evaluations, durations, upstream cal
 
     assert.equal((await evalLisp(client, "(+ 1 2)")).isError, undefined);
     assert.equal((await evalLisp(client, "(+ 1 2")).isError, true); // a parse error
+    const schema = { type: "string" };
+    assert.equal((await evalLisp(client, "42", { output_schema: schema })).isError, true); // validation_error
     await evalLisp(client, `[(tool/call 'fixture/echo {:x 1}) (tool/call 'fixture/fail {})]`);
     const s = await client.callTool({ name: "lisp_session_start", arguments: {} });
     const sid = (JSON.parse((s.content as { text: string }[])[0].text) as { session_id: string }).session_id;
@@ -58,9 +60,10 @@ Deno.test("GET /metrics: Prometheus text of evaluations, durations, upstream cal
     const m = samples(text);
     assert.equal(m.get('ptc_evaluations_total{outcome="ok"}'), 3, text);
     assert.equal(m.get('ptc_evaluations_total{outcome="parse_error"}'), 1, text);
+    assert.equal(m.get('ptc_evaluations_total{outcome="validation_error"}'), 1, text);
     assert.equal(m.get('ptc_evaluations_total{outcome="unknown_session"}'), 1, text);
-    assert.equal(m.get("ptc_evaluation_duration_seconds_count"), 4, "evaluations that ran");
-    assert.equal(m.get('ptc_evaluation_duration_seconds_bucket{le="+Inf"}'), 4);
+    assert.equal(m.get("ptc_evaluation_duration_seconds_count"), 5, "evaluations that ran");
+    assert.equal(m.get('ptc_evaluation_duration_seconds_bucket{le="+Inf"}'), 5);
     assert.equal(m.get('ptc_upstream_calls_total{server="fixture",outcome="ok"}'), 1, text);
     const failed = [...m].filter(([k]) => k.startsWith('ptc_upstream_calls_total{server="fixture",outcome="'))
       .filter(([k]) => !k.includes('outcome="ok"'));
