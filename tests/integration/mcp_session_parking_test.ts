@@ -4,7 +4,7 @@
  * from the recorded answers: the MCP fixture upstream receives no call again.
  */
 import assert from "node:assert/strict";
-import { connectHttp, evalLisp, spawnHttpServer, startWorld, textOf } from "./mcp_server_helpers.ts";
+import { connectHttp, spawnHttpServer, startWorld, textOf } from "./mcp_server_helpers.ts";
 
 async function sessionProcesses(origin: string): Promise<number> {
   const text = await (await fetch(`${origin}/metrics`)).text();
