@@ -10,7 +10,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 /** Layer of a repository path, or undefined for files outside the layered tree. */
 function layer(path: string): string | undefined {
-  const m = /^(src\/(core|lisp|sandbox|upstream|engine|mcp|repl|cli)|transports\/(\w+))\//.exec(path);
+  const m = /^(src\/(core|lisp|sandbox|upstream|engine|mcp|repl|view|cli)|transports\/(\w+))\//.exec(path);
   if (!m) return path.startsWith("src/") ? "src-root" : undefined;
   return m[2] ?? `transport:${m[3]}`;
 }
@@ -25,6 +25,8 @@ const ALLOWED: Record<string, string[]> = {
   "engine": ["sandbox", "lisp", "upstream"],
   "mcp": ["engine", "sandbox", "lisp", "upstream", "src-root"],
   "repl": ["engine", "sandbox", "lisp", "upstream", "src-root"],
+  // the viewer reads recordings and results through the engine, and stands behind the MCP face's door (guards, auth)
+  "view": ["mcp", "engine", "upstream", "src-root"],
   "cli": ["*"],
   "src-root": [],
 };

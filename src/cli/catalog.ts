@@ -10,7 +10,7 @@ import type { Engine } from "../engine/types.ts";
 import { diffCatalogs } from "../upstream/catalog.ts";
 import { NO_CONFIG, processAllowsWrites, processReadOnly, resolveConfigPath } from "../upstream/config.ts";
 import { choiceFlag, parseFlags, UsageError, usageError } from "./usage.ts";
-import { documentBaseUrl, loadCliDocument, requiredSchemes, schemeHeaders, surveyCliDocument } from "./openapi_doc.ts";
+import { documentBaseUrl, loadCliDocument, requiredSchemes, schemeSupplied, surveyCliDocument } from "./openapi_doc.ts";
 import { PLACEHOLDER_BASE_URL } from "../../transports/openapi/init_config.ts";
 import { MCP_FLAGS } from "./mcp_flags.ts";
 import type { ResponseProfile } from "../mcp/envelope.ts";
@@ -176,8 +176,7 @@ async function listOperations(docArg: string, overlays: string[], json: boolean)
   }
   for (const w of cli.warnings) console.error(`ptc catalog: warning: ${w}`);
   const baseUrl = documentBaseUrl(cli)?.url ?? PLACEHOLDER_BASE_URL;
-  const headers = schemeHeaders(cli.loaded.doc, requiredSchemes(cli.loaded.doc));
-  const ops = surveyCliDocument(cli, "doc", baseUrl, headers);
+  const ops = surveyCliDocument(cli, "doc", baseUrl, schemeSupplied(cli.loaded.doc, requiredSchemes(cli.loaded.doc)));
   if (json) {
     console.log(JSON.stringify(
       ops.map((o) => ({

@@ -34,6 +34,10 @@ export const COMMANDS: Record<string, CommandSpec> = {
     load: async () => (await import("./fixture.ts")).run,
   },
   demo: { summary: "run the Observatory demo end to end", load: async () => (await import("./demo.ts")).run },
+  view: {
+    summary: "web UI over recordings and audit logs (runs, waterfalls, what the agent sees)",
+    load: async () => (await import("./view.ts")).run,
+  },
   docs: { summary: "print reference material (schema-config)", load: async () => (await import("./docs.ts")).run },
 };
 

@@ -77,6 +77,8 @@ interface UpstreamReport {
   start_warnings?: string[];
   era?: string;
   protocolVersion?: string;
+  /** `mcp_http`: the HTTP wire the handshake succeeded on (`streamable` or `sse`). */
+  wire?: string;
 }
 
 /** What the doctor knows before any upstream starts: the config, its credentials and permissions. */
@@ -340,6 +342,7 @@ async function connectOne(
       if (disagreements.length > 0) report.effect_disagreements = disagreements.map((l) => deps.redactor.redact(l));
       if (typeof d.era === "string") report.era = d.era;
       if (typeof d.protocolVersion === "string" && d.protocolVersion) report.protocolVersion = d.protocolVersion;
+      if (typeof d.wire === "string") report.wire = d.wire;
     } finally {
       await upstream.stop();
     }
@@ -379,7 +382,7 @@ function renderUpstream(u: UpstreamReport, connect: boolean): string {
     if (u.status === "ready") {
       head += `ready, ${u.tools} tool(s)${u.write_tools ? ` (${u.write_tools} write)` : ""}${
         u.era ? `, ${u.era} era (${u.protocolVersion})` : ""
-      }`;
+      }${u.wire === "sse" ? " over HTTP+SSE" : ""}`;
     } else if (u.status === "failed") head += `FAILED [${u.code}] ${u.message}`;
     else if (u.status === "skipped") head += "not started (fix the problems below first)";
     else head += u.status === "ok" ? (connect ? "ok" : "checks ok (use --connect to start it)") : "problem";

@@ -116,7 +116,7 @@ export async function runEval(args: string[], registry: TransportRegistry): Prom
   }
   let engine: Engine;
   try {
-    const journal = await openJournal(plan.recordReplay, (m) => console.error(`ptc eval: ${m}`));
+    const journal = await openJournal(plan.recordReplay, (m) => console.error(`ptc eval: ${m}`), "eval");
     engine = await createEngine({
       journal,
       registry,

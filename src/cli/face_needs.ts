@@ -48,7 +48,17 @@ export interface FaceNeedsResult {
 }
 
 /** The faces `faceNeeds` knows (every command that does more than print text). */
-export const CONFINED_COMMANDS = ["eval", "repl", "mcp", "catalog", "doctor", "demo", "fixture", "init"] as const;
+export const CONFINED_COMMANDS = [
+  "eval",
+  "repl",
+  "mcp",
+  "catalog",
+  "doctor",
+  "demo",
+  "fixture",
+  "init",
+  "view",
+] as const;
 
 /** True when this code runs inside a `deno compile`d binary (its modules live in a virtual directory). */
 export function isCompiled(): boolean {
@@ -190,12 +200,17 @@ async function mcpNeeds(args: string[], o: FaceNeedsOptions & { target: Target }
   } catch {
     return { ...unparsed("mcp"), needs: mergeNeeds({ env: [...asked] }) };
   }
-  const { hostname, port } = options.http ?? {};
   const own = mergeNeeds({
     // every PTC_<FLAG> fallback of a flag not given on the command line is read at start
     env: [...asked],
-    // --http: the public address, and loopback, where the HTTP server listens behind the door (src/mcp/door.ts)
-    net: hostname !== undefined ? [`${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`, "127.0.0.1"] : [],
+    // --http: the public address, and loopback, where the HTTP server listens behind the door (src/mcp/door.ts);
+    // --view: the viewer's address
+    net: [
+      ...[options.http, options.view].filter((a) => a !== undefined).map((a) =>
+        `${a.hostname.includes(":") ? `[${a.hostname}]` : a.hostname}:${a.port}`
+      ),
+      ...(options.http ? ["127.0.0.1"] : []),
+    ],
     // --audit-log: opened for appending (created if absent, reopened on SIGHUP), and looked at (lstat) first and
     // after each open: a symlink or anything but a regular file is refused
     read: [
@@ -346,6 +361,16 @@ async function fixtureNeeds(args: string[], o: FaceNeedsOptions & { target: Targ
   };
 }
 
+/** `ptc view`: reads of its recordings, logs and token file, its listen address, the browser opener with --open. */
+async function viewFaceNeeds(args: string[]): Promise<FaceNeedsResult> {
+  const { parseViewFlags, viewNeeds } = await import("./view.ts");
+  try {
+    return { needs: viewNeeds(parseViewFlags(args)), problems: [] };
+  } catch {
+    return unparsed("view");
+  }
+}
+
 /**
  * The needs of `ptc COMMAND ARGS…`. Commands outside `CONFINED_COMMANDS` (help, version, docs) need nothing;
  * `permissions` itself reads any config and environment.
@@ -370,6 +395,8 @@ export async function faceNeeds(command: string, args: string[], options: FaceNe
       return await fixtureNeeds(args, o);
     case "init":
       return await initNeeds(args);
+    case "view":
+      return await viewFaceNeeds(args);
     case "permissions":
       return { needs: { ...noNeeds(), anyRead: true, anyEnv: true }, problems: [] };
     default:

@@ -11,7 +11,7 @@ import {
   documentBaseUrl,
   loadCliDocument,
   requiredSchemes,
-  schemeHeaders,
+  schemeSupplied,
   securitySchemes,
   surveyCliDocument,
 } from "./openapi_doc.ts";
@@ -112,7 +112,7 @@ export async function run(args: string[]): Promise<number> {
     exclude: values.exclude ?? [],
     tags: values.tag ?? [],
   };
-  const surveyed = surveyCliDocument(cli, name, baseUrl.url, schemeHeaders(doc, required));
+  const surveyed = surveyCliDocument(cli, name, baseUrl.url, schemeSupplied(doc, required));
   const operations = selectOperations(surveyed, filter);
   if (!isEmptyFilter(filter) && operations.length === 0) {
     return fail(`${describeFilter(filter)} selects none of the document's ${surveyed.length} operations`);

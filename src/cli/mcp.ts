@@ -3,7 +3,7 @@
  * @module
  */
 import { createEngine, EngineStartError } from "../engine/engine.ts";
-import { readTokenFile } from "../mcp/auth.ts";
+import { readTokenFile, singleToken } from "../mcp/auth.ts";
 import { FlagError, mcpUsage, parseMcpFlags } from "./mcp_flags.ts";
 import { ConcurrencyGate } from "../mcp/gate.ts";
 import { buildGuard, GuardConfigError, isLoopbackHost } from "../mcp/guards.ts";
@@ -17,6 +17,7 @@ import { registerBuiltins } from "../../transports/mod.ts";
 import { usageError } from "./usage.ts";
 import { openAuditLog } from "./mcp_audit.ts";
 import { openJournal, RecordingError } from "./record_replay.ts";
+import { mcpView } from "./view.ts";
 
 /** Entry point of `ptc mcp`. */
 export async function run(args: string[]): Promise<number> {
@@ -59,7 +60,7 @@ export async function run(args: string[]): Promise<number> {
   for (const t of registry.list()) t.delegateProcessReaping?.();
   let engine;
   try {
-    const journal = await openJournal(options.recordReplay, (m) => console.error(`ptc mcp: ${m}`));
+    const journal = await openJournal(options.recordReplay, (m) => console.error(`ptc mcp: ${m}`), "mcp");
     engine = await createEngine({
       journal,
       registry,
@@ -123,6 +124,30 @@ export async function run(args: string[]): Promise<number> {
     })
     : undefined;
   let shuttingDown = false;
+  // --view: the live viewer, started before the face so its first evaluation is seen.
+  let view;
+  if (options.view) {
+    try {
+      view = await mcpView(engine, {
+        listen: options.view,
+        face: options.http ? "http" : "stdio",
+        authToken: authTokens && options.httpAuthTokenFile
+          ? singleToken(authTokens, "--view with --http-auth-token-file", options.httpAuthTokenFile)
+          : undefined,
+        allowedHosts: options.allowedHosts,
+        allPrograms: options.viewAllPrograms,
+        profile: options.responseProfile,
+        programTimeoutMs: options.programTimeoutMs,
+        catalogMode: options.catalogMode,
+      });
+    } catch (e) {
+      console.error(`ptc mcp: --view ${options.view.hostname}:${options.view.port}: ${(e as Error).message}`);
+      await engine.close();
+      await audit?.close();
+      return 2;
+    }
+    console.error(`ptc mcp: viewer on ${view.url}`);
+  }
   const factory = createServerFactory({
     engine,
     gate,
@@ -134,7 +159,8 @@ export async function run(args: string[]): Promise<number> {
     maxContextBytes: options.maxContextBytes,
     programTimeoutMs: options.programTimeoutMs,
     isShuttingDown: () => shuttingDown,
-    audit: audit?.trail(options.http ? "http" : "stdio", engine.catalog()),
+    audit: audit?.trail(options.http ? "http" : "stdio", engine.catalog(), engine.snapshots()),
+    view: view?.feed,
     metrics,
   });
   const onError = (e: Error) => console.error(`ptc mcp: ${e.message}`);
@@ -200,6 +226,7 @@ export async function run(args: string[]): Promise<number> {
   shuttingDown = true;
   await closeFace();
   await sessions?.closeAll();
+  await view?.close();
   await engine.close();
   await audit?.close();
   for (const [s, fn] of listeners) Deno.removeSignalListener(s, fn);

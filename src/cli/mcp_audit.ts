@@ -11,8 +11,11 @@ import type { Denial } from "../mcp/audit_lines.ts";
 
 /** The open audit log of a `ptc mcp` run. */
 export interface McpAudit {
-  /** The trail over the log, for one face and the frozen catalog (call once the engine started). */
-  trail(face: "stdio" | "http", catalog: CatalogServer[]): AuditTrail;
+  /**
+   * The trail over the log, for one face and the frozen catalog with each upstream's snapshot identity (call once
+   * the engine started).
+   */
+  trail(face: "stdio" | "http", catalog: CatalogServer[], snapshots?: Record<string, string>): AuditTrail;
   /** For the HTTP face's `onDenied` (a no-op until `trail` was called). */
   denied(denial: Denial): void;
   /** Remove the SIGHUP listener, wait for pending lines and close the file. */
@@ -33,7 +36,7 @@ export async function openAuditLog(file: string): Promise<McpAudit | { error: st
   Deno.addSignalListener("SIGHUP", onHup);
   let trail: AuditTrail | undefined;
   return {
-    trail: (face, catalog) => (trail = new AuditTrail(log, face, catalog)),
+    trail: (face, catalog, snapshots) => (trail = new AuditTrail(log, face, catalog, Date.now, snapshots)),
     denied: (d) => trail?.denied(d),
     close: async () => {
       Deno.removeSignalListener("SIGHUP", onHup);

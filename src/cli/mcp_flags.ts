@@ -36,6 +36,16 @@ const AUDIT_FLAGS = {
   },
 } as const satisfies Record<string, FlagSpec>;
 
+/** `--view HOST:PORT`: the live web viewer of the running server (docs/view.md), kept in its own block. */
+const VIEW_FLAGS = {
+  "view": { kind: "string", help: "serve the web viewer of recent evaluations on HOST:PORT (loopback unless a token)" },
+  "view-all-programs": {
+    kind: "bool",
+    help: "show every owner's program, prints and answer in the viewer (default: only the viewer's own)",
+    default: false,
+  },
+} as const satisfies Record<string, FlagSpec>;
+
 // --- record / replay (docs/record-replay.md) ---
 /** `--record DIR` / `--replay DIR`: the flags of reproducible runs, kept in their own block. */
 const RECORD_REPLAY_FLAGS = {
@@ -144,6 +154,7 @@ export const MCP_FLAGS = {
     min: 1,
   },
   ...AUDIT_FLAGS,
+  ...VIEW_FLAGS,
   ...RECORD_REPLAY_FLAGS,
 } as const satisfies Record<string, FlagSpec>;
 
@@ -183,6 +194,10 @@ export interface McpOptions {
   headerTimeoutMs: number;
   sessionParkMs: number;
   sessionMemoryBudgetMb: number;
+  /** `--view HOST:PORT`: where the live viewer listens, absent when not given. */
+  view?: { hostname: string; port: number };
+  /** `--view-all-programs`: the viewer shows every owner's program. */
+  viewAllPrograms: boolean;
   // --- audit trail ---
   /** `--audit-log FILE`: the JSON Lines audit log, absent when not given. */
   auditLog?: string;
@@ -340,6 +355,8 @@ export function parseMcpFlags(args: string[], env: (name: string) => string | un
     headerTimeoutMs: values["header-timeout-ms"] as number,
     // --- audit trail ---
     ...(typeof values["audit-log"] === "string" ? { auditLog: values["audit-log"] } : {}),
+    ...(typeof values.view === "string" ? { view: parseHostPort(values.view, "--view") } : {}),
+    viewAllPrograms: values["view-all-programs"] as boolean,
     ...recordReplayOption(values),
   };
 }

@@ -104,16 +104,28 @@ export function documentBaseUrl(cli: CliDocument): { url: string; index: number;
 }
 
 /** Header names that a config built from the document's required security schemes would send. */
-export function schemeHeaders(doc: Record<string, unknown>, required: string[]): Set<string> {
+/** What `ptc init`'s auth plan would send for the required schemes: headers, query parameters, cookies. */
+export interface SuppliedByAuth {
+  suppliedHeaders: Set<string>;
+  suppliedQuery: Set<string>;
+  suppliedCookies: Set<string>;
+}
+
+/** The headers, query parameters and cookies the required schemes' emitters send (as `ptc init` writes them). */
+export function schemeSupplied(doc: Record<string, unknown>, required: string[]): SuppliedByAuth {
   const schemes = securitySchemes(doc);
-  const out = new Set<string>();
+  const out: SuppliedByAuth = { suppliedHeaders: new Set(), suppliedQuery: new Set(), suppliedCookies: new Set() };
   for (const name of required) {
     const s = schemes[name] as Record<string, unknown> | undefined;
     if (!s) continue;
     if (s.type === "apiKey" && s.in === "header" && typeof s.name === "string") {
       // ptc init writes no emitter for a protocol header (the config refuses one), so it is not supplied.
-      if (!isReservedHeader(s.name)) out.add(s.name.toLowerCase());
-    } else if (s.type === "http" || s.type === "oauth2" || s.type === "openIdConnect") out.add("authorization");
+      if (!isReservedHeader(s.name)) out.suppliedHeaders.add(s.name.toLowerCase());
+    } else if (s.type === "apiKey" && s.in === "query" && typeof s.name === "string") out.suppliedQuery.add(s.name);
+    else if (s.type === "apiKey" && s.in === "cookie" && typeof s.name === "string") out.suppliedCookies.add(s.name);
+    else if (s.type === "http" || s.type === "oauth2" || s.type === "openIdConnect") {
+      out.suppliedHeaders.add("authorization");
+    }
   }
   return out;
 }
@@ -147,18 +159,18 @@ export function requiredSchemes(doc: Record<string, unknown>): string[] {
   return [];
 }
 
-/** Survey the document as an upstream named `name` at `baseUrl` sending `headers` would compile it. */
+/** Survey the document as an upstream named `name` at `baseUrl` sending what `supplied` says would compile it. */
 export function surveyCliDocument(
   cli: CliDocument,
   name: string,
   baseUrl: string,
-  headers: ReadonlySet<string>,
+  supplied: SuppliedByAuth,
 ): SurveyedOperation[] {
   return surveyDocument(cli.loaded.doc, cli.loaded.version, {
     upstreamName: name,
     path: `upstreams.${name}`,
     baseUrl,
     maxResponseBytes: 2 * 1024 * 1024,
-    suppliedHeaders: headers,
+    ...supplied,
   });
 }

@@ -42,13 +42,19 @@ export function isReplay(choice: RecordReplay): choice is { replay: string } {
 
 /**
  * Open the recording or the replay the flags named (undefined for neither). Throws RecordingError naming the
- * directory or file; `onNote` hears a recording's write failures and a replay's notes.
+ * directory or file; `onNote` hears a recording's write failures and a replay's notes; `face` (`eval`, `mcp`) is
+ * written into each recorded evaluation.
  */
 export async function openJournal(
   choice: RecordReplay,
   onNote: (message: string) => void,
+  face?: string,
 ): Promise<RunJournal | undefined> {
-  if ("record" in choice) return await Recorder.open(choice.record, onNote, VERSION);
+  if ("record" in choice) {
+    const recorder = await Recorder.open(choice.record, onNote, VERSION);
+    recorder.face = face;
+    return recorder;
+  }
   if ("replay" in choice) return await Replayer.load(choice.replay, onNote);
   return undefined;
 }

@@ -36,6 +36,12 @@ export interface ToolRequest {
   args: JsonObject;
 }
 
+/**
+ * The host tools an evaluation with upstreams offers: `tool/call`, `tool/pages`, and the MCP resource tools
+ * `tool/resources` and `tool/read-resource`.
+ */
+export const HOST_TOOL_NAMES: readonly string[] = ["call", "pages", "resources", "read-resource"];
+
 /** Host tools callable as `tool/<name>`, as the language sees them (synchronous). */
 export interface HostTools {
   /** Names of tools callable as `tool/<name>` (used by the static unknown-tool check). */

@@ -10,6 +10,8 @@ import type { SandboxLimits } from "../sandbox/mod.ts";
 import { catalogJson, catalogText, renderCatalog } from "../upstream/catalog.ts";
 import type { RunLimits } from "../upstream/config.ts";
 import { withRunContext } from "../upstream/run_context.ts";
+import { snapshotsOf } from "../upstream/snapshot_id.ts";
+import { renderDoc } from "../upstream/signature.ts";
 import { type Runtime, RuntimeStartError, startRuntime } from "../upstream/runtime.ts";
 import { checkPermissions } from "../upstream/permissions.ts";
 import { prepareConfig } from "../upstream/startup.ts";
@@ -115,7 +117,7 @@ class EngineImpl implements Engine {
       const r = await run(replayHost(request.replay), limits);
       return toEngineResult(r, [], performance.now() - started);
     }
-    const journal = await this.journal?.begin(request.program);
+    const journal = await this.journal?.begin(request.program, request.owner);
     if (!this.runtime || request.offline) {
       const result = toEngineResult(await run(undefined, limits), [], performance.now() - started);
       await journal?.finish(result);
@@ -258,6 +260,19 @@ class EngineImpl implements Engine {
 
   catalogText(): string {
     return this.runtime ? catalogText(this.runtime) : "";
+  }
+
+  toolDoc(server: string, tool: string): string | undefined {
+    const entry = this.runtime?.findTool(server, tool);
+    return entry && this.runtime!.redactor.redact(renderDoc(server, entry));
+  }
+
+  redact(text: string): string {
+    return this.runtime ? this.runtime.redactor.redact(text) : text;
+  }
+
+  snapshots(): Record<string, string> {
+    return snapshotsOf(this.runtime);
   }
 
   runLimits(): RunLimits | undefined {

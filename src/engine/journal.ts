@@ -28,6 +28,6 @@ export interface RunJournal {
   startRuntime?(config: PtcConfig | undefined, options: RuntimeOptions): Promise<Runtime>;
   /** The engine started with `runtime` (none without upstreams): a recorder writes its catalog. */
   started(runtime: Runtime | undefined): Promise<void>;
-  /** One evaluation of `program` begins. */
-  begin(program: string): Promise<EvaluationJournal>;
+  /** One evaluation of `program` begins, asked for by `owner` (a face's owner key, when it has one). */
+  begin(program: string, owner?: string): Promise<EvaluationJournal>;
 }

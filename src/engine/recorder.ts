@@ -33,6 +33,8 @@ import type { EngineEvalResult } from "./types.ts";
 import type { JsonObject } from "../core/json.ts";
 import { canonicalJson } from "../core/digest.ts";
 import { fsReason, listRecording, readManifest, recordingUsage } from "./recording_dir.ts";
+import { compiledServers } from "../upstream/snapshot_id.ts";
+import { writesOf } from "./writes.ts";
 
 /**
  * The recorded form of what a transport answered. A value nested past the runtime's depth limit is recorded as the
@@ -61,21 +63,24 @@ function recordedOutcome(r: EngineEvalResult): RecordedEvaluation["outcome"] {
     : { ok: false, reason: r.reason, message: r.message };
 }
 
-/** The catalog of a started runtime as the manifest stores it (redacted). */
+const ms = (n: number) => Math.round(n * 1000) / 1000;
+
+/** What an evaluation used of its budgets, and its writes, from the run's call records (refused calls included). */
+export function recordedUsage(r: EngineEvalResult): Pick<RecordedEvaluation, "usage" | "writes"> {
+  return {
+    usage: {
+      tool_calls: r.calls.length,
+      write_calls: r.calls.filter((c) => c.mutation_state !== undefined).length,
+      discovery_ops: r.discoveryOps ?? 0,
+      ...(r.budgetRefusals?.length ? { budget_refusals: r.budgetRefusals } : {}),
+    },
+    writes: writesOf(r.calls),
+  };
+}
+
+/** The catalog of a started runtime as the manifest stores it (redacted), each upstream with its snapshot identity. */
 export function recordedServers(runtime: Runtime | undefined): RecordedServer[] {
-  if (!runtime) return [];
-  return runtime.catalog().map((s) => {
-    const state = runtime.upstreams.get(s.name)!;
-    const endpoint = state.transport.endpoint?.(state.spec.config);
-    return runtime.redactor.redactJson({
-      name: s.name,
-      transport: s.transport,
-      description: s.description,
-      ...(endpoint ? { endpoint } : {}),
-      tools: s.tools as unknown as JsonObject[],
-      withheld: Object.fromEntries(state.withheld),
-    });
-  });
+  return compiledServers(runtime);
 }
 
 /**
@@ -99,15 +104,21 @@ async function writeWhole(dir: string, name: string, bytes: Uint8Array): Promise
 
 /** What must be the same for a process to add evaluations to an existing recording. */
 function catalogKey(m: Pick<RecordingManifest, "limits" | "servers">): string {
-  return canonicalJson({ limits: m.limits, servers: m.servers });
+  // The snapshot identity is derived from the rest (and absent from a version 1 manifest).
+  const servers = m.servers.map(({ snapshot: _derived, ...rest }) => rest);
+  return canonicalJson({ limits: m.limits, servers });
 }
 
 /** A recording into one directory (see the module doc). Create with `Recorder.open`. */
 export class Recorder implements RunJournal {
   readonly replacesUpstreams = false;
+  /** The face recording (`eval`, `mcp`), written into each evaluation file. */
+  face?: string;
   #sequence: number;
   #redactor: SecretRedactor | undefined;
   #budget: RecordingBudget;
+  /** Server name → snapshot identity of the catalog being recorded. */
+  #snapshots: Record<string, string> = {};
   /** Reserved in the budget, not written yet. */
   #pending: RecordingUsage = { files: 0, bytes: 0 };
 
@@ -170,13 +181,15 @@ export class Recorder implements RunJournal {
    */
   async started(runtime: Runtime | undefined): Promise<void> {
     this.#redactor = runtime?.redactor;
+    const servers = recordedServers(runtime);
+    this.#snapshots = Object.fromEntries(servers.map((s) => [s.name, s.snapshot!]));
     const manifest: RecordingManifest = {
       format: RECORDING_FORMAT,
       version: RECORDING_VERSION,
       ptc_version: this.ptcVersion,
       created: new Date().toISOString(),
       limits: (runtime?.limits ?? {}) as unknown as JsonObject,
-      servers: recordedServers(runtime),
+      servers,
     };
     const same = (existing: RecordingManifest) => {
       if (catalogKey(existing) !== catalogKey(JSON.parse(JSON.stringify(manifest)))) {
@@ -205,15 +218,23 @@ export class Recorder implements RunJournal {
   }
 
   /** Number the evaluation now (files sort in start order) and note every call it makes. */
-  async begin(program: string): Promise<EvaluationJournal> {
+  async begin(program: string, owner?: string): Promise<EvaluationJournal> {
     let sequence = ++this.#sequence;
     const started = new Date().toISOString();
+    const t0 = performance.now();
     const hash = await programHash(program);
     const calls: RecordedUpstreamCall[] = [];
     return {
       intercept: async (call, perform) => {
+        const start = performance.now();
         const result = await perform();
-        calls.push({ ...call, result: recordedResult(result) });
+        calls.push({
+          ...call,
+          start_ms: ms(start - t0),
+          duration_ms: ms(performance.now() - start),
+          status: result.ok ? "ok" : "error",
+          result: recordedResult(result),
+        });
         return result;
       },
       finish: async (result) => {
@@ -228,7 +249,13 @@ export class Recorder implements RunJournal {
               program_sha256: hash,
               program,
               started,
+              duration_ms: ms(performance.now() - t0),
+              ...(this.face ? { face: this.face } : {}),
+              ...(owner ? { owner } : {}),
+              snapshots: this.#snapshots,
               outcome: recordedOutcome(result),
+              prints: result.prints,
+              ...recordedUsage(result),
               calls,
             };
             const text = JSON.stringify(this.#redactor?.redactJson(evaluation) ?? evaluation, null, 2) + "\n";

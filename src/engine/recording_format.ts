@@ -8,6 +8,7 @@
 import { Validator } from "@cfworker/json-schema";
 import type { JsonObject, JsonValue } from "../core/json.ts";
 import type { ToolEffect } from "../upstream/types.ts";
+import type { CompiledServer } from "../upstream/snapshot_id.ts";
 import { MAX_RESPONSE_DEPTH, nestsDeeperThan } from "../core/json_depth.ts";
 import { sha256Hex } from "../core/digest.ts";
 
@@ -15,8 +16,14 @@ import { sha256Hex } from "../core/digest.ts";
 export const RECORDING_FORMAT = "ptc-recording";
 /** `format` of an evaluation file. */
 export const EVALUATION_FORMAT = "ptc-recording-evaluation";
-/** The format version this ptc writes and reads; any other version is refused. */
-export const RECORDING_VERSION = 1;
+/** The format version this ptc writes. */
+export const RECORDING_VERSION = 2;
+/**
+ * The versions this ptc reads; any other is refused. Version 2 added each call's `start_ms`, `duration_ms` and
+ * `status`, an evaluation's `duration_ms`, `face`, `snapshots`, `prints`, `usage` and `writes`, and each manifest
+ * server's `snapshot`: all optional when reading, so a version 1 recording replays and shows as before.
+ */
+export const READABLE_VERSIONS: readonly number[] = [1, 2];
 /** The manifest's file name inside DIR. */
 export const MANIFEST_FILE = "manifest.json";
 /** An evaluation file: zero-padded sequence number, the first 12 hex digits of the program's SHA-256. */
@@ -45,18 +52,11 @@ export const RECORDING_LIMITS: Readonly<RecordingLimits> = Object.freeze({
   totalBytes: MAX_RECORDING_TOTAL_BYTES,
 });
 
-/** One upstream of the recorded catalog: what discovery (`tool/servers`, `dir`, `doc`, `meta`, `apropos`) reads. */
-export interface RecordedServer {
-  name: string;
-  transport: string;
-  description: string;
-  /** The transport's public endpoint (tool provenance). */
-  endpoint?: JsonObject;
-  /** Installed tools (`ToolEntry`, redacted). */
-  tools: JsonObject[];
-  /** Tools the write gate withheld: name → why. */
-  withheld: Record<string, string>;
-}
+/**
+ * One upstream of the recorded catalog: what discovery (`tool/servers`, `dir`, `doc`, `meta`, `apropos`) reads, and
+ * (version 2) its snapshot identity.
+ */
+export type RecordedServer = CompiledServer & { snapshot?: string };
 
 /** `manifest.json`. */
 export interface RecordingManifest {
@@ -87,7 +87,22 @@ export interface RecordedUpstreamCall {
   tool: string;
   args: JsonObject;
   effect: ToolEffect;
+  /** Ms from the evaluation's start to the call's dispatch (version 2). */
+  start_ms?: number;
+  /** Ms the upstream took to answer (version 2). */
+  duration_ms?: number;
+  /** Whether the upstream's answer was a value or a failure (version 2; the reason is in `result`). */
+  status?: "ok" | "error";
   result: RecordedResult;
+}
+
+/** What an evaluation used of its budgets (version 2): every call the program attempted, refused ones included. */
+export interface RecordedUsage {
+  tool_calls: number;
+  write_calls: number;
+  discovery_ops: number;
+  /** One line per budget that refused something. */
+  budget_refusals?: string[];
 }
 
 /** One evaluation file. */
@@ -98,8 +113,21 @@ export interface RecordedEvaluation {
   program_sha256: string;
   program: string;
   started: string;
+  /** Wall-clock ms of the whole evaluation (version 2). */
+  duration_ms?: number;
+  /** The face that ran it: `eval`, `mcp` (version 2). */
+  face?: string;
+  /** Who asked: `ptc mcp`'s owner key, `local` or `token:<12 hex>` (version 2). */
+  owner?: string;
+  /** Server name → snapshot identity of the catalog it ran against (version 2). */
+  snapshots?: Record<string, string>;
   /** How it ended: `status` and `printed` (the value) when it returned, else the reason and message. */
   outcome: { ok: boolean; status?: string; reason?: string; message?: string; printed?: string };
+  /** What the program printed (version 2). */
+  prints?: string[];
+  usage?: RecordedUsage;
+  /** The writes it performed and what each did (version 2). */
+  writes?: { server: string; tool: string; mutation_state: string }[];
   /** In completion order. */
   calls: RecordedUpstreamCall[];
 }
@@ -141,6 +169,7 @@ const MANIFEST_SCHEMA = {
         type: "object",
         required: ["name", "transport", "description", "tools", "withheld"],
         properties: {
+          snapshot: { type: "string", pattern: "^[0-9a-f]{64}$" },
           name: { type: "string", minLength: 1 },
           transport: { type: "string", pattern: "^[a-z][a-z0-9_]*$" },
           description: { type: "string" },
@@ -201,7 +230,29 @@ const EVALUATION_SCHEMA = {
     program_sha256: { type: "string", pattern: "^[0-9a-f]{64}$" },
     program: { type: "string" },
     started: { type: "string" },
+    duration_ms: { type: "number", minimum: 0 },
+    face: { type: "string" },
+    owner: { type: "string" },
+    snapshots: { type: "object", additionalProperties: { type: "string" } },
     outcome: { type: "object", required: ["ok"], properties: { ok: { type: "boolean" } } },
+    prints: { type: "array", items: { type: "string" } },
+    usage: {
+      type: "object",
+      properties: {
+        tool_calls: { type: "integer", minimum: 0 },
+        write_calls: { type: "integer", minimum: 0 },
+        discovery_ops: { type: "integer", minimum: 0 },
+        budget_refusals: { type: "array", items: { type: "string" } },
+      },
+    },
+    writes: {
+      type: "array",
+      items: {
+        type: "object",
+        required: ["server", "tool", "mutation_state"],
+        properties: { server: { type: "string" }, tool: { type: "string" }, mutation_state: { type: "string" } },
+      },
+    },
     calls: {
       type: "array",
       items: {
@@ -212,6 +263,9 @@ const EVALUATION_SCHEMA = {
           tool: { type: "string" },
           args: { type: "object" },
           effect: { enum: ["read", "write"] },
+          start_ms: { type: "number", minimum: 0 },
+          duration_ms: { type: "number", minimum: 0 },
+          status: { enum: ["ok", "error"] },
           result: RESULT_SCHEMA,
         },
       },
@@ -241,10 +295,10 @@ function parseFile(text: string, file: string, format: string, validator: Valida
   if (obj?.format !== format) {
     throw new RecordingError(`${file}: not a ptc recording file (expected "format": "${format}")`);
   }
-  if (obj.version !== RECORDING_VERSION) {
+  if (typeof obj.version !== "number" || !READABLE_VERSIONS.includes(obj.version)) {
     throw new RecordingError(
       `${file}: recording format version ${JSON.stringify(obj.version)} is not supported ` +
-        `(this ptc reads version ${RECORDING_VERSION}; record again with this ptc)`,
+        `(this ptc reads versions ${READABLE_VERSIONS.join(" and ")}; record again with this ptc)`,
     );
   }
   const verdict = validator.validate(obj);

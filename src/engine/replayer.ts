@@ -61,16 +61,22 @@ function toolResult(r: RecordedResult): ToolResult {
   };
 }
 
-/** An upstream that lists the recorded tools; the replay's interceptor answers its calls, so it is never called. */
+/**
+ * An upstream that lists the recorded tools; the replay's interceptor answers its calls, so it is never called. A
+ * recorded MCP upstream also has the resource methods (`tool/resources` and `tool/read-resource` are replayed as its
+ * `resources/list` and `resources/read` calls).
+ */
 function replayUpstream(server: RecordedServer): Upstream {
+  const never = () =>
+    Promise.resolve<ToolResult>({
+      ok: false,
+      reason: "upstream_unavailable",
+      message: `upstream ${server.name} is replayed from a recording and is never contacted`,
+    });
   return {
     listTools: () => server.tools as unknown as ToolEntry[],
-    call: () =>
-      Promise.resolve({
-        ok: false,
-        reason: "upstream_unavailable",
-        message: `upstream ${server.name} is replayed from a recording and is never contacted`,
-      }),
+    call: never,
+    ...(server.transport.startsWith("mcp_") ? { listResources: never, readResource: never } : {}),
     diagnostics: () => ({ replayed: true }),
     stop: () => Promise.resolve(),
   };

@@ -40,6 +40,8 @@ export interface EngineEvalRequest {
    * has its sandbox process killed, and a session then moves to a fresh process (`sessionLost`).
    */
   signal?: AbortSignal;
+  /** Who asked (`ptc mcp`'s owner key: `local`, `token:<12 hex>`): written into a recording of the evaluation. */
+  owner?: string;
   /** Run without upstream access: the program sees no tools and no discovery. */
   offline?: boolean;
   /**
@@ -142,6 +144,12 @@ export interface Engine {
   renderCatalog(mode?: "auto" | "inline" | "lazy"): string;
   /** The full catalog as JSON (`ptc catalog --format json`, the input of `--diff`); no servers without upstreams. */
   catalogJson(): JsonObject;
+  /** The `(doc 'server/tool)` text of an installed tool (redacted); undefined for an unknown tool. */
+  toolDoc(server: string, tool: string): string | undefined;
+  /** `text` with every secret the upstreams know replaced (what any face shows of client-written text). */
+  redact(text: string): string;
+  /** Server name → snapshot identity of its compiled catalog (`src/upstream/snapshot_id.ts`); empty without upstreams. */
+  snapshots(): Record<string, string>;
   /** The full catalog as text, one line per tool with its signature and result type (`ptc catalog`). */
   catalogText(): string;
   /** Non-secret facts (upstreams, transports, limits). */

@@ -5,6 +5,7 @@
  * charges the budgets of whichever program calls it. Every load error names the file, line and column.
  * @module
  */
+import { HOST_TOOL_NAMES } from "../core/tool_seam.ts";
 import { type Form, formText, lineCol, type SymbolForm } from "./forms.ts";
 import { type Cell, type ProgramCtx, UNBOUND } from "./nodes.ts";
 import { compileProgram, readProgram } from "./compile.ts";
@@ -283,7 +284,7 @@ function install(libs: Libraries, p: Parsed): void {
     cells,
     defined: new Set(),
     globals: new Map(),
-    toolNames: new Set(["call", "pages"]),
+    toolNames: new Set(HOST_TOOL_NAMES),
     undefinedSyms: new Map(),
     unknownTools: new Map(),
     context: undefined,

@@ -172,6 +172,40 @@ export function pagesArgs(args: Value[]): JsonObject {
   };
 }
 
+/** A server named by a quoted symbol `'srv`, a keyword `:srv` or a string `"srv"`. */
+function serverName(v: Value): string | undefined {
+  if (v instanceof SymbolRef && v.ns === null) return v.name;
+  if (v instanceof Keyword) return v.name;
+  return typeof v === "string" && v !== "" ? v : undefined;
+}
+
+/**
+ * Normalize `(tool/resources 'srv)` into `{server}` and `(tool/read-resource 'srv "uri")` into `{server, uri}`
+ * (docs/language.md §6); the host reads the upstream's MCP resources.
+ */
+export function resourceArgs(name: "resources" | "read-resource", args: Value[]): JsonObject {
+  const want = name === "resources" ? 1 : 2;
+  const server = args.length === want ? serverName(args[0]) : undefined;
+  if (server === undefined) {
+    runtimeError(
+      name === "resources"
+        ? `tool/resources takes one quoted server name, e.g. (tool/resources 'everything); got ${
+          args.length === 1 ? describe(args[0]) : `${args.length} arguments`
+        }`
+        : `tool/read-resource takes a quoted server name and a resource URI string, e.g. ` +
+          `(tool/read-resource 'everything "demo://resource/static/document/architecture.md"); got ${
+            args.length === 2 ? describe(args[0]) : `${args.length} arguments`
+          }`,
+    );
+  }
+  if (name === "resources") return { server };
+  const uri = args[1];
+  if (typeof uri !== "string" || uri === "") {
+    runtimeError(`tool/read-resource: the resource URI must be a non-empty string, got ${describe(uri)}`);
+  }
+  return { server, uri };
+}
+
 const K_STOPPED = kw("stopped");
 
 /** The paging answer as a map with keyword keys (`:items :complete :pages :stopped :message :next`). */
@@ -204,6 +238,9 @@ export function callTool(run: EvalContext, name: string, args: Value[]): Value {
   // Arguments are written out in full as JSON: charge what shared structure expands to first.
   for (const x of args) chargeExpansion(x, run);
   if (name === "pages") return pagesValue(performTool(run, { name, args: pagesArgs(args) }));
+  if (name === "resources" || name === "read-resource") {
+    return performTool(run, { name, args: resourceArgs(name, args) });
+  }
   const a = name === "call" ? callToolArgs(args) : plainToolArgs(name, args);
   return performTool(run, { name, args: a });
 }

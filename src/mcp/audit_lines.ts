@@ -45,7 +45,8 @@ export class ToolIndex {
   readonly #servers = new Set<string>();
   readonly #effects = new Map<string, "read" | "write">();
 
-  constructor(catalog: CatalogServer[]) {
+  /** `snapshots`: server name → snapshot identity of its compiled catalog, carried by every `eval` line. */
+  constructor(catalog: CatalogServer[], readonly snapshots: Record<string, string> = {}) {
     for (const s of catalog) {
       this.#servers.add(s.name);
       for (const t of s.tools) this.#effects.set(`${s.name}\u0000${t.name}`, t.effect);
@@ -118,6 +119,7 @@ export async function callLine(c: CallRecord, seq: number, facts: EvalFacts, ind
     status: c.status,
     reason: reasonCode(c.reason),
     ms: ms(c.duration_ms),
+    start_ms: c.start_ms === undefined ? null : ms(c.start_ms),
     bytes_in: c.bytes,
     bytes_out: argBytes(c),
     args_sha256: await argsDigest(c.args),
@@ -156,6 +158,7 @@ export async function evaluationLines(facts: EvalFacts, index: ToolIndex): Promi
     writes: calls.filter((c) => c.mutation_state !== undefined).length,
     discovery_ops: facts.result?.discoveryOps ?? 0,
     answer_bytes: facts.answerBytes,
+    snapshots: index.snapshots,
   }));
   return lines;
 }

@@ -25,7 +25,7 @@ export interface AuditedEval {
 }
 
 /** The reason of an error response (`reason: message` text, or the structured `reason`). */
-function responseReason(response: ToolResponse): string | undefined {
+export function responseReason(response: ToolResponse): string | undefined {
   if (!response.isError) return undefined;
   const structured = response.structuredContent?.reason;
   if (typeof structured === "string") return structured;
@@ -44,8 +44,9 @@ export class AuditTrail {
     private readonly face: "stdio" | "http",
     catalog: CatalogServer[],
     private readonly now: () => number = Date.now,
+    snapshots: Record<string, string> = {},
   ) {
-    this.#index = new ToolIndex(catalog);
+    this.#index = new ToolIndex(catalog, snapshots);
   }
 
   /** Whether an evaluation may run now (false while the log is unwritable). */

@@ -47,6 +47,15 @@ export async function readTokenFile(path: string): Promise<string[]> {
   return tokens;
 }
 
+/**
+ * The one token of a file for a face that takes a single token (the viewer): the file's tokens must be exactly one,
+ * else an Error naming `flag` (a file of one token per client gives no single viewer).
+ */
+export function singleToken(tokens: string[], flag: string, path: string): string {
+  if (tokens.length === 1) return tokens[0];
+  throw new Error(`${flag} ${path}: the viewer takes one bearer token; the file has ${tokens.length} (one per client)`);
+}
+
 const encoder = new TextEncoder();
 
 /** Constant-time comparison of two strings (time depends only on the expected length). */

@@ -19,6 +19,7 @@ export const TOOLS_CARD = `Tools: (tool/call 'server/tool {:arg 1}) or (tool/cal
 Every call returns {:ok true :value v :value_kind :json|:text|:none} (:text: v is a string, :none: no body) or {:ok false :reason :not_found :message "…"}; check (:ok r) before using (:value r).
 Idiom: (let [r (tool/call 'srv/op {:id 1})] (if (:ok r) (:value r) (fail (:message r)))). Parallel: (pmap #(tool/call 'srv/op {:id %}) ids).
 Pages: (tool/pages 'srv/op {:arg 1} {:max-pages 20}) follows a paging tool's cursor (the catalog and doc say which tools page) and returns {:items [...] :complete true|false :stopped nil|:max_pages|… :message "…" :next cursor}; check :complete.
+MCP: a multi-block result is a vector of {:type …} maps; (tool/resources 'srv) lists and (tool/read-resource 'srv "uri") reads documents (tagged like tool/call).
 Discover: (tool/servers) (dir 'server) (apropos "words"); (doc 'server/tool) returns a string (args, the full Result<…> shape, notes, paging), shown only if printed or returned; (doc 'server) the full description.`;
 
 /**

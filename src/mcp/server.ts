@@ -12,6 +12,7 @@ import { VERSION } from "../version.ts";
 import { librariesCard, limitsInView, lispEvalDescription } from "./card.ts";
 import { errorResponse, outputCaps, renderEvalResult, type ResponseProfile, type ToolResponse } from "./envelope.ts";
 import type { AuditedEval, AuditTrail } from "./audit_trail.ts";
+import type { EvalSubject } from "./audit_lines.ts";
 import type { ConcurrencyGate } from "./gate.ts";
 import type { ServerMetrics } from "./prometheus.ts";
 import { getOperationSchema, IntrospectionError, listApiServices, listServiceOperations } from "./introspection.ts";
@@ -38,6 +39,24 @@ export interface ServerDeps {
   audit?: AuditTrail;
   /** Counts every evaluation answer (`GET /metrics` of the HTTP face). */
   metrics?: ServerMetrics;
+  /** `--view`: told of every evaluation request and its response, like the audit trail (the live viewer). */
+  view?: EvalObserver;
+}
+
+/** Something told of each evaluation request (`begin`) and, through what it returns, of its response. */
+export interface EvalObserver {
+  begin(subject: Omit<EvalSubject, "face">, program: unknown): AuditedEval;
+}
+
+/** The audit trail and the viewer, as one observer of an evaluation request (undefined when neither is on). */
+function observe(deps: ServerDeps, subject: Omit<EvalSubject, "face">, program: unknown): AuditedEval | undefined {
+  const seen = [deps.audit?.begin(subject, program), deps.view?.begin(subject, program)].filter((o) => o !== undefined);
+  if (seen.length === 0) return undefined;
+  return {
+    end: async (response, result) => {
+      for (const o of seen) await o.end(response, result);
+    },
+  };
 }
 
 const EVAL_PROPS = {
@@ -148,8 +167,8 @@ export function createServerFactory(deps: ServerDeps) {
           args,
           extra.mcpReq.signal,
           fairnessOwner(owner, extra),
-          (req) => deps.engine.evaluate(req),
-          deps.audit?.begin({ owner, tool: "lisp_eval" }, args.program),
+          (req) => deps.engine.evaluate({ ...req, owner }),
+          observe(deps, { owner, tool: "lisp_eval" }, args.program),
         ),
     );
     if (deps.sessions) registerSessionTools(server, deps, deps.sessions, owner);
@@ -306,15 +325,15 @@ function registerSessionTools(
               args,
               extra.mcpReq.signal,
               fairnessOwner(owner, extra),
-              (req) => s.eval(req),
-              deps.audit?.begin({ owner, sessionId: s.id, tool: "lisp_session_eval" }, args.program),
+              (req) => s.eval({ ...req, owner }),
+              observe(deps, { owner, sessionId: s.id, tool: "lisp_session_eval" }, args.program),
             ),
         );
       } catch (e) {
         const response = sessionError(e, deps.profile);
         if (e instanceof SessionError) deps.metrics?.refused(e.reason);
         // Refused before it ran (unknown, foreign or busy session): the client's session id is not logged.
-        await deps.audit?.begin({ owner, tool: "lisp_session_eval" }, args.program).end(response);
+        await observe(deps, { owner, tool: "lisp_session_eval" }, args.program)?.end(response);
         return response;
       }
     },

@@ -4,6 +4,7 @@
  * JSON catalogs (added/removed/changed tools).
  * @module
  */
+import { snapshotsOf } from "./snapshot_id.ts";
 import type { JsonObject, JsonValue } from "../core/json.ts";
 import type { ToolEntry } from "./types.ts";
 import { type WithheldTool, withheldTools } from "./install.ts";
@@ -122,9 +123,11 @@ export function renderCatalog(
 
 /** The full catalog as JSON (`ptc catalog --format json`, the input of `--diff`). */
 export function catalogJson(runtime: Runtime): JsonObject {
+  const snapshots = snapshotsOf(runtime);
   return {
     servers: runtime.catalog().map((s) => ({
       name: s.name,
+      snapshot: snapshots[s.name],
       transport: s.transport,
       description: s.description,
       tool_count: s.tool_count,

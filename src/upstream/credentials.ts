@@ -233,12 +233,27 @@ export class Materializer implements CredentialMaterializer {
     this.redactor.register(token);
   }
 
-  /** Headers for an `auth` list; each value is resolved fresh and registered (with its encodings) first. */
+  /**
+   * Headers for an `auth` list; each value is resolved fresh and registered (with its encodings) first. Every
+   * `cookie` emitter adds `name=value` to one `cookie` header; `query` emitters are left to {@link authQuery}.
+   */
   async authHeaders(auth: AuthEmitter[]): Promise<Record<string, string>> {
     const headers: Record<string, string> = {};
+    const cookies: string[] = [];
     for (const emitter of auth) {
+      if (emitter.scheme === "query") continue;
       const secret = await this.resolve(emitter.binding);
-      if (emitter.scheme === "bearer") {
+      if (emitter.scheme === "cookie") {
+        // RFC 6265 cookie-octets only: a value cannot end the cookie or start another
+        if (!/^[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]+$/.test(secret)) {
+          throw new CredentialError(
+            `credential "${emitter.binding}": a cookie value must be printable ASCII without spaces, quotes, ` +
+              "commas, semicolons or backslashes",
+          );
+        }
+        this.redactor.register(`${emitter.cookie}=${secret}`);
+        cookies.push(`${emitter.cookie}=${secret}`);
+      } else if (emitter.scheme === "bearer") {
         this.redactor.register(`Bearer ${secret}`);
         headers["authorization"] = `Bearer ${secret}`;
       } else if (emitter.scheme === "basic") {
@@ -261,7 +276,22 @@ export class Materializer implements CredentialMaterializer {
         headers[h] = secret;
       }
     }
+    if (cookies.length > 0) headers["cookie"] = cookies.join("; ");
     return headers;
+  }
+
+  /** `[param, value]` for each `query` emitter, resolved fresh and registered (with its encodings) first. */
+  async authQuery(auth: AuthEmitter[]): Promise<[string, string][]> {
+    const pairs: [string, string][] = [];
+    for (const emitter of auth) {
+      if (emitter.scheme !== "query") continue;
+      const secret = await this.resolve(emitter.binding);
+      const encoded = `${encodeURIComponent(emitter.param!)}=${encodeURIComponent(secret)}`;
+      this.redactor.register(encoded);
+      this.redactor.register(new URLSearchParams([[emitter.param!, secret]]).toString());
+      pairs.push([emitter.param!, secret]);
+    }
+    return pairs;
   }
 
   /** Resolve every credential once (start-up check); returns one message per failure. */

@@ -9,7 +9,9 @@ import type { JsonObject } from "../core/json.ts";
 import type { RunLimits } from "./config.ts";
 import type { Runtime } from "./runtime.ts";
 import type { DiscoveryOp, DiscoveryOutcome, HostCallbacks, ToolOutcome, ToolRequest } from "../core/tool_seam.ts";
+import { HOST_TOOL_NAMES } from "../core/tool_seam.ts";
 import { callTool } from "./tool_call.ts";
+import { RESOURCE_TOOLS, resourceTool } from "./tool_resources.ts";
 import type { CallInterceptor, CallRecord, CatalogOpRecord, RunRecords, RunScope } from "./run_records.ts";
 import { pagesTool } from "./tool_pages.ts";
 import { discover } from "./discovery.ts";
@@ -42,6 +44,8 @@ export class RunContext implements RunScope {
   /** Writes sent and not yet settled, with when they started. */
   #inFlight = new Set<{ call: Pick<CallRecord, "server" | "tool" | "args">; started: number }>();
   #closed = false;
+  /** When the run opened: call records carry their start as an offset from it (`start_ms`). */
+  readonly #opened = performance.now();
   #outer?: AbortSignal;
   #onOuterAbort = () => this.#controller.abort(this.#outer?.reason);
   /** Tool calls attempted (bumped before validation, as in the reference). */
@@ -74,7 +78,12 @@ export class RunContext implements RunScope {
 
   /** Append a call record. */
   record(r: CallRecord): void {
-    if (!this.#closed) this.#calls.push(r);
+    if (!this.#closed) this.#calls.push({ ...r, start_ms: this.#offset(performance.now() - r.duration_ms) });
+  }
+
+  /** Ms from the run's opening to `at` (a `performance.now()` reading), rounded to µs. */
+  #offset(at: number): number {
+    return Math.max(0, Math.round((at - this.#opened) * 1000) / 1000);
   }
 
   /** Append a discovery record. */
@@ -98,6 +107,7 @@ export class RunContext implements RunScope {
     for (const { call, started } of this.#inFlight) {
       this.#calls.push({
         ...call,
+        start_ms: this.#offset(started),
         status: "error",
         reason: "run_context_closed",
         message: "the run ended before the write answered — the write may or may not have been applied; " +
@@ -123,12 +133,15 @@ export class RunContext implements RunScope {
   }
 
   /**
-   * The host tool callback for this run: `tool/call`, `tool/pages` (a loop of such calls), and the unlisted `budget`
+   * The host tool callback for this run: `tool/call`, `tool/pages` (a loop of such calls), `tool/resources` and
+   * `tool/read-resource` (MCP resources, `tool_resources.ts`), and the unlisted `budget`
    * request behind `(budget/remaining)`.
    */
   callTool(request: ToolRequest): Promise<ToolOutcome> {
     if (request.name === "budget") return Promise.resolve({ kind: "value", value: this.remaining() });
-    return request.name === "pages" ? pagesTool(this, request) : callTool(this, request);
+    if (request.name === "pages") return pagesTool(this, request);
+    if ((RESOURCE_TOOLS as readonly string[]).includes(request.name)) return resourceTool(this, request);
+    return callTool(this, request);
   }
 
   /**
@@ -151,10 +164,10 @@ export class RunContext implements RunScope {
     return discover(this, op, args);
   }
 
-  /** Both callbacks, bound, with the host tool names they serve (`call`, `pages`): the sandbox bridge's host. */
+  /** Both callbacks, bound, with the host tool names they serve (`call`, `pages`, resources): the sandbox bridge's host. */
   callbacks(): HostCallbacks & { toolNames: string[] } {
     return {
-      toolNames: ["call", "pages"],
+      toolNames: [...HOST_TOOL_NAMES],
       callTool: (request) => this.callTool(request),
       discovery: (op, args) => this.discovery(op, args),
     };

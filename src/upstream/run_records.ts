@@ -22,6 +22,8 @@ export interface CallRecord {
   reason?: string;
   message?: string;
   duration_ms: number;
+  /** Ms from the run's start to the call's start (set by the run context; a waterfall's row offset). */
+  start_ms?: number;
   /** UTF-8 bytes of the upstream payload (or of the JSON value), 0 when no request was made. */
   bytes: number;
   /** Successful calls: the first ~120 characters of the redacted value as JSON (untrusted upstream data). */

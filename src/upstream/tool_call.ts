@@ -8,7 +8,7 @@
  */
 import { MAX_RESPONSE_DEPTH, nestsDeeperThan } from "../core/json_depth.ts";
 import type { JsonObject, JsonValue } from "../core/json.ts";
-import type { ToolEffect, ToolResult } from "./types.ts";
+import type { CallContext, ToolEffect, ToolResult } from "./types.ts";
 import type { MutationState, ToolOutcome, ToolRequest } from "../core/tool_seam.ts";
 import type { CallInterceptor, CallRecord, RunScope } from "./run_records.ts";
 import type { UpstreamState } from "./runtime.ts";
@@ -22,7 +22,7 @@ export { argumentProblems, matchArgNames } from "./tool_args.ts";
 
 const MAX_MESSAGE_CHARS = 2000;
 
-function raise(message: string): ToolOutcome {
+export function raise(message: string): ToolOutcome {
   return { kind: "raise", reason: "runtime_error", message };
 }
 
@@ -38,11 +38,11 @@ function tooDeep(): ToolResult & { ok: false } {
   };
 }
 
-function clip(text: string): string {
+export function clip(text: string): string {
   return text.length > MAX_MESSAGE_CHARS ? `${text.slice(0, MAX_MESSAGE_CHARS)}…` : text;
 }
 
-async function dispatch(
+function dispatch(
   ctx: RunScope,
   state: UpstreamState,
   tool: string,
@@ -50,6 +50,17 @@ async function dispatch(
   effect: ToolEffect,
 ): Promise<ToolResult> {
   const upstream = state.upstream!;
+  return bounded(ctx, (callCtx) => upstream.call(tool, args, { ...callCtx, effect }));
+}
+
+/**
+ * Run one request to an upstream under the run's call timeout, byte cap and cancellation (`tool/call`, resource
+ * reads): a transport that never answers is answered `timeout`, one that throws `upstream_error`.
+ */
+export async function bounded(
+  ctx: RunScope,
+  perform: (callCtx: CallContext) => Promise<ToolResult>,
+): Promise<ToolResult> {
   const timeoutMs = ctx.limits.callTimeoutMs;
   const controller = new AbortController();
   const onAbort = () => controller.abort(ctx.signal.reason);
@@ -63,12 +74,7 @@ async function dispatch(
     }, timeoutMs);
   });
   try {
-    const call = upstream.call(tool, args, {
-      signal: controller.signal,
-      timeoutMs,
-      maxResponseBytes: ctx.limits.maxResponseBytes,
-      effect,
-    });
+    const call = perform({ signal: controller.signal, timeoutMs, maxResponseBytes: ctx.limits.maxResponseBytes });
     call.catch(() => {}); // a late rejection after the timeout won must not go unhandled
     return await Promise.race([call, timeout]);
   } catch (e) {
@@ -97,19 +103,19 @@ export async function callTool(ctx: RunScope, request: ToolRequest): Promise<Too
 }
 
 /** A well-formed `tool/call` request. */
-interface CallTarget {
+export interface CallTarget {
   server: string;
   tool: string;
   rawArgs: JsonObject;
 }
 
 /** How a call ended, before it is recorded: a value, or a world fault; a write says what it did. */
-type Settled =
+export type Settled =
   | { ok: true; value: JsonValue; valueKind: "json" | "text" | "none"; mutationState?: MutationState }
   | { ok: false; reason: string; message: string; mutationState?: MutationState };
 
 /** Records a call that reached the budget and returns its outcome to the program; `args` as recorded (redacted). */
-type Recorder = ((settled: Settled, bytes: number) => ToolOutcome) & { args: JsonValue };
+export type Recorder = ((settled: Settled, bytes: number) => ToolOutcome) & { args: JsonValue };
 
 /** The arguments of a call that may be dispatched, mapped to the installed tool's names, and the tool's effect. */
 interface ResolvedArgs {
@@ -117,7 +123,7 @@ interface ResolvedArgs {
   effect: ToolEffect;
 }
 
-const CLOSED: ToolOutcome = {
+export const CLOSED: ToolOutcome = {
   kind: "tagged",
   ok: false,
   reason: "run_context_closed",
@@ -127,12 +133,12 @@ const CLOSED: ToolOutcome = {
 const NOT_SENT = { mutationState: "not_applied" } as const;
 
 /** An outcome that goes to the program unrecorded (a raise, or the run ended). */
-function isOutcome(x: object): x is ToolOutcome {
+export function isOutcome(x: object): x is ToolOutcome {
   return "kind" in x;
 }
 
 /** A world fault to record before it goes to the program. */
-function isFault(x: object): x is Settled {
+export function isFault(x: object): x is Settled {
   return "ok" in x;
 }
 
@@ -207,12 +213,12 @@ function validateRequest(ctx: RunScope, request: ToolRequest): CallTarget | Tool
   return { server, tool, rawArgs };
 }
 
-function configured(ctx: RunScope): string {
+export function configured(ctx: RunScope): string {
   return `Configured upstreams: ${ctx.runtime.serverNames().join(", ") || "(none)"}`;
 }
 
 /** Count the call against the run's budget (before any lookup); the fault when the budget is spent. */
-function chargeBudget(ctx: RunScope): Settled | undefined {
+export function chargeBudget(ctx: RunScope): Settled | undefined {
   ctx.callCount++;
   if (ctx.callCount <= ctx.limits.maxToolCalls) return undefined;
   return {
@@ -267,7 +273,7 @@ function withMutationState(settled: Settled, known?: "not_applied" | "indetermin
  * The configured upstream, ready (a live snapshot retries an unavailable one first). Raises on an unknown upstream;
  * an unavailable one is a world fault.
  */
-async function resolveUpstream(ctx: RunScope, server: string): Promise<UpstreamState | Settled | ToolOutcome> {
+export async function resolveUpstream(ctx: RunScope, server: string): Promise<UpstreamState | Settled | ToolOutcome> {
   const rt = ctx.runtime;
   let state = rt.upstreams.get(server);
   if (!state) {
@@ -311,7 +317,7 @@ function resolveTool(ctx: RunScope, state: UpstreamState, target: CallTarget): R
 }
 
 /** What the transport answered, bounded by the run's response cap and redacted; `bytes` as received. */
-function settle(ctx: RunScope, result: ToolResult): { settled: Settled; bytes: number } {
+export function settle(ctx: RunScope, result: ToolResult): { settled: Settled; bytes: number } {
   const red = ctx.runtime.redactor;
   if (!result.ok) {
     return {
@@ -335,7 +341,7 @@ function settle(ctx: RunScope, result: ToolResult): { settled: Settled; bytes: n
 }
 
 /** Start timing a call; the returned function appends its `CallRecord` to the run and returns the outcome. */
-function recorder(ctx: RunScope, target: CallTarget): Recorder {
+export function recorder(ctx: RunScope, target: CallTarget): Recorder {
   const started = performance.now();
   const base = { server: target.server, tool: target.tool, args: ctx.runtime.redactor.redactJson(target.rawArgs) };
   return Object.assign((settled: Settled, bytes: number): ToolOutcome => {

@@ -124,6 +124,19 @@ export interface Upstream {
    * the transport maps them to native parameter names. World faults are returned, never thrown.
    */
   call(toolName: string, args: JsonObject, ctx: CallContext): Promise<ToolResult>;
+  /**
+   * The documents the upstream serves besides its tools (MCP resources), for `(tool/resources 'srv)`: a success's
+   * value is a list of `{uri, name, title?, description?, mime_type?, size?}`. Optional: an upstream without
+   * resources (OpenAPI) omits it and the runtime says so. World faults are returned, never thrown.
+   */
+  listResources?(ctx: CallContext): Promise<ToolResult>;
+  /**
+   * One resource's contents, for `(tool/read-resource 'srv "uri")`: a single text content is the text (decoded when
+   * its type is JSON); several contents, or binary ones, are a list of `{uri, mime_type?, text}` / `{uri, mime_type?,
+   * bytes}` (binary data is summarized, never passed). The same bounds as `call`: `ctx` carries the timeout and the
+   * byte cap. World faults are returned, never thrown.
+   */
+  readResource?(uri: string, ctx: CallContext): Promise<ToolResult>;
   /** Non-secret facts for `diagnostics()` / `ptc doctor`. */
   diagnostics(): JsonObject;
   /** Re-list tools (live snapshot mode). Optional. */
@@ -167,17 +180,29 @@ export interface PermissionNeeds {
 export interface CredentialMaterializer {
   /** The secret value of a declared credential (throws CredentialError with a non-secret message). */
   resolve(credentialName: string): Promise<string>;
-  /** Headers for an `auth` list (emitters bearer|basic|custom_header). Registers the values with the redactor. */
+  /**
+   * Headers for an `auth` list (emitters bearer|basic|custom_header, and every `cookie` emitter joined into one
+   * `cookie` header). Registers the values with the redactor. `query` emitters are not headers: see `authQuery`.
+   */
   authHeaders(auth: AuthEmitter[]): Promise<Record<string, string>>;
+  /**
+   * `[name, value]` pairs for the `query` emitters of an `auth` list (API keys in the query string). Registers each
+   * value and its encoded forms with the redactor before returning it. Optional for test materializers.
+   */
+  authQuery?(auth: AuthEmitter[]): Promise<[string, string][]>;
 }
 
 /** One `auth` emitter of an HTTP upstream. */
 export interface AuthEmitter {
-  scheme: "bearer" | "basic" | "custom_header";
+  scheme: "bearer" | "basic" | "custom_header" | "query" | "cookie";
   /** The credential name under top-level `credentials`. */
   binding: string;
   /** Header name for custom_header. */
   header?: string;
+  /** Query parameter name for query. */
+  param?: string;
+  /** Cookie name for cookie. */
+  cookie?: string;
 }
 
 /** Scrubs secrets from text and JSON. */

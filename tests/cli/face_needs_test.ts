@@ -240,3 +240,33 @@ Deno.test("PTC_ALLOW_WRITES is read by eval, repl, catalog and doctor when the c
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("view: reads its recordings, logs and token file, listens, runs the opener only with --open; mcp --view listens", async () => {
+  const view = await needs("view", [
+    "--recordings",
+    "/r/a",
+    "--recordings",
+    "/r/b",
+    "--audit-log",
+    "/l/audit.jsonl",
+    "--auth-token-file",
+    "/run/t",
+    "--listen",
+    "127.0.0.1:0",
+  ]);
+  assert.deepEqual(faceFlags(view), [
+    "--allow-net=127.0.0.1:0",
+    "--allow-read=/l/audit.jsonl,/r/a,/r/b,/run/t",
+  ]);
+  const opened = await needs("view", ["--recordings", "/r/a", "--open"]);
+  assert.deepEqual(opened.net, ["127.0.0.1:7333"]);
+  assert.equal(opened.run.length, 1);
+  assert.match(opened.run[0], /^(xdg-open|open)$/);
+  assert.equal(opened.env.length, 0, "the view reads no environment variable");
+  const bad = await faceNeeds("view", [], { env: envOf(), target: "source" });
+  assert.equal(bad.problems.length, 1, "no source: the face says so");
+
+  const live = await needs("mcp", ["--upstreams-config", EXAMPLE, "--view", "127.0.0.1:7334"]);
+  assert.deepEqual(live.net, ["127.0.0.1:7334", "127.0.0.1:8765"]);
+  assert.ok(!live.env.includes("PTC_VIEW") && live.env.includes("PTC_VIEW_ALL_PROGRAMS"));
+});

@@ -279,6 +279,79 @@ Deno.test("ptc init openapi: base_url is the first absolute server URL, even whe
   }
 });
 
+Deno.test("ptc init openapi: query and cookie API keys, object query parameters, text and form operations compile", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "ptc-init-" });
+  try {
+    const doc = join(dir, "keys.json");
+    const json = (schema: unknown) => ({ "200": { description: "ok", content: { "application/json": { schema } } } });
+    await Deno.writeTextFile(
+      doc,
+      JSON.stringify({
+        openapi: "3.0.0",
+        info: { title: "Keys", version: "1" },
+        servers: [{ url: "https://keys.example.com" }],
+        security: [{ key: [], session: [] }],
+        components: {
+          securitySchemes: {
+            key: { type: "apiKey", in: "query", name: "api_key" },
+            session: { type: "apiKey", in: "cookie", name: "sid" },
+          },
+        },
+        paths: {
+          "/things": {
+            get: {
+              operationId: "listThings",
+              parameters: [
+                { name: "api_key", in: "query", required: true, schema: { type: "string" } },
+                { name: "sid", in: "cookie", required: true, schema: { type: "string" } },
+                { name: "filter", in: "query", style: "deepObject", schema: { type: "object" } },
+              ],
+              responses: json({ type: "object" }),
+            },
+            post: {
+              operationId: "createThing",
+              requestBody: {
+                content: {
+                  "application/x-www-form-urlencoded": {
+                    schema: { type: "object", properties: { name: { type: "string" } } },
+                  },
+                },
+              },
+              responses: json({ type: "object" }),
+            },
+          },
+          "/things.csv": {
+            get: {
+              operationId: "exportThings",
+              responses: { "200": { description: "csv", content: { "text/csv": { schema: { type: "string" } } } } },
+            },
+          },
+        },
+      }),
+    );
+    const file = join(dir, "keys.jsonc");
+    const init = await ptc(["init", "openapi", doc, "-o", file]);
+    assert.equal(init.code, 0, init.stderr);
+    const text = await Deno.readTextFile(file);
+    assert.match(text, /\{ "scheme": "query", "param": "api_key", "binding": "keys_key" \}/, text);
+    assert.match(text, /\{ "scheme": "cookie", "cookie": "sid", "binding": "keys_session" \}/, text);
+    assert.match(text, /^\s*"listThings", \/\/ GET \/things → list-things$/m, text);
+    assert.match(text, /^\s*"exportThings", \/\/ GET \/things\.csv → export-things$/m, text);
+    // the form write compiles: only the operator's declaration is missing
+    assert.match(text, /\/\/ "createThing".*\n.*a write \(POST\); to include it add/, text);
+    const catalog = await ptc(["catalog", "--upstreams-config", file, "--format", "json"], {
+      KEYS_KEY: "k",
+      KEYS_SESSION: "s",
+    });
+    assert.equal(catalog.code, 0, `${catalog.stderr}\n${text}`);
+    const tools = JSON.parse(catalog.stdout).servers[0].tools;
+    const list = tools.find((t: { name: string }) => t.name === "list-things");
+    assert.deepEqual(Object.keys(list.inputSchema.properties), ["filter"], "the keys are no arguments");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("ptc init openapi --include/--exclude/--tag pick operations by id, path or tag; the rest is left out", async () => {
   const doc = join(DATA, "github.excerpt.json");
   const config = (r: { stdout: string }) => r.stdout;

@@ -44,8 +44,8 @@ Deno.test("the format: another format, another version and a malformed file are 
     /\/d\/manifest\.json: not a ptc recording file/,
   );
   assert.throws(
-    () => parseManifest(`{"format":"ptc-recording","version":2}`, "/d/manifest.json"),
-    /version 2 is not supported \(this ptc reads version 1/,
+    () => parseManifest(`{"format":"ptc-recording","version":3}`, "/d/manifest.json"),
+    /version 3 is not supported \(this ptc reads versions 1 and 2/,
   );
   assert.throws(
     () => parseManifest(`{"format":"ptc-recording","version":1,"servers":[]}`, "/d/manifest.json"),

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { createTokenDir, startObservatory } from "../../fixtures/observatory/mod.ts";
 import { runPtc } from "./ptc_process.ts";
 
-async function freePort(): Promise<number> {
+function freePort(): number {
   const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (l.addr as Deno.NetAddr).port;
   l.close();
@@ -80,7 +80,7 @@ Deno.test("doctor --connect on an OpenAPI upstream: reach, probe, and an honest 
     });
 
     await t.step("the service's port closed: exit 1, connection refused", async () => {
-      const closed = `http://127.0.0.1:${await freePort()}`;
+      const closed = `http://127.0.0.1:${freePort()}`;
       const r = await doctor(config(closed, false), { OBS_TOKEN: token });
       assert.equal(r.code, 1, r.stdout);
       assert.match(r.stdout, /✗ reach 127\.0\.0\.1:\d+: connection refused/);

@@ -11,20 +11,13 @@ import http from "../../transports/mcp_http/mod.ts";
 import { clearVerdictCache } from "../../transports/mcp_common/session.ts";
 import { UpstreamStartError } from "../../src/upstream/types.ts";
 import { installTools } from "../../src/upstream/install.ts";
-import { callCtx, ROOT, startUpstream, waitFor } from "../transports/mcp_common/helpers.ts";
+import { callCtx, ROOT, startUpstream } from "../transports/mcp_common/helpers.ts";
+import { EVERYTHING, hasNode, startEverything } from "./everything_server.ts";
 
 const NM = `${ROOT}/node_modules`;
-const EVERYTHING = `${NM}/@modelcontextprotocol/server-everything/dist/index.js`;
 const FS_LEGACY = `${NM}/@modelcontextprotocol/server-filesystem/dist/index.js`;
 const FS_MODERN = `${NM}/server-filesystem-modern/dist/index.js`;
 
-function hasNode(): boolean {
-  try {
-    return new Deno.Command("node", { args: ["--version"], stdout: "null", stderr: "null" }).outputSync().success;
-  } catch {
-    return false;
-  }
-}
 const ignore = !hasNode();
 
 async function withDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
@@ -120,35 +113,12 @@ Deno.test({
   name: "interop: server-everything over Streamable HTTP (sessionful 2025 server)",
   ignore,
   fn: async () => {
-    const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-    const port = (l.addr as Deno.NetAddr).port;
-    l.close();
-    const server = new Deno.Command("node", {
-      args: [EVERYTHING, "streamableHttp"],
-      env: { PORT: String(port) },
-      stdout: "null",
-      stderr: "piped",
-    }).spawn();
+    const server = await startEverything("streamableHttp");
     try {
-      const reader = server.stderr.pipeThrough(new TextDecoderStream()).getReader();
-      let log = "";
-      const listening = waitFor(() => log.includes("listening"), 15_000);
-      (async () => {
-        try {
-          while (true) {
-            const { value, done } = await reader.read();
-            if (done) break;
-            log += value;
-          }
-        } catch {
-          // closed
-        }
-      })();
-      assert.ok(await listening, "server-everything started");
       clearVerdictCache();
       const u = await startUpstream(http, {
         transport: "mcp_http",
-        url: `http://127.0.0.1:${port}/mcp`,
+        url: `${server.origin}/mcp`,
         allow_insecure_loopback: true,
       });
       try {
@@ -159,8 +129,7 @@ Deno.test({
         await u.stop();
       }
     } finally {
-      server.kill("SIGTERM");
-      await server.status;
+      await server.stop();
     }
   },
 });

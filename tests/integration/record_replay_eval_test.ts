@@ -68,14 +68,30 @@ Deno.test("ptc eval --record / --replay: a recording replays with the Observator
       assert.equal(names[0].slice(7), names[1].slice(7), "the same program has the same hash in its file name");
       const evaluation = JSON.parse(await Deno.readTextFile(join(rec, (await evalFiles(rec))[0])));
       assert.equal(evaluation.format, "ptc-recording-evaluation");
-      assert.equal(evaluation.version, 1);
+      assert.equal(evaluation.version, 2);
       assert.equal(evaluation.program, PROGRAM);
       assert.equal(evaluation.calls.length, 3);
+      assert.equal(evaluation.face, "eval");
+      // version 2: each call's start offset, duration and status; the run's usage, writes and catalog snapshot
+      for (const c of evaluation.calls) {
+        assert.ok(c.start_ms >= 0 && c.duration_ms >= 0 && ["ok", "error"].includes(c.status), JSON.stringify(c));
+      }
+      assert.ok(
+        evaluation.duration_ms >= Math.max(...evaluation.calls.map((c: { duration_ms: number }) => c.duration_ms)),
+      );
+      assert.deepEqual(evaluation.usage, { tool_calls: 3, write_calls: 0, discovery_ops: 4 });
+      assert.deepEqual(evaluation.writes, []);
       const fault = evaluation.calls.find((c: { tool: string }) => c.tool === "get-trace");
       assert.deepEqual([fault.args, fault.result.ok, fault.result.reason], [{ trace_id: "nope" }, false, "not_found"]);
       const manifest = JSON.parse(await Deno.readTextFile(join(rec, "manifest.json")));
       assert.equal(manifest.format, "ptc-recording");
       assert.deepEqual(manifest.servers.map((s: { name: string }) => s.name), ["observatory"]);
+      assert.match(manifest.servers[0].snapshot, /^[0-9a-f]{64}$/);
+      assert.deepEqual(evaluation.snapshots, { observatory: manifest.servers[0].snapshot });
+      // ptc catalog --format json names the same snapshot identity for the same config
+      const catalog = await ptc(["catalog", "--upstreams-config", config, "--format", "json"]);
+      assert.equal(catalog.code, 0, catalog.stderr);
+      assert.equal(JSON.parse(catalog.stdout).servers[0].snapshot, manifest.servers[0].snapshot);
     });
 
     await t.step("recording again adds to a recording of the same catalog; anything else is refused", async () => {
@@ -179,7 +195,7 @@ Deno.test("ptc eval --record / --replay: a recording replays with the Observator
         ["version", async (d) => {
           const m = JSON.parse(await Deno.readTextFile(join(d, "manifest.json")));
           await Deno.writeTextFile(join(d, "manifest.json"), JSON.stringify({ ...m, version: 99 }));
-        }, /version\/manifest\.json: recording format version 99 is not supported \(this ptc reads version 1/],
+        }, /version\/manifest\.json: recording format version 99 is not supported \(this ptc reads versions 1 and 2/],
         ["malformed", async (d) => {
           const file = join(d, (await evalFiles(d))[0]);
           const e = JSON.parse(await Deno.readTextFile(file));

@@ -67,6 +67,9 @@ Deno.test("ptc mcp --record / --replay through the SDK client, fixtures stopped 
       assert.deepEqual(write.calls.map((c: { effect: string; args: unknown }) => [c.effect, c.args]), [
         ["write", { id: "item-7" }],
       ]);
+      // who asked and through which face, and what the write did
+      assert.deepEqual([write.face, write.owner], ["mcp", "local"]);
+      assert.deepEqual(write.writes, [{ server: "fixture", tool: "delete-item", mutation_state: "applied" }]);
     });
 
     await stop();

@@ -13,19 +13,9 @@ import {
   reasonCode,
   ToolIndex,
 } from "../../src/mcp/audit_lines.ts";
-import type { CallRecord, CatalogServer, EngineEvalResult } from "../../src/engine/types.ts";
+import type { CallRecord, EngineEvalResult } from "../../src/engine/types.ts";
+import { CATALOG } from "./audit_catalog.ts";
 import { canonicalJson, sha256Hex } from "../../src/core/digest.ts";
-
-const CATALOG: CatalogServer[] = [{
-  name: "obs",
-  description: "",
-  transport: "openapi",
-  status: "ready",
-  tools: [
-    { name: "list", description: "", inputSchema: {}, readOnly: true, effect: "read", provenance: {} },
-    { name: "annotate", description: "", inputSchema: {}, readOnly: false, effect: "write", provenance: {} },
-  ],
-}];
 
 const call = (over: Partial<CallRecord>): CallRecord => ({
   server: "obs",
@@ -59,7 +49,7 @@ Deno.test("an evaluation with calls: call lines (in order) then the eval line, e
     elapsedMs: 12.5,
     discoveryOps: 3,
     calls: [
-      call({}),
+      call({ start_ms: 1.5 }),
       call({
         tool: "annotate",
         args: { label: "x" },
@@ -73,7 +63,8 @@ Deno.test("an evaluation with calls: call lines (in order) then the eval line, e
       call({ tool: "unlisted", status: "error", reason: "Weird Reason: text", bytes: 0 }),
     ],
   };
-  const lines = await evaluationLines(facts(result), new ToolIndex(CATALOG));
+  const snapshot = "a".repeat(64);
+  const lines = await evaluationLines(facts(result), new ToolIndex(CATALOG, { obs: snapshot }));
   assert.equal(lines.length, 5);
   const [read, write, unknownServer, unknownTool, ev] = lines;
   const digest = await sha256Hex(canonicalJson({ a: [1, { x: 1, y: 2 }], b: 1 }));
@@ -89,6 +80,7 @@ Deno.test("an evaluation with calls: call lines (in order) then the eval line, e
     status: "ok",
     reason: null,
     ms: 3.25,
+    start_ms: 1.5,
     bytes_in: 1000,
     bytes_out: JSON.stringify({ b: 1, a: [1, { y: 2, x: 1 }] }).length,
     args_sha256: digest,
@@ -122,7 +114,9 @@ Deno.test("an evaluation with calls: call lines (in order) then the eval line, e
     writes: 1,
     discovery_ops: 3,
     answer_bytes: 77,
+    snapshots: { obs: snapshot },
   });
+  assert.equal(write.start_ms, null, "a call record without a start offset logs null");
 });
 
 Deno.test("outcomes: a language error, a (fail v), a refusal before running, a non-string program", async () => {

@@ -185,7 +185,7 @@ Deno.test("config rule: transport is required, with the registered choices", () 
   rejects(
     { upstreams: { obs: { base_url: "https://x" } } },
     "upstreams.obs.transport",
-    /is required: write "transport": "fake", "mcp_http" \(an MCP server over Streamable HTTP\), "mcp_stdio" \(an MCP server run as a child process\) or "openapi" \(an HTTP API described by OpenAPI\)$/,
+    /is required: write "transport": "fake", "mcp_http" \(an MCP server over HTTP \(Streamable HTTP or legacy SSE\)\), "mcp_stdio" \(an MCP server run as a child process\) or "openapi" \(an HTTP API described by OpenAPI\)$/,
     builtins,
   );
   rejects({ upstreams: { obs: { base_url: "https://x" } } }, "upstreams.obs.transport", /write "transport": "fake"/);

@@ -125,3 +125,30 @@ Deno.test("materializer.check reports every unresolvable credential", async () =
   const problems = await m.check();
   assert.equal(problems.length, 2);
 });
+
+Deno.test("materializer: cookie emitters share one Cookie header; query emitters are pairs, redacted encoded too", async () => {
+  const env: Record<string, string> = { A: "s3ss/ion+1", B: "other", Q: "k y&z" };
+  const red = createRedactor();
+  const specs = parseCredentials({
+    a: { source: "env", var: "A" },
+    b: { source: "env", var: "B" },
+    q: { source: "env", var: "Q" },
+  }, "/").specs;
+  const m = createMaterializer(specs, red, io(env, {}));
+  const auth = [
+    { scheme: "cookie" as const, binding: "a", cookie: "sid" },
+    { scheme: "query" as const, binding: "q", param: "api_key" },
+    { scheme: "cookie" as const, binding: "b", cookie: "pref" },
+  ];
+  assert.deepEqual(await m.authHeaders(auth), { cookie: "sid=s3ss/ion+1; pref=other" });
+  assert.deepEqual(await m.authQuery(auth), [["api_key", "k y&z"]]);
+  assert.equal(
+    red.redact("?api_key=k%20y%26z and api_key=k+y%26z and k y&z"),
+    "?[REDACTED] and [REDACTED] and [REDACTED]",
+  );
+  env.A = "bad; value";
+  await assert.rejects(
+    () => m.authHeaders(auth),
+    (e: Error) => e instanceof CredentialError && /cookie value must be printable ASCII/.test(e.message),
+  );
+});

@@ -96,8 +96,23 @@ export function checkHttpUrl(value: unknown, path: string, policy: UrlPolicy): U
   return url;
 }
 
-/** Parse an `auth` list (null/absent = none). */
-export function parseAuth(raw: unknown, path: string, ctx: ConfigContext, errors: ConfigError[]): AuthEmitter[] {
+/** The emitter schemes, and the extra key each one takes. */
+const SCHEMES = ["bearer", "basic", "custom_header", "query", "cookie"] as const;
+const EMITTER_KEYS = ["scheme", "binding", "header", "param", "cookie"];
+/** A query parameter or cookie name: a token, no `=`, `;`, `&` or space. */
+const NAME_RE = /^[A-Za-z0-9!#$%'*+.^_`|~-]{1,128}$/;
+
+/**
+ * Parse an `auth` list (null/absent = none). `queryKeys`: the transport can send `query` emitters (OpenAPI; the
+ * MCP endpoint URL is the server's to choose).
+ */
+export function parseAuth(
+  raw: unknown,
+  path: string,
+  ctx: ConfigContext,
+  errors: ConfigError[],
+  queryKeys = true,
+): AuthEmitter[] {
   if (raw === undefined || raw === null) return [];
   if (!Array.isArray(raw)) {
     errors.push({ path, message: 'must be a list like [{"scheme": "bearer", "binding": "my_token"}]' });
@@ -114,24 +129,33 @@ export function parseAuth(raw: unknown, path: string, ctx: ConfigContext, errors
     const e = item as Record<string, unknown>;
     let ok = true;
     for (const key of Object.keys(e)) {
-      if (!["scheme", "binding", "header"].includes(key)) {
-        errors.push({
-          path: joinKey(p, key),
-          message: `unknown key${unknownKeyHint(key, ["scheme", "binding", "header"])}`,
-        });
+      if (!EMITTER_KEYS.includes(key)) {
+        errors.push({ path: joinKey(p, key), message: `unknown key${unknownKeyHint(key, EMITTER_KEYS)}` });
         ok = false;
       }
     }
-    const scheme = e.scheme;
-    if (scheme === "api_key") {
+    const scheme = e.scheme as AuthEmitter["scheme"];
+    if (scheme === ("api_key" as string)) {
       errors.push({
         path: joinKey(p, "scheme"),
-        message: '"api_key" is not a scheme here; write "custom_header" with "header": "<Header-Name>"',
+        message: '"api_key" is not a scheme here; write "custom_header" with "header": "<Header-Name>", ' +
+          '"query" with "param": "<name>" or "cookie" with "cookie": "<name>"',
       });
       return;
     }
-    if (scheme !== "bearer" && scheme !== "basic" && scheme !== "custom_header") {
-      errors.push({ path: joinKey(p, "scheme"), message: 'must be "bearer", "basic" or "custom_header"' });
+    if (!(SCHEMES as readonly unknown[]).includes(scheme)) {
+      errors.push({
+        path: joinKey(p, "scheme"),
+        message: 'must be "bearer", "basic", "custom_header", "query" (an API key in the query string) or ' +
+          '"cookie" (an API key in a cookie)',
+      });
+      return;
+    }
+    if (scheme === "query" && !queryKeys) {
+      errors.push({
+        path: joinKey(p, "scheme"),
+        message: '"query" emitters are for openapi upstreams; an MCP endpoint takes credentials in headers',
+      });
       return;
     }
     const binding = e.binding;
@@ -149,7 +173,7 @@ export function parseAuth(raw: unknown, path: string, ctx: ConfigContext, errors
     const hint = ctx.credentialHints?.get(binding);
     if (hint) {
       const allowed = (hint === "bearer" && scheme === "bearer") || (hint === "basic" && scheme === "basic") ||
-        (hint === "raw" && scheme === "custom_header");
+        (hint === "raw" && (scheme === "custom_header" || scheme === "query" || scheme === "cookie"));
       if (!allowed) {
         errors.push({
           path: joinKey(p, "binding"),
@@ -173,13 +197,37 @@ export function parseAuth(raw: unknown, path: string, ctx: ConfigContext, errors
       errors.push({ path: joinKey(p, "header"), message: `is only used with scheme "custom_header", not "${scheme}"` });
       ok = false;
     }
-    const emitted = header ? header.toLowerCase() : "authorization";
+    let name: string | undefined;
+    for (const [key, owner] of [["param", "query"], ["cookie", "cookie"]] as const) {
+      if (scheme === owner) {
+        if (typeof e[key] !== "string" || !NAME_RE.test(e[key] as string)) {
+          errors.push({
+            path: joinKey(p, key),
+            message: `${owner} needs "${key}": the ${owner === "query" ? "query parameter" : "cookie"} name ` +
+              "(letters, digits and !#$%'*+.^_`|~-)",
+          });
+          return;
+        }
+        name = e[key] as string;
+      } else if (e[key] !== undefined) {
+        errors.push({ path: joinKey(p, key), message: `is only used with scheme "${owner}", not "${scheme}"` });
+        ok = false;
+      }
+    }
+    const emitted = scheme === "query"
+      ? `query parameter "${name}"`
+      : scheme === "cookie"
+      ? `cookie "${name}"`
+      : `header "${header ? header.toLowerCase() : "authorization"}"`;
     const prev = emittedBy.get(emitted);
     if (prev !== undefined) {
-      errors.push({ path: p, message: `emits header "${emitted}" already emitted by ${joinIndex(path, prev)}` });
+      errors.push({ path: p, message: `emits ${emitted} already emitted by ${joinIndex(path, prev)}` });
       ok = false;
     } else emittedBy.set(emitted, i);
-    if (ok) out.push(header ? { scheme, binding, header } : { scheme, binding });
+    if (!ok) return;
+    if (scheme === "query") out.push({ scheme, binding, param: name });
+    else if (scheme === "cookie") out.push({ scheme, binding, cookie: name });
+    else out.push(header ? { scheme, binding, header } : { scheme, binding });
   });
   return out;
 }
@@ -241,7 +289,7 @@ export function parseHttpCommon(
       message: "requires allow_insecure_http: true as well (two separate opt-ins)",
     });
   }
-  const auth = parseAuth(raw.auth, joinKey(ctx.path, "auth"), ctx, errors);
+  const auth = parseAuth(raw.auth, joinKey(ctx.path, "auth"), ctx, errors, options.urlKey === "base_url");
   const staticHeaders = parseStaticHeaders(raw.static_headers, joinKey(ctx.path, "static_headers"), errors);
   const hasAuth = Array.isArray(raw.auth) && raw.auth.length > 0;
   if (allowInsecureLoopback && hasAuth) {
@@ -292,14 +340,17 @@ export const authEmitterSchema: JsonSchema = {
   type: "object",
   properties: {
     scheme: {
-      enum: ["bearer", "basic", "custom_header"],
-      description: "How the credential is sent.",
+      enum: [...SCHEMES],
+      description: "How the credential is sent: bearer, basic, custom_header (a header), query (openapi: a query " +
+        "parameter), cookie (a Cookie).",
       "x-ptc-hints": {
         api_key: '"api_key" is not a scheme here; write "custom_header" with "header": "<Header-Name>"',
       },
     },
     binding: { type: "string", minLength: 1, description: "Name of a credential under top-level credentials." },
     header: { type: "string", minLength: 1, description: "custom_header only: the header name." },
+    param: { type: "string", minLength: 1, description: "query only: the query parameter name." },
+    cookie: { type: "string", minLength: 1, description: "cookie only: the cookie name." },
   },
   required: ["scheme", "binding"],
   additionalProperties: false,
@@ -318,7 +369,7 @@ export function httpCommonSchemaProperties(options: HttpCommonOptions): Record<s
     auth: {
       type: ["array", "null"],
       items: authEmitterSchema,
-      description: "Credentials to send, in order: bearer, basic or custom_header emitters.",
+      description: "Credentials to send, in order: bearer, basic, custom_header, query or cookie emitters.",
     },
     static_headers: {
       type: ["object", "null"],

@@ -24,6 +24,8 @@ export interface McpCommonConfig {
   maxListPages: number;
   /** The operator's `tools` mapping; absent: every server tool, effect from its annotations. */
   tools?: ToolMap;
+  /** `binary_content`: image, audio and blob content reaches programs as a size summary, or also as base64 data. */
+  binaryContent: "summary" | "include";
 }
 
 /** Keys every MCP upstream accepts besides its transport-specific ones. */
@@ -37,6 +39,7 @@ export const COMMON_KEYS = [
   "max_tools",
   "max_list_pages",
   "tools",
+  "binary_content",
 ];
 
 const PROTOCOLS = ["auto", "2026-07-28", "legacy"];
@@ -79,8 +82,20 @@ export function parseMcpCommon(raw: Record<string, unknown>, path: string, error
     maxResponseBytes: posInt(raw, "max_response_bytes", path, 2 * 1024 * 1024, errors, 512 * 1024 * 1024),
     maxTools: posInt(raw, "max_tools", path, 1000, errors, 100_000),
     maxListPages: posInt(raw, "max_list_pages", path, 64, errors, 10_000),
+    binaryContent: binaryContent(raw.binary_content, path, errors),
     ...optionalMap(parseToolMap(raw.tools, path, errors)),
   };
+}
+
+function binaryContent(v: unknown, path: string, errors: ConfigError[]): "summary" | "include" {
+  if (v === undefined || v === null || v === "summary") return "summary";
+  if (v === "include") return "include";
+  errors.push({
+    path: joinKey(path, "binary_content"),
+    message: 'must be "summary" (images, audio and blobs as {type, mime_type, bytes}) or "include" (their base64 ' +
+      "data too, within the byte caps)",
+  });
+  return "summary";
 }
 
 function optionalMap(tools: ToolMap | undefined): { tools?: ToolMap } {
@@ -101,4 +116,9 @@ export const mcpCommonSchemaProperties: Record<string, JsonSchema> = {
   max_tools: { type: "integer", minimum: 1, description: "Most tools accepted from the server (default 1000)." },
   max_list_pages: { type: "integer", minimum: 1, description: "Most tools/list pages followed (default 64)." },
   tools: toolMapSchema,
+  binary_content: {
+    enum: ["summary", "include"],
+    description: 'Image, audio and blob content: "summary" (default: {type, mime_type, bytes}, no data) or "include" ' +
+      "(the base64 data too, within the byte caps).",
+  },
 };

@@ -10,7 +10,7 @@ import type { CallContext, ToolEntry, ToolResult, TransportDeps, Upstream } from
 import { UpstreamStartError } from "../../src/upstream/types.ts";
 import { classifyCallError, failure } from "./errors.ts";
 import { type ExposedTools, exposeTools, mapArgumentKeys, mappingKey, type McpTool } from "./names.ts";
-import { normalizeCallResult } from "./normalize.ts";
+import { normalizeCallResult, normalizeReadResult, normalizeResourceList } from "./normalize.ts";
 import { withCallScope } from "./call_scope.ts";
 import type { Connection } from "./session.ts";
 import type { McpCommonConfig } from "./config.ts";
@@ -23,6 +23,8 @@ export interface RestartPolicy {
   maxAttempts: number;
   /** Whether restarting is allowed right now (false while ptc is shutting down). */
   allowed?: () => boolean;
+  /** What was lost, for the log and the unavailable message (default "its server process exited"). */
+  lost?: string;
 }
 
 /** What {@link startMcpUpstream} needs from a concrete transport. */
@@ -164,6 +166,7 @@ class McpUpstream implements Upstream {
       return normalizeCallResult(result as Record<string, unknown>, {
         errorFeedback,
         hasOutputSchema: tool.outputSchema !== undefined,
+        includeBinary: this.#spec.config.binaryContent === "include",
         maxResponseBytes: ctx.maxResponseBytes,
         redactor,
         toolLabel: label,
@@ -172,6 +175,51 @@ class McpUpstream implements Upstream {
       // The server went away during the call: say so rather than how the request broke.
       if (this.#serverDown()) return this.#unavailable();
       return failure(classifyCallError(error, label, { timeoutMs, signal: ctx.signal, redactor, errorFeedback }));
+    }
+  }
+
+  listResources(ctx: CallContext): Promise<ToolResult> {
+    return this.#resourceRequest(`upstream ${this.#name}, resources/list`, ctx, async (c, options) => {
+      if (!c.client.getServerCapabilities()?.resources) return { ok: true, value: [], valueKind: "json", bytes: 0 };
+      const result = await c.client.listResources(undefined, { ...options, cacheMode: "refresh" });
+      return normalizeResourceList(result as Record<string, unknown>, {
+        maxResponseBytes: ctx.maxResponseBytes,
+        label: `upstream ${this.#name}, resources/list`,
+      });
+    });
+  }
+
+  readResource(uri: string, ctx: CallContext): Promise<ToolResult> {
+    const label = `upstream ${this.#name}, resource ${JSON.stringify(uri.slice(0, 200))}`;
+    return this.#resourceRequest(label, ctx, async (c, options) => {
+      if (!c.client.getServerCapabilities()?.resources) {
+        return { ok: false, reason: "not_found", message: `upstream ${this.#name} serves no resources` };
+      }
+      const result = await c.client.readResource({ uri }, options);
+      return normalizeReadResult(result as Record<string, unknown>, {
+        maxResponseBytes: ctx.maxResponseBytes,
+        label,
+        includeBinary: this.#spec.config.binaryContent === "include",
+      });
+    });
+  }
+
+  /** One resource request under the same bounds, scope and error classification as a tool call. */
+  async #resourceRequest(
+    label: string,
+    ctx: CallContext,
+    request: (c: Connection, options: { timeout: number; signal: AbortSignal }) => Promise<ToolResult>,
+  ): Promise<ToolResult> {
+    if (this.#phase.name !== "ready") return this.#unavailable();
+    const c = this.#conn;
+    const timeoutMs = Math.min(ctx.timeoutMs, this.#spec.config.requestTimeoutMs);
+    const redactor = this.#spec.deps.redactor;
+    try {
+      const scope = { maxResponseBytes: ctx.maxResponseBytes };
+      return await withCallScope(scope, () => request(c, { timeout: timeoutMs, signal: ctx.signal }));
+    } catch (error) {
+      if (this.#serverDown()) return this.#unavailable();
+      return failure(classifyCallError(error, label, { timeoutMs, signal: ctx.signal, redactor }));
     }
   }
 
@@ -253,7 +301,7 @@ class McpUpstream implements Upstream {
       this.#phase = { name: "stopped" };
       return;
     }
-    this.#log("the server process exited; restarting");
+    this.#log(`${policy.lost ?? "the server process exited"}; restarting`);
     this.#scheduleRestart(0);
   }
 
@@ -314,7 +362,8 @@ class McpUpstream implements Upstream {
     let message = `upstream ${n} is stopped`;
     if (phase.name === "restarting") {
       const wait = Math.max(0, phase.nextAttemptAt - Date.now());
-      message = `upstream ${n} is restarting after its server process exited (next attempt in ${wait} ms)`;
+      const lost = this.#spec.restart?.lost ?? "its server process exited";
+      message = `upstream ${n} is restarting after ${lost} (next attempt in ${wait} ms)`;
     } else if (phase.name === "failed") {
       message = `upstream ${n} is down: its server process kept exiting and restarts were given up`;
     }

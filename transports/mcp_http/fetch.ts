@@ -52,23 +52,51 @@ function requestMessages(body: unknown): unknown[] {
   }
 }
 
+/**
+ * The request headers for one upstream: the SDK's own (`init`), then the static headers, then freshly materialized
+ * auth headers. A credential that cannot be resolved throws {@link McpWireFailure} `credential_failed`.
+ */
+export async function upstreamHeaders(
+  config: McpHttpConfig,
+  deps: TransportDeps,
+  init?: HeadersInit,
+): Promise<Headers> {
+  const headers = new Headers(init);
+  for (const [name, value] of config.staticHeaders) headers.set(name, value);
+  if (config.auth.length > 0) {
+    let auth: Record<string, string>;
+    try {
+      auth = await deps.credentials.authHeaders(config.auth);
+    } catch (e) {
+      const why = e instanceof Error ? deps.redactor.redact(e.message) : "cannot be resolved";
+      throw new McpWireFailure("credential_failed", `a credential for auth is unavailable: ${why}`);
+    }
+    for (const [name, value] of Object.entries(auth)) headers.set(name, value);
+  }
+  return headers;
+}
+
+/** What the HTTP exchanges of one connection attempt answered (for the fallback decision and its message). */
+export interface WireTap {
+  /** The status of the last POST (Streamable HTTP's initialize / probe, or an SSE message post). */
+  postStatus?: number;
+  /** The status of the SSE stream's GET. */
+  getStatus?: number;
+  /** A classified wire failure of the attempt (refused, DNS, TLS, timeout …). */
+  failure?: McpWireFailure;
+}
+
 /** Build the guarded fetch for one upstream. */
-export function makeMcpFetch(config: McpHttpConfig, deps: TransportDeps, tap?: ProbeTap): FetchLike {
+export function makeMcpFetch(
+  config: McpHttpConfig,
+  deps: TransportDeps,
+  tap?: ProbeTap,
+  wire?: WireTap,
+): FetchLike {
   return async (input: string | URL, init?: RequestInit): Promise<Response> => {
     const method = (init?.method ?? "GET").toUpperCase();
     if (method === "GET") return new Response(null, { status: 405, headers: { allow: "POST" } });
-    const headers = new Headers(init?.headers);
-    for (const [name, value] of config.staticHeaders) headers.set(name, value);
-    if (config.auth.length > 0) {
-      let auth: Record<string, string>;
-      try {
-        auth = await deps.credentials.authHeaders(config.auth);
-      } catch (e) {
-        const why = e instanceof Error ? deps.redactor.redact(e.message) : "cannot be resolved";
-        throw new McpWireFailure("credential_failed", `a credential for auth is unavailable: ${why}`);
-      }
-      for (const [name, value] of Object.entries(auth)) headers.set(name, value);
-    }
+    const headers = await upstreamHeaders(config, deps, init?.headers);
     const body = typeof init?.body === "string" ? init.body : undefined;
     // Only a body that names server/discover is parsed (once); tool calls go through untouched.
     const sent = tap !== undefined && body?.includes("server/discover") ? requestMessages(body) : [];
@@ -86,7 +114,12 @@ export function makeMcpFetch(config: McpHttpConfig, deps: TransportDeps, tap?: P
       // a write tool's tools/call never rides a reused connection, which fetch would silently re-send it on
       freshConnection: currentCallScope()?.write === true,
     });
-    if (!result.ok) throw new McpWireFailure(result.kind, result.message);
+    if (!result.ok) {
+      const failure = new McpWireFailure(result.kind, result.message);
+      if (wire) wire.failure = failure;
+      throw failure;
+    }
+    if (wire) wire.postStatus = result.status;
     if (probing) {
       const replies = parseMessages(result.bodyBytes, result.headers.get("content-type") ?? "");
       for (const m of replies) tap!.received(m);

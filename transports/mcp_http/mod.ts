@@ -1,36 +1,39 @@
 /**
- * The `mcp_http` transport: an MCP server over Streamable HTTP, spoken to with the official SDK v2 client through
- * ptc's guarded fetch (auth/static headers, timeouts, byte caps, closed connection diagnostics).
+ * The `mcp_http` transport: an MCP server over Streamable HTTP — or, by the MCP spec's backwards-compatibility
+ * procedure, over the legacy HTTP+SSE transport (`protocol.ts`, `sse.ts`) — spoken to with the official SDK v2 client
+ * through ptc's guarded fetch (auth/static headers, timeouts, byte caps, closed connection diagnostics).
  * @module
  */
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { PermissionNeeds, Transport, TransportDeps, Upstream } from "../../src/upstream/types.ts";
-import { connectClient, ProbeTap } from "../mcp_common/session.ts";
 import { startMcpUpstream } from "../mcp_common/upstream.ts";
 import { type McpHttpConfig, mcpHttpSchema, parseHttpConfig } from "./config.ts";
-import { makeMcpFetch } from "./fetch.ts";
+import { makeWireConnector, type Wire } from "./protocol.ts";
 import { publicEndpoint } from "../http_common/endpoint.ts";
 
 export type { McpHttpConfig } from "./config.ts";
 
+/** Reconnects after an HTTP+SSE event stream closed (Streamable HTTP connections never close on their own). */
+const STREAM_RESTART = { initialBackoffMs: 250, maxBackoffMs: 30_000, maxAttempts: 8, lost: "its event stream closed" };
+
 async function start(config: McpHttpConfig, deps: TransportDeps): Promise<Upstream> {
-  const url = new URL(config.url);
-  const connect = () =>
-    connectClient({
-      ...config,
-      cacheKey: JSON.stringify(["mcp_http", config.url]),
-      makeTransport: () => {
-        const tap = new ProbeTap();
-        const transport = new StreamableHTTPClientTransport(url, { fetch: makeMcpFetch(config, deps, tap) });
-        return { transport, tap };
-      },
-    });
+  const connectWire = makeWireConnector(config, deps);
+  let wire: Wire | undefined;
+  const connect = async () => {
+    const conn = await connectWire();
+    wire = conn.wire;
+    return conn;
+  };
   return await startMcpUpstream({
     transportName: "mcp_http",
     deps,
     connect,
     config,
-    extraDiagnostics: () => ({ origin: config.insecure ? "http (insecure)" : "https" }),
+    restart: STREAM_RESTART,
+    extraDiagnostics: () => ({
+      origin: config.insecure ? "http (insecure)" : "https",
+      protocol: config.protocolSetting,
+      ...(wire ? { wire } : {}),
+    }),
   });
 }
 
@@ -41,7 +44,7 @@ function permissions(config: McpHttpConfig): PermissionNeeds {
 
 const transport: Transport<McpHttpConfig> = {
   name: "mcp_http",
-  summary: "an MCP server over Streamable HTTP",
+  summary: "an MCP server over HTTP (Streamable HTTP or legacy SSE)",
   formerNames: ["http"],
   configSchema: mcpHttpSchema,
   parseConfig: parseHttpConfig,

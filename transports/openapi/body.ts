@@ -1,15 +1,18 @@
 /**
  * Request bodies of OpenAPI operations. A JSON body (`application/json` or any `+json` media type) whose schema is an
  * object (refs inlined with the document's bounded resolver, `allOf` members merged) gives one argument per
- * property, named exactly as the document names it; the executor sends the arguments given as the JSON body. A
- * property the document marks `readOnly` is response-only and is not an argument. Anything else — a non-JSON body
- * (form, multipart, octet-stream), a JSON body that is an array or a scalar, alternatives (`oneOf`/`anyOf`) — is
- * refused, naming the operation and what it declares.
+ * property, named exactly as the document names it; the executor sends the arguments given as the JSON body. An
+ * `application/x-www-form-urlencoded` body (when the operation offers no JSON one) compiles the same way and is sent
+ * form-encoded, nested objects and lists in the bracket encoding Stripe uses (`metadata[k]=v`, `items[0][price]=p`)
+ * unless the document's `encoding` gives a field `style: form`. A property the document marks `readOnly` is
+ * response-only and is not an argument. Anything else — multipart, octet-stream, a body that is an array or a
+ * scalar, alternatives (`oneOf`/`anyOf`) — is refused, naming the operation and what it declares.
  * @module
  */
 import type { JsonSchema } from "../../src/upstream/types.ts";
 import type { RefResolver } from "./refs.ts";
 import { type CompiledParam, MAX_PARAM_DESCRIPTION, typeList } from "./schema.ts";
+import { isFormMediaType } from "./request.ts";
 
 /** A compiled JSON request body. */
 export interface CompiledBody {
@@ -85,15 +88,16 @@ export function compileBody(raw: unknown, resolver: RefResolver, where: string):
   }
   const types = Object.keys(content);
   const json = types.find((t) => t.split(";")[0].trim().toLowerCase() === "application/json") ??
-    types.find(isJsonMediaType);
+    types.find(isJsonMediaType) ?? types.find(isFormMediaType);
   if (json === undefined) {
     const list = types.slice(0, 4).map((t) => JSON.stringify(clip(t, 80))).join(", ");
     out.errors.push(
-      `${where}: request body media type ${list} is not supported; ptc sends only JSON bodies ` +
-        "(application/json or a +json type)",
+      `${where}: request body media type ${list} is not supported; ptc sends JSON bodies ` +
+        "(application/json or a +json type) and application/x-www-form-urlencoded",
     );
     return out;
   }
+  const form = isFormMediaType(json);
   const media = content[json];
   const rawSchema = isObject(media) ? media.schema : undefined;
   const mediaType = json.split(";")[0].trim();
@@ -126,8 +130,7 @@ export function compileBody(raw: unknown, resolver: RefResolver, where: string):
       required: required && flat.required.has(name),
       schema: propSchema,
       description,
-      style: "",
-      explode: false,
+      ...(form ? fieldEncoding(media, name) : { style: "", explode: false }),
     });
   }
   if (params.length === 0) {
@@ -178,6 +181,15 @@ function flatten(
     }
   }
   return { properties, required };
+}
+
+/** A form field's `encoding` entry: `style: form` (explode defaults to true) or, by default, bracket encoding. */
+function fieldEncoding(media: unknown, name: string): { style: string; explode: boolean } {
+  const encoding = isObject(media) && isObject(media.encoding) ? media.encoding[name] : undefined;
+  if (isObject(encoding) && encoding.style === "form") {
+    return { style: "form", explode: encoding.explode !== false };
+  }
+  return { style: "deepObject", explode: true };
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -47,6 +47,8 @@ export interface CompiledOperation {
   resultPath?: ResultPath;
   /** True when the response has no body by contract (only empty 2xx). */
   emptyResponse: boolean;
+  /** The operation answers `text/*`: the body is the value, as a string. */
+  textResponse: boolean;
 }
 
 /** The result of compiling a document. */
@@ -73,6 +75,10 @@ export type CompileConfig =
   & {
     /** Lowercase names of the headers the config sends (static headers, auth emitters). */
     suppliedHeaders?: ReadonlySet<string>;
+    /** Query parameters the config's auth sends (API keys in the query). */
+    suppliedQuery?: ReadonlySet<string>;
+    /** Cookies the config's auth sends. */
+    suppliedCookies?: ReadonlySet<string>;
   };
 
 /** Compile `config.includeOperations` of `doc` (in include order). Throws CompileError listing every problem. */
@@ -170,6 +176,8 @@ export function compileOperation(
   if ("error" in template) return { errors: [`${where}: ${template.error}`], warnings: [] };
   const params = compileParams(ref.pathItem, op, template.path, resolver, where, {
     suppliedHeaders: config.suppliedHeaders,
+    suppliedQuery: config.suppliedQuery,
+    suppliedCookies: config.suppliedCookies,
     queryTemplate: template.queryParams,
     headerArgs: !isGet,
   });
@@ -188,6 +196,10 @@ export function compileOperation(
   errors.push(...argumentClashes(allParams, where));
   const output = chooseOutput(op.responses, resolver, where);
   if (output.kind === "unsupported") errors.push(`${where}: ${output.reason}`);
+  const textWithPath = output.kind === "text" && (override.result_path ?? op["x-ptc-result-path"]) !== undefined;
+  if (textWithPath) {
+    errors.push(`${where}: a result path selects inside JSON, but the operation answers ${output.mediaType}`);
+  }
 
   const defaultArgs = compileDefaults(override, op, allParams, where, overridePath, errors);
   const maxResponseBytes = narrowest(
@@ -252,6 +264,7 @@ export function compileOperation(
     ...(pagination !== undefined ? { pagination } : {}),
   };
   if (output.kind === "json" && output.schema !== undefined) entry.outputSchema = output.schema;
+  if (output.kind === "text") entry.outputSchema = { type: "string", contentMediaType: output.mediaType };
   if (output.kind === "none") entry.outputSchema = { type: "null" };
   return {
     compiled: {
@@ -261,13 +274,14 @@ export function compileOperation(
       path: ref.path,
       requestPath: template.path,
       fixedQuery: template.fixedQuery,
-      accept: output.kind === "json" ? acceptFor(output.mediaType) : "application/json",
+      accept: output.kind === "json" || output.kind === "text" ? acceptFor(output.mediaType) : "application/json",
       params: allParams,
       ...(body ? { body: { mediaType: body.mediaType, required: body.required } } : {}),
       defaultArgs,
       maxResponseBytes,
       resultPath,
       emptyResponse: output.kind === "none",
+      textResponse: output.kind === "text",
     },
     errors: [],
     warnings,

@@ -1,6 +1,6 @@
 /**
- * Executes one compiled OpenAPI operation: validate and map the arguments, build the URL, the header arguments of a
- * write and its JSON body, send them with the operation's method and the config-owned headers through the guarded
+ * Executes one compiled OpenAPI operation: validate and map the arguments, build the URL (plus the config's query
+ * API keys, which only the request ever sees), the header arguments of a write and its body, send them with the operation's method and the config-owned headers through the guarded
  * client, retry a read once on 401 with re-read credentials (a write is never sent twice), and map the outcome to
  * the result contract. World faults are returned, never thrown; every message is redacted.
  * @module
@@ -13,7 +13,7 @@ import type { CallContext, ToolResult, TransportDeps } from "../../src/upstream/
 import { mapArgs } from "./args.ts";
 import type { CompiledOperation } from "./compiler.ts";
 import type { OpenApiConfig } from "./config.ts";
-import { buildPayload, buildUrl, type BuiltPayload } from "./request.ts";
+import { appendQuery, buildPayload, buildUrl, type BuiltPayload } from "./request.ts";
 import { failureResult, responseResult } from "./responses.ts";
 
 /** Executes calls of one upstream. */
@@ -75,8 +75,12 @@ export class OperationExecutor {
     const headers: Record<string, string> = { ...payload.headers, accept: op.accept };
     if (payload.body !== undefined) headers["content-type"] = op.body!.mediaType;
     for (const [name, value] of this.#config.http.staticHeaders) headers[name] = value;
+    let target = url;
     try {
       Object.assign(headers, await this.#deps.credentials.authHeaders(this.#config.http.auth));
+      // API keys in the query: registered with the redactor before the URL that carries them exists
+      const query = await this.#deps.credentials.authQuery?.(this.#config.http.auth) ?? [];
+      target = appendQuery(url, query);
     } catch (error) {
       const why = error instanceof Error ? error.message : "cannot be resolved";
       return {
@@ -86,7 +90,7 @@ export class OperationExecutor {
         mutationState: "not_applied",
       };
     }
-    return await guardedFetch(url, {
+    const result = await guardedFetch(target, {
       method: op.method,
       keepMethod: true,
       // a write never rides a reused connection, which fetch would silently re-send it on
@@ -100,10 +104,12 @@ export class OperationExecutor {
       fetch: this.#deps.fetch,
       allowedOrigin: this.#config.http.origin,
     });
+    // Nothing after the request holds the key-bearing URL: an unredirected answer reports the URL without it.
+    return result.ok && result.url === target ? { ...result, url } : result;
   }
 
   #finish(response: HttpResponse | HttpFailure | ToolResult, where: string, op: CompiledOperation): ToolResult {
-    if ("status" in response) return responseResult(response, where, op.resultPath);
+    if ("status" in response) return responseResult(response, where, op.resultPath, op.textResponse);
     if ("kind" in response) return failureResult(response, where);
     return response;
   }

@@ -167,10 +167,16 @@ function authPlan(input: InitInput): AuthPlan {
     } else if (type === "apiKey" && scheme.in === "header" && typeof scheme.name === "string") {
       header = scheme.name.toLowerCase();
       emitter = inline({ scheme: "custom_header", header: scheme.name, binding: cred });
+    } else if (type === "apiKey" && scheme.in === "query" && typeof scheme.name === "string") {
+      header = `query:${scheme.name}`;
+      emitter = inline({ scheme: "query", param: scheme.name, binding: cred });
+    } else if (type === "apiKey" && scheme.in === "cookie" && typeof scheme.name === "string") {
+      header = `cookie:${scheme.name}`;
+      emitter = inline({ scheme: "cookie", cookie: scheme.name, binding: cred });
     } else {
       plan.notes.push(
         `Scheme ${name} (${type}${scheme.in ? ` in ${String(scheme.in)}` : ""}) cannot be sent by ptc; ` +
-          "only header credentials are supported.",
+          "credentials go in a header, the query string or a cookie.",
       );
       continue;
     }

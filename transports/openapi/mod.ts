@@ -4,6 +4,7 @@
  * operator declares (a write, or a POST that is a safe query).
  * @module
  */
+import { appendQuery } from "./request.ts";
 import { hostPortOf } from "../http_common/config.ts";
 import { publicEndpoint } from "../http_common/endpoint.ts";
 import type { JsonObject } from "../../src/core/json.ts";
@@ -31,13 +32,15 @@ export async function loadDocument(config: OpenApiConfig, deps: TransportDeps): 
   const prefix = `upstream ${config.upstreamName}`;
   try {
     if (config.schemaFile) return await loadSchemaFile(config.schemaFile, config.schemaMaxBytes);
-    const url = config.schemaUrl!;
+    let url = config.schemaUrl!;
     // Credentials go to the schema URL only when it is on base_url's origin.
     const sameOrigin = new URL(url).origin === config.http.origin;
     const headers: Record<string, string> = {};
     if (sameOrigin) {
       for (const [name, value] of config.http.staticHeaders) headers[name] = value;
       Object.assign(headers, await deps.credentials.authHeaders(config.http.auth));
+      // query API keys too (messages show the schema URL without its query: loader.ts safeUrl)
+      url = appendQuery(url, await deps.credentials.authQuery?.(config.http.auth) ?? []);
     }
     return await loadSchemaUrl(url, {
       maxBytes: config.schemaMaxBytes,
@@ -87,7 +90,7 @@ export async function startOpenApi(config: OpenApiConfig, deps: TransportDeps): 
   try {
     ({ operations, warnings } = compileDocument(loaded.doc, loaded.version, {
       ...config,
-      suppliedHeaders: suppliedHeaders(config),
+      ...suppliedByAuth(config),
     }));
   } catch (error) {
     if (error instanceof CompileError) {
@@ -158,11 +161,21 @@ function createUpstream(
   };
 }
 
-/** Lowercase names of the headers the config sends on every request. */
-export function suppliedHeaders(config: OpenApiConfig): Set<string> {
-  const names = new Set(config.http.staticHeaders.map(([name]) => name));
-  for (const e of config.http.auth) names.add(e.header ? e.header.toLowerCase() : "authorization");
-  return names;
+/** What the config sends on every request: header names (lowercase), query parameter names, cookie names. */
+export function suppliedByAuth(config: OpenApiConfig): {
+  suppliedHeaders: Set<string>;
+  suppliedQuery: Set<string>;
+  suppliedCookies: Set<string>;
+} {
+  const suppliedHeaders = new Set(config.http.staticHeaders.map(([name]) => name));
+  const suppliedQuery = new Set<string>();
+  const suppliedCookies = new Set<string>();
+  for (const e of config.http.auth) {
+    if (e.scheme === "query") suppliedQuery.add(e.param!);
+    else if (e.scheme === "cookie") suppliedCookies.add(e.cookie!);
+    else suppliedHeaders.add(e.header ? e.header.toLowerCase() : "authorization");
+  }
+  return { suppliedHeaders, suppliedQuery, suppliedCookies };
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Parameters of one OpenAPI operation: path-item and operation parameters merged, refs followed, and each one
- * either compiled (path, simple query) or refused. A refused *required* parameter makes the operation unusable
+ * either compiled (path; query scalars and lists; query objects in `style: form` or `deepObject`) or refused. A refused *required* parameter makes the operation unusable
  * (an error); a refused *optional* one is left out with a warning, since the operation works without it.
  *
  * Header parameters of a read are never program arguments (headers are config-owned). A required one is fine when
@@ -9,6 +9,8 @@
  * says so). Any other required header is an error that says how to supply it. A write (any method but GET) takes
  * its other header parameters — request-scoped ones such as `Idempotency-Key` or `If-Match` — as ordinary scalar
  * arguments named by the lowercase header name; config-supplied, protocol and credential headers stay config-owned.
+ * A query or cookie parameter the config's auth supplies (an API key `in: query` / `in: cookie`) is never an
+ * argument either.
  * @module
  */
 import type { JsonSchema } from "../../src/upstream/types.ts";
@@ -38,6 +40,10 @@ export interface ParamOptions {
   queryTemplate?: readonly string[];
   /** Header parameters become arguments (writes). */
   headerArgs?: boolean;
+  /** Query parameters the config's auth sends (API keys in the query); never arguments. */
+  suppliedQuery?: ReadonlySet<string>;
+  /** Cookies the config's auth sends; never arguments. */
+  suppliedCookies?: ReadonlySet<string>;
 }
 
 /** Compile the parameters of an operation. `where` prefixes messages (`GET /pets`). */
@@ -49,7 +55,7 @@ export function compileParams(
   where: string,
   options: ParamOptions = {},
 ): ParamsResult {
-  const { suppliedHeaders = new Set<string>(), queryTemplate = [], headerArgs = false } = options;
+  const { queryTemplate = [] } = options;
   const out: ParamsResult = { params: [], errors: [], warnings: [] };
   const merged = new Map<string, Record<string, unknown>>();
   for (const [source, list] of [["path item", pathItem.parameters], ["operation", operation.parameters]] as const) {
@@ -68,7 +74,7 @@ export function compileParams(
       merged.set(`${param.in}:${param.name}`, param);
     });
   }
-  for (const param of merged.values()) compileOne(param, where, resolver, out, suppliedHeaders, headerArgs);
+  for (const param of merged.values()) compileOne(param, where, resolver, out, options);
   moveToQuery(out, queryTemplate, where);
   const declared = new Set(out.params.filter((p) => p.in === "path").map((p) => p.name));
   const templateNames = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
@@ -109,9 +115,9 @@ function compileOne(
   where: string,
   resolver: RefResolver,
   out: ParamsResult,
-  suppliedHeaders: ReadonlySet<string>,
-  headerArgs: boolean,
+  options: ParamOptions,
 ): void {
+  const { suppliedHeaders = new Set<string>(), headerArgs = false } = options;
   const name = param.name;
   const location = param.in;
   if (typeof name !== "string" || name === "") {
@@ -144,9 +150,14 @@ function compileOne(
     return;
   }
   if (location === "cookie") {
-    refuse("is a cookie parameter; cookies are not supported");
+    if (options.suppliedCookies?.has(name)) return;
+    refuse(
+      "is a cookie parameter; cookies are config-owned: an API key in a cookie is an auth emitter " +
+        '{"scheme": "cookie", "cookie": "<name>", "binding": "<credential>"}',
+    );
     return;
   }
+  if (location === "query" && options.suppliedQuery?.has(name)) return;
   if (location !== "path" && location !== "query") {
     refuse(`has unsupported location "${String(location)}"`);
     return;
@@ -166,8 +177,24 @@ function compileOne(
   }
   const shape = paramShape(schema);
   const style = typeof param.style === "string" ? param.style : location === "path" ? "simple" : "form";
-  if (shape === "object" || style === "deepObject") {
-    refuse("is an object (deepObject/form object); only scalar and list-of-scalar parameters are supported");
+  if (location === "query" && (style === "deepObject" || (shape === "object" && isObjectSchema(schema)))) {
+    if (style !== "form" && style !== "deepObject") {
+      refuse(`is an object in style "${style}"; query objects must use style form or deepObject`);
+      return;
+    }
+    if (style === "deepObject" && param.explode === false) {
+      refuse("uses deepObject with explode: false, which OpenAPI leaves undefined");
+      return;
+    }
+    out.params.push(base(name, location, required, schema, param, style));
+    return;
+  }
+  if (shape === "object") {
+    refuse(
+      location === "path"
+        ? "is an object; path parameters must be scalars"
+        : "is a list of objects or lists; query lists must hold scalars",
+    );
     return;
   }
   if (location === "path") {
@@ -243,8 +270,15 @@ function base(
   const description = typeof param.description === "string" && param.description.trim() !== ""
     ? clip(param.description.trim(), MAX_PARAM_DESCRIPTION)
     : undefined;
-  const explode = typeof param.explode === "boolean" ? param.explode : style === "form";
+  const explode = typeof param.explode === "boolean" ? param.explode : style === "form" || style === "deepObject";
   return { name, in: location, required, schema, description, style, explode };
+}
+
+/** An object schema (not a list of objects): `type: object`, or untyped with `properties`. */
+function isObjectSchema(schema: JsonSchema): boolean {
+  const t = schema.type;
+  const types = Array.isArray(t) ? t : typeof t === "string" ? [t] : [];
+  return types.includes("object") || (types.length === 0 && schema.properties !== undefined);
 }
 
 function clip(text: string, max: number): string {

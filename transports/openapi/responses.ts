@@ -39,11 +39,21 @@ export function failureResult(failure: HttpFailure, where: string): ToolResult {
   }
 }
 
-/** Map a received response (any status) to a result. `resultPath` selects a sub-value of a 2xx JSON body. */
-export function responseResult(response: HttpResponse, where: string, resultPath?: ResultPath): ToolResult {
+/**
+ * Map a received response (any status) to a result. `resultPath` selects a sub-value of a 2xx JSON body; `text`: the
+ * operation answers `text/*` and a 2xx body is the value, as a string (`valueKind: "text"`).
+ */
+export function responseResult(
+  response: HttpResponse,
+  where: string,
+  resultPath?: ResultPath,
+  text = false,
+): ToolResult {
   const status = response.status;
   const bytes = response.bodyBytes.byteLength;
-  if (status >= 200 && status < 300) return successResult(response, where, resultPath);
+  if (status >= 200 && status < 300) {
+    return text ? textResult(response, where) : successResult(response, where, resultPath);
+  }
   const detail = problemDetail(response);
   const suffix = detail ? `: ${UNTRUSTED} «${detail.replaceAll("»", "›")}»` : "";
   // A 4xx is the service's complete refusal; after a 5xx (or an unfollowed 3xx) it may have acted anyway.
@@ -65,6 +75,34 @@ export function responseResult(response: HttpResponse, where: string, resultPath
   }
   if (status >= 500) return fail("upstream_unavailable", `HTTP ${status}: the service failed or is unavailable`);
   return fail("upstream_error", `HTTP ${status}${suffix}`);
+}
+
+/** A 2xx answer of a text operation: the body as a string (UTF-8, or the charset it names); JSON or text types only. */
+function textResult(response: HttpResponse, where: string): ToolResult {
+  const bytes = response.bodyBytes.byteLength;
+  if (response.status === 204 || bytes === 0) return { ok: true, value: null, valueKind: "none", bytes };
+  const type = response.headers.get("content-type");
+  if (type !== null && !/^\s*text\/|json/i.test(type)) {
+    return {
+      ok: false,
+      reason: "invalid_response",
+      message: `${where}: expected a text response, got content type ${mediaType(type)}`,
+      bytes,
+    };
+  }
+  const charset = /;\s*charset="?([\w.:-]+)"?/i.exec(type ?? "")?.[1] ?? "utf-8";
+  let value: string;
+  try {
+    value = new TextDecoder(charset, { fatal: true }).decode(response.bodyBytes);
+  } catch {
+    return {
+      ok: false,
+      reason: "invalid_response",
+      message: `${where}: the response is not valid ${clip(charset.toLowerCase(), 40)} text`,
+      bytes,
+    };
+  }
+  return { ok: true, value, valueKind: "text", bytes };
 }
 
 function successResult(response: HttpResponse, where: string, resultPath?: ResultPath): ToolResult {

@@ -112,16 +112,18 @@ export function buildInputSchema(params: CompiledParam[], defaultArgs: Record<st
   return schema;
 }
 
-/** How an operation answers: a JSON schema, `null` (204 / no content), or why it is unsupported. */
+/** How an operation answers: a JSON schema, text (`text/*`), `null` (204 / no content), or why it is unsupported. */
 export type OutputChoice =
   | { kind: "json"; schema: JsonSchema | undefined; status: string; mediaType: string }
+  | { kind: "text"; status: string; mediaType: string }
   | { kind: "none" }
   | { kind: "unsupported"; reason: string };
 
 /**
  * Choose the success response: 2xx keys in order (`200` before `201` … before `2XX`), falling back to `default`
- * when there is no 2xx at all. A JSON media type (`application/json`, `*+json`, `*\/*`) wins; only empty 2xx
- * responses (204, no `content`) give `none`.
+ * when there is no 2xx at all. A JSON media type (`application/json`, `*+json`, `*\/*`) wins; else a `text/*` one
+ * (`text/csv`, `text/plain`: the program gets the text as a string); only empty 2xx responses (204, no `content`)
+ * give `none`.
  */
 export function chooseOutput(responses: unknown, resolver: RefResolver, where: string): OutputChoice {
   if (responses === null || typeof responses !== "object" || Array.isArray(responses)) {
@@ -132,6 +134,7 @@ export function chooseOutput(responses: unknown, resolver: RefResolver, where: s
   if (keys.length === 0 && "default" in table) keys = ["default"];
   if (keys.length === 0) return { kind: "unsupported", reason: "has no 2xx response" };
   let sawEmpty = false;
+  let text: OutputChoice | undefined;
   const others: string[] = [];
   for (const status of keys) {
     const response = resolver.deref(table[status], `${where}.responses.${status}`);
@@ -144,7 +147,10 @@ export function chooseOutput(responses: unknown, resolver: RefResolver, where: s
     const media = Object.keys(content).sort();
     const json = media.find((m) => /json/i.test(m)) ?? media.find((m) => m.trim() === "*/*");
     if (json === undefined) {
-      others.push(...media);
+      const textType = media.find((m) => /^text\/[a-z0-9.+-]+$/i.test(m.split(";")[0].trim()));
+      if (textType !== undefined && text === undefined) {
+        text = { kind: "text", status, mediaType: textType.split(";")[0].trim() };
+      } else if (textType === undefined) others.push(...media);
       continue;
     }
     const mediaObj = (content as Record<string, unknown>)[json] as { schema?: unknown } | null;
@@ -152,9 +158,13 @@ export function chooseOutput(responses: unknown, resolver: RefResolver, where: s
     const schema = raw === undefined ? undefined : resolver.inlineSchema(raw, `${where}.responses.${status}`);
     return { kind: "json", schema: schema as JsonSchema | undefined, status, mediaType: json };
   }
+  if (text !== undefined) return text;
   if (sawEmpty) return { kind: "none" };
   const list = [...new Set(others)].slice(0, 3).join(", ");
-  return { kind: "unsupported", reason: `has no JSON 2xx response (only ${list}); only JSON responses are supported` };
+  return {
+    kind: "unsupported",
+    reason: `has no JSON or text 2xx response (only ${list}); only JSON and text/* responses are supported`,
+  };
 }
 
 function rank(status: string): number {

@@ -162,3 +162,46 @@ Deno.test("http_common: allow_insecure_loopback on an https URL is refused, for 
     ]);
   }
 });
+
+Deno.test("http_common: query and cookie emitters name their parameter or cookie; every misuse names its key", () => {
+  const c = ok({
+    base_url: "https://obs.example.com",
+    auth: [
+      { scheme: "query", param: "api_key", binding: "raw_key" },
+      { scheme: "cookie", cookie: "sid", binding: "tok" },
+    ],
+  });
+  assert.deepEqual(c.auth, [
+    { scheme: "query", binding: "raw_key", param: "api_key" },
+    { scheme: "cookie", binding: "tok", cookie: "sid" },
+  ]);
+  const base = { base_url: "https://obs.example.com" };
+  const cases: [unknown[], string, RegExp][] = [
+    [[{ scheme: "query", binding: "tok" }], "upstreams.obs.auth[0].param", /query needs "param"/],
+    [[{ scheme: "query", param: "a&b", binding: "tok" }], "upstreams.obs.auth[0].param", /query parameter name/],
+    [[{ scheme: "cookie", cookie: "a;b", binding: "tok" }], "upstreams.obs.auth[0].cookie", /cookie name/],
+    [
+      [{ scheme: "bearer", param: "x", binding: "tok" }],
+      "upstreams.obs.auth[0].param",
+      /only used with scheme "query"/,
+    ],
+    [[{ scheme: "query", param: "k", cookie: "c", binding: "tok" }], "upstreams.obs.auth[0].cookie", /"cookie"/],
+    [
+      [{ scheme: "query", param: "k", binding: "tok" }, { scheme: "query", param: "k", binding: "raw_key" }],
+      "upstreams.obs.auth[1]",
+      /emits query parameter "k" already emitted by upstreams\.obs\.auth\[0\]/,
+    ],
+    [[{ scheme: "query", param: "k", binding: "basic_cred" }], "upstreams.obs.auth[0].binding", /scheme_hint "basic"/],
+    [[{ scheme: "api_key", binding: "tok" }], "upstreams.obs.auth[0].scheme", /"query" with "param"/],
+  ];
+  for (const [auth, path, re] of cases) {
+    const e = errs({ ...base, auth });
+    assert.ok(e.some((x) => x.path === path && re.test(x.message)), `${path}: ${JSON.stringify(e)}`);
+  }
+  // an MCP endpoint takes no query credentials
+  const mcp = errs(
+    { url: "https://mcp.example.com/mcp", auth: [{ scheme: "query", param: "k", binding: "tok" }] },
+    true,
+  );
+  assert.match(mcp[0].message, /"query" emitters are for openapi upstreams/);
+});

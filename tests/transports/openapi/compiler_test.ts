@@ -103,7 +103,6 @@ Deno.test("compiler: every refusal is one clear line naming the operation", () =
       "create_trace",
       /POST \/api\/v1\/traces \(create_trace\): a POST may change the service, .*set upstreams\.obs\.operation_overrides\.create_trace\.effect to "write"/,
     ],
-    ["get_report", /get_report\): has no JSON 2xx response \(only text\/csv\)/],
     ["get_with_body", /get_with_body\): has a requestBody/],
     ["get_tenant", /required header parameter "X-Tenant" is not supplied by the config; .*add it to static_headers/],
     ["get_elsewhere", /declares servers on another origin \(https:\/\/evil\.example\.net\)/],
@@ -120,6 +119,10 @@ Deno.test("compiler: every refusal is one clear line naming the operation", () =
     assert.doesNotMatch(p[0], /\n|at .*\.ts:\d+/);
   }
   assert.equal(compile(["get_same_origin"]).operations.length, 1);
+  // a text/csv answer compiles: the program gets the text
+  const report = compile(["get_report"]).operations[0];
+  assert.deepEqual([report.textResponse, report.accept], [true, "text/csv"]);
+  assert.deepEqual(report.entry.outputSchema, { type: "string", contentMediaType: "text/csv" });
 });
 
 Deno.test("compiler: required headers supplied by config, set by ptc, or naming credentials are accepted", () => {
@@ -144,12 +147,18 @@ Deno.test("compiler: required headers supplied by config, set by ptc, or naming 
   tenant.parameters = [{ name: "session", in: "cookie", required: true, schema: { type: "string" } }];
   assert.match(
     problems(() => compileDocument(doc, "3.0", config))[0],
-    /required cookie parameter "session" is a cookie parameter/,
+    /required cookie parameter "session" is a cookie parameter; cookies are config-owned: an API key in a cookie is an auth emitter/,
   );
+  // a cookie (or query parameter) the config's auth sends is not an argument
+  const supplied = { ...config, suppliedCookies: new Set(["session"]) };
+  assert.deepEqual(compileDocument(doc, "3.0", supplied).operations[0].entry.inputSchema.properties, {});
+  tenant.parameters = [{ name: "api_key", in: "query", required: true, schema: { type: "string" } }];
+  const keyed = { ...config, suppliedQuery: new Set(["api_key"]) };
+  assert.deepEqual(compileDocument(doc, "3.0", keyed).operations[0].entry.inputSchema.properties, {});
 });
 
 Deno.test("compiler: all problems are reported together", () => {
-  const p = problems(() => compile(["create_trace", "get_report", "nope"]));
+  const p = problems(() => compile(["create_trace", "get_with_body", "nope"]));
   assert.equal(p.length, 3);
 });
 

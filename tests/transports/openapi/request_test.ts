@@ -46,7 +46,7 @@ Deno.test("request: traversal and non-scalar values are refused", () => {
     assert.equal(r.ok, false);
   }
   assert.equal(buildUrl("https://h.example", "/items/{id}", params, {}).ok, false);
-  assert.equal(buildUrl("https://h.example", "/items/{id}", params, { id: "a", q: { x: 1 } }).ok, false);
+  assert.equal(buildUrl("https://h.example", "/items/{id}", params, { id: "a", q: { x: { y: 1 } } }).ok, false);
   assert.equal(buildUrl("https://h.example", "/items/{id}", params, { id: "a", q: [{ x: 1 }] }).ok, false);
   const ok = buildUrl("https://h.example/base", "/items/{id}", params, { id: "../../etc/passwd" });
   assert.deepEqual(ok, { ok: true, url: "https://h.example/base/items/..%2F..%2Fetc%2Fpasswd" });
@@ -93,4 +93,39 @@ Deno.test("request: header arguments are bounded scalars without control charact
   assert.match((list as { problems: string[] }).problems[0], /must be a string, number or boolean/);
   assert.deepEqual(buildPayload(params, { "if-match": 3 }), { ok: true, headers: { "if-match": "3" } });
   assert.deepEqual(buildPayload(params, { "if-match": "a\tb" }), { ok: true, headers: { "if-match": "a\tb" } });
+});
+
+Deno.test("request: object query parameters in style form and deepObject; keys cannot add items", () => {
+  const obj = (name: string, style: string, explode: boolean) => ({ ...p(name, "query"), style, explode });
+  const params = [obj("filter", "deepObject", true), obj("range", "form", true), obj("color", "form", false)];
+  const r = buildUrl("https://h.example", "/w", params, {
+    filter: { "a&b=c": "x y", nested: { list: [1, true] } },
+    range: { min: 1, max: 9 },
+    color: { r: "1", g: "a,b" },
+  });
+  assert.ok(r.ok);
+  assert.equal(
+    new URL(r.url).search,
+    "?color=r,1,g,a%2Cb&filter[a%26b%3Dc]=x%20y&filter[nested][list][0]=1&filter[nested][list][1]=true&min=1&max=9",
+  );
+  const nested = buildUrl("https://h.example", "/w", params, { range: { min: { deep: 1 } } });
+  assert.equal(nested.ok, false);
+  assert.equal(buildUrl("https://h.example", "/w", params, { filter: [1, 2] }).ok, false);
+});
+
+Deno.test("request: a form body in bracket encoding; style form fields as repeated keys", async () => {
+  const { formBody } = await import("../../../transports/openapi/form_encoding.ts");
+  assert.equal(
+    decodeURIComponent(formBody({
+      amount: 2000,
+      metadata: { order: "o-1", gone: null },
+      items: [{ price: "p_1", qty: 2 }],
+      expand: ["customer"],
+      tags: ["x", "y"],
+      empty: [],
+    }, { tags: { style: "form", explode: true } })),
+    "amount=2000&metadata[order]=o-1&metadata[gone]=&items[0][price]=p_1&items[0][qty]=2&expand[0]=customer&tags=x&tags=y",
+  );
+  assert.equal(formBody({ "k]&x=": { "a[b": "v&w" } }), "k%5D%26x%3D[a%5Bb]=v%26w");
+  assert.equal(formBody({ t: ["a", "b"] }, { t: { style: "form", explode: false } }), "t=a,b");
 });
