@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { checkBearer, constantTimeEqual, FailedAuthLimiter, readTokenFile } from "../../src/mcp/auth.ts";
+import { checkBearer, constantTimeEqual, FailedAuthLimiter, readTokenFile, singleToken } from "../../src/mcp/auth.ts";
 
 Deno.test("bearer check: missing, wrong and right tokens", () => {
   const token = "t".repeat(40);
@@ -45,4 +45,12 @@ Deno.test("token files must hold at least 32 characters", async () => {
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("a face that takes one token refuses a file of several, naming the flag", () => {
+  assert.equal(singleToken(["a".repeat(40)], "--auth-token-file", "/t"), "a".repeat(40));
+  assert.throws(
+    () => singleToken(["a".repeat(40), "b".repeat(40)], "--auth-token-file", "/t"),
+    /^Error: --auth-token-file \/t: the viewer takes one bearer token; the file has 2 \(one per client\)$/,
+  );
 });
