@@ -149,7 +149,7 @@ export const MCP_FLAGS = {
   },
   "header-timeout-ms": {
     kind: "int",
-    help: "longest a connection's first HTTP request head may take to arrive (then 408)",
+    help: "longest an HTTP request head may take to arrive (the first on a connection gets 408)",
     default: 10_000,
     min: 1,
   },

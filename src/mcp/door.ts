@@ -5,7 +5,9 @@
  *
  * - **a cap on open connections**, checked at accept: one more is closed at once (a fixed 503, nothing parsed);
  * - **a header-read timeout**: a connection's first request head must arrive whole within `headerTimeoutMs` (a
- *   partial request line that idles is answered 408 and closed), and a head larger than `maxHeaderBytes` is 431;
+ *   partial request line that idles is answered 408 and closed), and a head larger than `maxHeaderBytes` is 431; each
+ *   later head on a kept-alive connection must too, from its first byte (`request_framing.ts`), or the connection is
+ *   closed;
  * - **an idle timeout**: a connection with no bytes either way for `idleTimeoutMs` is closed (a keep-alive
  *   connection that holds nothing, or a client that stopped reading);
  * - **accept errors** (EMFILE, ENFILE, ECONNABORTED …) are reported and retried after a short pause, never thrown:
@@ -16,6 +18,7 @@
  * real peer address; a connection to that port that did not come through the door has no peer and is refused.
  * @module
  */
+import { RequestFraming } from "./request_framing.ts";
 
 /** Options of the door. */
 export interface DoorOptions {
@@ -78,6 +81,8 @@ const SWEEP_MS = 250;
 
 interface Tracked {
   conn: Deno.Conn;
+  /** Request boundaries of the client's bytes, once the first head arrived (later heads are timed too). */
+  framing?: RequestFraming;
   inner?: Deno.Conn;
   opened: number;
   lastActivity: number;
@@ -129,10 +134,15 @@ export function openDoor(innerPort: number, options: DoorOptions): Door {
   const sweeper = setInterval(() => {
     const now = Date.now();
     for (const t of tracked) {
+      const later = t.framing?.headStartedAt;
       if (t.inHead && now - t.opened >= options.headerTimeoutMs) {
         t.closed = true;
         untrack(t);
         writeAndClose(t.conn, TIMEOUT);
+      } else if (later !== undefined && now - later >= options.headerTimeoutMs) {
+        // A later request head that stalls: closed (an answer to an earlier request may still be on its way, so no
+        // 408 is written into that stream).
+        finish(t);
       } else if (now - t.lastActivity >= options.idleTimeoutMs) {
         finish(t);
       }
@@ -140,12 +150,13 @@ export function openDoor(innerPort: number, options: DoorOptions): Door {
   }, SWEEP_MS);
   Deno.unrefTimer(sweeper);
 
-  async function pump(t: Tracked, from: Deno.Conn, to: Deno.Conn): Promise<void> {
+  async function pump(t: Tracked, from: Deno.Conn, to: Deno.Conn, framing?: RequestFraming): Promise<void> {
     const buf = new Uint8Array(64 * 1024);
     while (!t.closed) {
       const n = await from.read(buf);
       if (n === null) return;
       t.lastActivity = Date.now();
+      if (framing?.feed(buf.subarray(0, n)) === "head_too_large") return;
       let off = 0;
       while (off < n) off += await to.write(buf.subarray(off, n));
     }
@@ -168,6 +179,9 @@ export function openDoor(innerPort: number, options: DoorOptions): Door {
       }
     }
     t.inHead = false;
+    const framing = new RequestFraming(options.maxHeaderBytes);
+    if (framing.feed(head.subarray(0, have)) === "head_too_large") return finish(t);
+    t.framing = framing;
     // 2. Splice to the HTTP server, which learns the peer from the door.
     let inner: Deno.TcpConn;
     try {
@@ -185,7 +199,7 @@ export function openDoor(innerPort: number, options: DoorOptions): Door {
       let off = 0;
       while (off < have) off += await inner.write(head.subarray(off, have));
       // Either side ending ends both: a client that leaves aborts its request on the server.
-      await Promise.race([pump(t, t.conn, inner), pump(t, inner, t.conn)]);
+      await Promise.race([pump(t, t.conn, inner, framing), pump(t, inner, t.conn)]);
     } finally {
       peers.delete(key);
       finish(t);

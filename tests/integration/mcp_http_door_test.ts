@@ -136,3 +136,30 @@ Deno.test("accept errors under a lowered ulimit -n do not end the server; it ser
     assert.equal(code, 0, server.stderr());
   }
 });
+
+Deno.test("a later request head that stalls on a kept-alive connection is closed after the header timeout", async () => {
+  const server = await spawnHttpServer(["--header-timeout-ms", "1000"]);
+  const u = new URL(server.origin);
+  const conn = await Deno.connect({ hostname: u.hostname, port: Number(u.port) });
+  try {
+    const body = "{}";
+    await conn.write(encoder.encode(
+      `GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nPOST /nowhere HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    ));
+    const buf = new Uint8Array(4096);
+    let seen = "";
+    while (!/HTTP\/1\.1 200[\s\S]*HTTP\/1\.1 404/.test(seen)) {
+      const n = await conn.read(buf);
+      assert.ok(n !== null, `closed early: ${seen}`);
+      seen += new TextDecoder().decode(buf.subarray(0, n));
+    }
+    // Two requests answered on one connection; now a third head stalls half-way.
+    await conn.write(encoder.encode("GET /health HTTP/1.1\r\nHo"));
+    assert.equal(await answerOf(conn, 5000), 0, "closed, not answered");
+    assert.equal(await health(server.origin), 200, "the server serves on");
+  } finally {
+    closeAll([conn]);
+    const code = await server.stop();
+    assert.equal(code, 0, server.stderr());
+  }
+});
