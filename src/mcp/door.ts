@@ -107,8 +107,8 @@ function headEnd(buf: Uint8Array, length: number): number {
   return -1;
 }
 
-/** Open the door on `options.hostname:port`, splicing admitted connections to `127.0.0.1:innerPort`. */
-export function openDoor(innerPort: number, options: DoorOptions): Door {
+/** Open the door on `options.hostname:port`, splicing admitted connections to `127.0.0.1:innerPort()`. */
+export function openDoor(innerPort: () => number, options: DoorOptions): Door {
   const listener = Deno.listen({ hostname: options.hostname, port: options.port, transport: "tcp" });
   const tracked = new Set<Tracked>();
   const peers = new Map<number, string>();
@@ -185,7 +185,7 @@ export function openDoor(innerPort: number, options: DoorOptions): Door {
     // 2. Splice to the HTTP server, which learns the peer from the door.
     let inner: Deno.TcpConn;
     try {
-      inner = await Deno.connect({ hostname: "127.0.0.1", port: innerPort });
+      inner = await Deno.connect({ hostname: "127.0.0.1", port: innerPort() });
     } catch {
       t.closed = true;
       untrack(t);

@@ -13,6 +13,7 @@ import { BodyReader } from "./body.ts";
 import { clientAddress, type TrustedProxies } from "./client_address.ts";
 import { sha256Hex } from "../core/digest.ts";
 import { DOOR_DEFAULTS, openDoor } from "./door.ts";
+import { startInnerServer } from "./inner_server.ts";
 
 /** Longest wait for open connections after draining; the process exits afterwards anyway. */
 const SHUTDOWN_GRACE_MS = 5_000;
@@ -209,66 +210,59 @@ export function createHttpApp(
 }
 
 /** Start listening. */
-export function startHttpFace(factory: Parameters<typeof createMcpHandler>[0], options: HttpFaceOptions): Promise<
-  HttpFace
-> {
+export async function startHttpFace(
+  factory: Parameters<typeof createMcpHandler>[0],
+  options: HttpFaceOptions,
+): Promise<HttpFace> {
   const state = { draining: false };
   const { app, mcp, inflight } = createHttpApp(factory, options, state);
-  return new Promise((resolve, reject) => {
-    // The HTTP server listens on loopback only; clients reach it through the door, which applies the connection cap
-    // and the header timeout before a byte is parsed and survives accept errors (src/mcp/door.ts).
-    let door: ReturnType<typeof openDoor> | undefined;
-    const server = Deno.serve({
-      hostname: "127.0.0.1",
-      port: 0,
-      onListen: ({ port: innerPort }) => {
-        try {
-          door = openDoor(innerPort, {
-            hostname: options.hostname,
-            port: options.port,
-            maxConnections: options.maxConnections ?? DOOR_DEFAULTS.maxConnections,
-            headerTimeoutMs: options.headerTimeoutMs ?? DOOR_DEFAULTS.headerTimeoutMs,
-            idleTimeoutMs: options.idleTimeoutMs ?? DOOR_DEFAULTS.idleTimeoutMs,
-            maxHeaderBytes: DOOR_DEFAULTS.maxHeaderBytes,
-            onAcceptError: acceptErrorReporter(options.onError),
-          });
-        } catch (e) {
-          void server.shutdown();
-          reject(e);
-          return;
-        }
-        const opened = door;
-        const host = options.hostname.includes(":") ? `[${options.hostname}]` : options.hostname;
-        resolve({
-          url: `http://${host}:${opened.port}/mcp`,
-          port: opened.port,
-          connections: () => ({ open: opened.open, refused: opened.refused }),
-          drain: () => {
-            state.draining = true;
-          },
-          close: async () => {
-            state.draining = true;
-            // 1. Let answers already being written finish (evaluations drained before: the caller waits for the gate).
-            // 2. Close the MCP handler: it ends long-lived `subscriptions/listen` streams, which would otherwise hold
-            //    the listener's shutdown open. 3. Stop accepting at the door, stop the server (its connections end once
-            //    their answers are written, and the door delivers those bytes), then close what is left. Each wait is
-            //    bounded.
-            await bounded(inflight.idle());
-            await mcp.close();
-            opened.stopAccepting();
-            await bounded(server.shutdown());
-            await bounded(opened.idle());
-            opened.close();
-          },
-        });
-      },
-    }, (req, info) => {
-      const peer = door?.peerOf((info.remoteAddr as Deno.NetAddr).port);
-      // Only the door connects here; anything else on this loopback port is refused.
-      if (peer === undefined) return new Response("connect through the public address", { status: 421 });
-      return app.fetch(req, { remoteAddr: peer });
+  // The HTTP server listens on loopback only (restarted if its accept loop dies); clients reach it through the door,
+  // which applies the connection cap and the header timeouts before a byte is parsed and survives accept errors.
+  let door: ReturnType<typeof openDoor> | undefined;
+  const server = await startInnerServer((req, info) => {
+    const peer = door?.peerOf(info.remoteAddr.port);
+    // Only the door connects here; anything else on this loopback port is refused.
+    if (peer === undefined) return new Response("connect through the public address", { status: 421 });
+    return app.fetch(req, { remoteAddr: peer });
+  }, options.onError);
+  try {
+    door = openDoor(() => server.port(), {
+      hostname: options.hostname,
+      port: options.port,
+      maxConnections: options.maxConnections ?? DOOR_DEFAULTS.maxConnections,
+      headerTimeoutMs: options.headerTimeoutMs ?? DOOR_DEFAULTS.headerTimeoutMs,
+      idleTimeoutMs: options.idleTimeoutMs ?? DOOR_DEFAULTS.idleTimeoutMs,
+      maxHeaderBytes: DOOR_DEFAULTS.maxHeaderBytes,
+      onAcceptError: acceptErrorReporter(options.onError),
     });
-  });
+  } catch (e) {
+    await server.shutdown();
+    throw e;
+  }
+  const opened = door;
+  const host = options.hostname.includes(":") ? `[${options.hostname}]` : options.hostname;
+  return {
+    url: `http://${host}:${opened.port}/mcp`,
+    port: opened.port,
+    connections: () => ({ open: opened.open, refused: opened.refused }),
+    drain: () => {
+      state.draining = true;
+    },
+    close: async () => {
+      state.draining = true;
+      // 1. Let answers already being written finish (evaluations drained before: the caller waits for the gate).
+      // 2. Close the MCP handler: it ends long-lived `subscriptions/listen` streams, which would otherwise hold
+      //    the listener's shutdown open. 3. Stop accepting at the door, stop the server (its connections end once
+      //    their answers are written, and the door delivers those bytes), then close what is left. Each wait is
+      //    bounded.
+      await bounded(inflight.idle());
+      await mcp.close();
+      opened.stopAccepting();
+      await bounded(server.shutdown());
+      await bounded(opened.idle());
+      opened.close();
+    },
+  };
 }
 
 /** Report accept errors (EMFILE under a connection flood) at most once a second, with how many were suppressed. */

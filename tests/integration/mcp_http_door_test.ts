@@ -12,7 +12,11 @@ const encoder = new TextEncoder();
  * Open `n` connections at once that each send half a request line and idle. A connect the server's backlog leaves
  * pending (its accept is failing) is given up after 3 s and closed whenever it completes.
  */
-async function partialRequests(origin: string, n: number): Promise<{ conns: Deno.TcpConn[]; failed: number }> {
+async function partialRequests(
+  origin: string,
+  n: number,
+  request = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Ty",
+): Promise<{ conns: Deno.TcpConn[]; failed: number }> {
   const u = new URL(origin);
   const conns: Deno.TcpConn[] = [];
   let failed = 0;
@@ -22,7 +26,7 @@ async function partialRequests(origin: string, n: number): Promise<{ conns: Deno
       const c = await Deno.connect({ hostname: u.hostname, port: Number(u.port) });
       if (late) return c.close();
       conns.push(c);
-      await c.write(encoder.encode("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Ty")).catch(() => {});
+      await c.write(encoder.encode(request)).catch(() => {});
     } catch {
       failed++;
     }
@@ -127,6 +131,31 @@ Deno.test("accept errors under a lowered ulimit -n do not end the server; it ser
     await new Promise((r) => setTimeout(r, 300));
     assert.equal(exited, false, `the server exited under the flood:\n${server.stderr()}`);
     assert.match(server.stderr(), /accepting a connection failed: .*Too many open files.*; still serving/);
+    closeAll(flood);
+    flood = [];
+    await stillServes(server);
+  } finally {
+    closeAll(flood);
+    const code = await server.stop();
+    assert.equal(code, 0, server.stderr());
+  }
+});
+
+Deno.test("complete requests that keep their connections open under a lowered ulimit -n do not end the server", async () => {
+  // Each admitted connection costs three descriptors (the client's, and both ends of the loopback splice), so the
+  // HTTP server's own accept runs out too: it is restarted, and the server serves once the flood stops.
+  const server = await spawnHttpServer(["--max-connections", "5000", "--header-timeout-ms", "60000"], {}, {
+    openFiles: 256,
+  });
+  let flood: Deno.TcpConn[] = [];
+  try {
+    flood = (await partialRequests(server.origin, 300, "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")).conns;
+    await new Promise((r) => setTimeout(r, 1000));
+    await health(server.origin);
+    let exited = false;
+    server.child.status.then(() => (exited = true));
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(exited, false, `the server exited under the flood:\n${server.stderr()}`);
     closeAll(flood);
     flood = [];
     await stillServes(server);
