@@ -18,6 +18,7 @@ import { usageError } from "./usage.ts";
 import { openAuditLog } from "./mcp_audit.ts";
 import { openJournal, RecordingError } from "./record_replay.ts";
 import { mcpView } from "./view.ts";
+import { serveStartFailure } from "./mcp_start_failure.ts";
 
 /** Entry point of `ptc mcp`. */
 export async function run(args: string[]): Promise<number> {
@@ -76,15 +77,16 @@ export async function run(args: string[]): Promise<number> {
       onWarning: (m) => console.error(`ptc mcp: ${m}`),
     });
   } catch (e) {
+    // The client's user must see why: serve a lisp_eval that answers with the problems instead of exiting.
     if (e instanceof EngineStartError) {
       for (const line of e.lines) console.error(`ptc mcp: ${line}`);
       await audit?.close();
-      return 2;
+      return await serveStartFailure(options, authTokens, e.lines);
     }
     if (e instanceof RecordingError) {
       console.error(`ptc mcp: ${e.message}`);
       await audit?.close();
-      return 2;
+      return await serveStartFailure(options, authTokens, [e.message]);
     }
     throw e;
   }
@@ -208,7 +210,7 @@ export async function run(args: string[]): Promise<number> {
       return 2;
     }
     connections = face.connections;
-    console.error(`ptc mcp: listening on ${face.url}`);
+    console.error(`ptc mcp: listening on ${face.url} (${readySummary(engine)})`);
     closeFace = async () => {
       face.drain();
       await gate.drained();
@@ -217,6 +219,8 @@ export async function run(args: string[]): Promise<number> {
   } else {
     const stdio = serveMcpStdio(factory, onError);
     stdio.closed.then(stopRequested);
+    // stderr is the client's MCP log: one line says the server is up (stdout carries protocol frames only).
+    console.error(`ptc mcp: ready on stdio (${readySummary(engine)})`);
     closeFace = async () => {
       await gate.drained();
       await stdio.close();
@@ -231,4 +235,11 @@ export async function run(args: string[]): Promise<number> {
   await audit?.close();
   for (const [s, fn] of listeners) Deno.removeSignalListener(s, fn);
   return 0;
+}
+
+/** The ready line's summary: how many upstreams and installed tools the description lists. */
+function readySummary(engine: { catalog(): { tools: unknown[] }[] }): string {
+  const servers = engine.catalog();
+  const tools = servers.reduce((n, s) => n + s.tools.length, 0);
+  return `${servers.length} upstream(s), ${tools} tool(s)`;
 }

@@ -42,6 +42,9 @@ const GAPS: Record<string, string> = {
   "eval": "no eval: programs are analysed once, before they run",
   "read-string": "no reader at run time: use json/parse-string or parse-long",
   "defmacro": "no macros: use functions",
+  "identical?": "values have no identity to compare: use =",
+  "list?": "there is no list type ('(1 2) and (list 1 2) are vectors): use sequential? or vector?",
+  "seq?": "there are no seqs or lists (sequence functions return vectors): use sequential? or vector?",
 };
 
 /** What to write instead of a Clojure name PTC-Lisp omits, or undefined. */

@@ -16,6 +16,13 @@ export type Binder = (f: Frame, v: Value) => void;
 /** Keyword-style rest arguments `[:k v …]` as a map (for `[& {:keys [k]}]`). */
 export function restArgsMap(v: Value, what: string): Value {
   if (v === null || !(v instanceof PVec)) return v;
+  // Clojure 1.11: a trailing map supplies the keyword arguments too ((f 1 {:k 2}) as well as (f 1 :k 2)).
+  if (v.n % 2 === 1 && v.at(v.n - 1) instanceof PMap) {
+    const b = new MapBuilder();
+    for (let i = 0; i + 1 < v.n - 1; i += 2) b.set(v.at(i), v.at(i + 1));
+    (v.at(v.n - 1) as PMap).forEach((k, x) => b.set(k, x)); // the trailing map's entries come last and win
+    return b.build();
+  }
   if (v.n % 2 !== 0) destructureError(`${what}: keyword arguments must come in key/value pairs (got ${v.n} values)`);
   const b = new MapBuilder();
   for (let i = 0; i + 1 < v.n; i += 2) b.set(v.at(i), v.at(i + 1));
@@ -88,11 +95,13 @@ function vectorPattern(items: Form[], a: Ana, scope: LexScope, what: string, for
     for (let i = 0; i < n; i++) fixed[i](f, i < len ? vec.at(i) : null);
     if (rest !== null) {
       if (restIsMap) {
+        const trailing = (len - n) % 2 === 1 && vec.at(len - 1) instanceof PMap; // Clojure 1.11 trailing map
         const b = new MapBuilder();
-        if ((len - n) % 2 !== 0 && len > n) {
+        if ((len - n) % 2 !== 0 && len > n && !trailing) {
           destructureError(`${what}: keyword arguments must come in key/value pairs (got ${len - n} values)`);
         }
-        for (let i = n; i + 1 < len; i += 2) b.set(vec.at(i), vec.at(i + 1));
+        for (let i = n; i + 1 < (trailing ? len - 1 : len); i += 2) b.set(vec.at(i), vec.at(i + 1));
+        if (trailing) (vec.at(len - 1) as PMap).forEach((k, x) => b.set(k, x)); // the trailing map wins
         rest(f, len > n ? b.build() : null);
       } else rest(f, len > n ? vec.slice(n, len) : null);
     }

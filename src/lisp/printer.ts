@@ -36,22 +36,26 @@ export function fmtFloat(x: number): string {
   return s === "-0.0" ? "0.0" : s;
 }
 
-/** `str` form of a float: shortest round-trip text (`0.30000000000000004`, `5.0`, `1.0e20`), specials by name. */
+/**
+ * `str` form of a float, as Java's Double.toString: the shortest round-trip digits, in plain notation from 10^-3 up
+ * to 10^7 (`0.001`, `5.0`, `1234567.0`) and in computer notation outside it (`1.0E7`, `1.5E-7`); specials by name.
+ */
 export function strFloat(x: number): string {
   if (x !== x) return "NaN";
   if (x === Infinity) return "Infinity";
   if (x === -Infinity) return "-Infinity";
   if (Object.is(x, -0)) return "-0.0";
-  if (Number.isInteger(x) && Math.abs(x) < 1e16) return x + ".0";
-  let s = String(x);
-  if (Number.isInteger(x) && !s.includes("e")) s = x.toExponential();
+  if (x === 0) return "0.0";
+  const abs = Math.abs(x);
+  if (abs >= 1e-3 && abs < 1e7) {
+    const s = String(x);
+    return s.includes(".") ? s : s + ".0";
+  }
+  const s = x.toExponential();
   const e = s.indexOf("e");
-  if (e < 0) return s;
-  let mant = s.slice(0, e);
-  let exp = s.slice(e + 1);
-  if (!mant.includes(".")) mant += ".0";
-  if (exp.startsWith("+")) exp = exp.slice(1);
-  return mant + "e" + exp;
+  const mant = s.slice(0, e);
+  const exp = s.slice(e + 1);
+  return (mant.includes(".") ? mant : mant + ".0") + "E" + (exp.startsWith("+") ? exp.slice(1) : exp);
 }
 
 const ESC: Record<string, string> = { '"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r" };
@@ -83,7 +87,7 @@ function atomText(v: Value): string | undefined {
   if (v instanceof LFloat) return fmtFloat(v.v);
   if (v instanceof LispFn) return v.printed();
   if (v instanceof Var) return "#'" + v.name;
-  if (v instanceof SymbolRef) return "'" + v.full;
+  if (v instanceof SymbolRef) return v.full;
   if (v instanceof LRegex) return '#"' + v.source + '"';
   if (v instanceof LDate) return '"' + v.iso() + '"';
   if (v instanceof LDuration) return `#duration[${v.ms}ms]`;
@@ -91,8 +95,8 @@ function atomText(v: Value): string | undefined {
   return undefined;
 }
 
-function write(v: Value, out: string[]): void {
-  const a = atomText(v);
+function write(v: Value, out: string[], readably = true): void {
+  const a = !readably && typeof v === "string" ? v : atomText(v);
   if (a !== undefined) {
     out.push(a);
     return;
@@ -101,7 +105,7 @@ function write(v: Value, out: string[]): void {
     out.push("[");
     for (let i = 0; i < v.n; i++) {
       if (i > 0) out.push(" ");
-      write(v.at(i), out);
+      write(v.at(i), out, readably);
     }
     out.push("]");
   } else if (v instanceof PMap) {
@@ -109,9 +113,9 @@ function write(v: Value, out: string[]): void {
     out.push("{");
     for (let i = 0; i < e.length; i += 2) {
       if (i > 0) out.push(" ");
-      write(e[i], out);
+      write(e[i], out, readably);
       out.push(" ");
-      write(e[i + 1], out);
+      write(e[i + 1], out, readably);
     }
     out.push("}");
   } else if (v instanceof PSet) {
@@ -119,7 +123,7 @@ function write(v: Value, out: string[]): void {
     out.push("#{");
     for (let i = 0; i < m.length; i++) {
       if (i > 0) out.push(" ");
-      write(m[i], out);
+      write(m[i], out, readably);
     }
     out.push("}");
   } else {
@@ -151,27 +155,27 @@ export function strOf(v: Value): string {
   if (v === null) return "";
   if (v instanceof LFloat) return strFloat(v.v);
   if (v instanceof LDate) return v.iso();
+  if (v instanceof LRegex) return v.source;
   return prStr(v);
 }
 
-/** The text of one `println` call (strings raw, others in printer form, joined by one space). */
-export function printLine(args: Value[]): string {
-  const parts = new Array<string>(args.length);
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (typeof a === "string") parts[i] = a;
-    else if (a instanceof PVec && a.n > 0 && allChars(a)) parts[i] = (a.view() as string[]).join("");
-    else parts[i] = prStr(a);
-  }
-  return parts.join(" ");
+/**
+ * The `print`/`println`/`print-str` form of a value (Clojure's print with *print-readably* false): strings appear raw,
+ * also inside collections (`(println ["a" 1])` shows `[a 1]`); everything else as the printer shows it.
+ */
+export function printText(v: Value): string {
+  if (typeof v === "string") return v;
+  if (!(v instanceof PVec || v instanceof PMap || v instanceof PSet)) return prStr(v);
+  const out: string[] = [];
+  write(v, out, false);
+  return out.join("");
 }
 
-function allChars(v: PVec): boolean {
-  for (let i = 0; i < v.n; i++) {
-    const x = v.at(i);
-    if (typeof x !== "string" || x.length === 0 || gCount(x) !== 1) return false;
-  }
-  return true;
+/** The text of one `println`/`print-str` call: each argument's `printText`, joined by one space. */
+export function printLine(args: Value[]): string {
+  const parts = new Array<string>(args.length);
+  for (let i = 0; i < args.length; i++) parts[i] = printText(args[i]);
+  return parts.join(" ");
 }
 
 /** Budgets for `printTruncated`. */

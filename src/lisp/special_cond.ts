@@ -10,7 +10,8 @@ import { analyzeSymbol } from "./symbols.ts";
 import { defSpecial } from "./specials.ts";
 import { arityFail, bindingVector } from "./special_core.ts";
 import { compilePattern } from "./destructure.ts";
-import { callValue, equals, Keyword, seqView, type Value } from "./vals.ts";
+import { callValue, equals, Keyword, prStr, seqView, type Value } from "./vals.ts";
+import { LispError } from "./errors.ts";
 
 function truthy(v: Value): boolean {
   return v !== null && v !== false;
@@ -144,6 +145,16 @@ function caseTest(a: Ana, t: Form): Value[] {
   return [constOf(analyze(t, nonTail(a)))!.v];
 }
 
+/** `case`/`condp` without a matching clause or a default raise, as in Clojure (IllegalArgumentException). */
+function noMatch(what: string, v: Value): never {
+  const text = prStr(v);
+  throw new LispError(
+    "runtime_error",
+    `${what}: no clause matches ${text.length > 60 ? text.slice(0, 57) + "..." : text}; add a default expression ` +
+      "as the last argument",
+  );
+}
+
 defSpecial(
   "case",
   ["(case expr test result ... default?)"],
@@ -163,7 +174,7 @@ defSpecial(
       tests.push(caseTest(a, clauses[i]));
       exprs.push(analyze(clauses[i + 1], b));
     }
-    const dflt = clauses.length % 2 === 1 ? analyze(clauses[clauses.length - 1], b) : constNode(null);
+    const dflt = clauses.length % 2 === 1 ? analyze(clauses[clauses.length - 1], b) : null;
     const kwIndex = new Map<Value, number>();
     let allIdentity = true;
     tests.forEach((ts, i) => {
@@ -175,8 +186,9 @@ defSpecial(
     });
     if (allIdentity) {
       return (f) => {
-        const i = kwIndex.get(e(f));
-        return i === undefined ? dflt(f) : exprs[i](f);
+        const v = e(f);
+        const i = kwIndex.get(v);
+        return i !== undefined ? exprs[i](f) : dflt !== null ? dflt(f) : noMatch("case", v);
       };
     }
     return (f) => {
@@ -184,7 +196,7 @@ defSpecial(
       for (let i = 0; i < tests.length; i++) {
         for (const t of tests[i]) if (equals(t, v)) return exprs[i](f);
       }
-      return dflt(f);
+      return dflt !== null ? dflt(f) : noMatch("case", v);
     };
   },
 );
@@ -212,12 +224,12 @@ defSpecial(
       tests.push(analyze(clauses[i], nonTail(b)));
       exprs.push(analyze(clauses[i + 1], b));
     }
-    const dflt = clauses.length % 2 === 1 ? analyze(clauses[clauses.length - 1], b) : constNode(null);
+    const dflt = clauses.length % 2 === 1 ? analyze(clauses[clauses.length - 1], b) : null;
     return (f) => {
       const p = pred(f);
       const v = e(f);
       for (let i = 0; i < tests.length; i++) if (truthy(callValue(p, [tests[i](f), v]))) return exprs[i](f);
-      return dflt(f);
+      return dflt !== null ? dflt(f) : noMatch("condp", v);
     };
   },
 );

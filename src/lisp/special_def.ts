@@ -7,7 +7,7 @@ import { type Form, formText, type SymbolForm } from "./forms.ts";
 import { type Ana, constNode, formError, type Node, nonTail, UNBOUND } from "./nodes.ts";
 import { analyze } from "./analyze.ts";
 import { cellOf } from "./symbols.ts";
-import { defSpecial } from "./specials.ts";
+import { defSpecial, SPECIALS } from "./specials.ts";
 import type { EvalContext } from "./runtime.ts";
 import { type Value, Var } from "./vals.ts";
 import { arityFail } from "./special_core.ts";
@@ -26,6 +26,15 @@ function defName(a: Ana, form: Form, items: Form[], what: string): SymbolForm {
   }
   if (s.ns !== null) {
     throw formError(a, "invalid_form", `${what}: cannot define the qualified name ${formText(s)}; use a plain name`, s);
+  }
+  if (SPECIALS.has(s.name)) {
+    // A call (pmap …) always means the special form, so a definition would be used only as a value: refuse it.
+    throw formError(
+      a,
+      "invalid_form",
+      `${what}: ${s.name} is a special form of PTC-Lisp and cannot be redefined; give yours another name, e.g. my-${s.name}`,
+      s,
+    );
   }
   return s;
 }

@@ -5,7 +5,7 @@
 import { budgetRemaining } from "./tools.ts";
 import { type Ana, formError, type Node, nonTail } from "./nodes.ts";
 import { analyze, analyzeArgs } from "./analyze.ts";
-import { defSpecial } from "./specials.ts";
+import { defSpecial, SPECIAL_VALUES } from "./specials.ts";
 import { arityFail } from "./special_core.ts";
 import { LispError } from "./errors.ts";
 import { ReturnSignal, runBranches } from "./pmap.ts";
@@ -52,6 +52,47 @@ defSpecial(
     };
   },
 );
+
+/** `pmap`/`pcalls`/`juxt` used as values (`(map pmap …)`, `(apply juxt fs)`): the same work as the special form. */
+class SpecialFn extends LispFn {
+  constructor(readonly name: string, readonly impl: (args: Value[]) => Value) {
+    super();
+  }
+  call(args: Value[]): Value {
+    return this.impl(args);
+  }
+  printed(): string {
+    return "#<builtin>";
+  }
+}
+
+function needArgs(name: string, args: Value[], n: number, usage: string): void {
+  if (args.length < n) {
+    throw new LispError("arity_error", `${name} expects at least ${n} arguments, got ${args.length}. Usage: ${usage}`);
+  }
+}
+
+SPECIAL_VALUES.set("pmap", (R) =>
+  new SpecialFn("pmap", (args) => {
+    needArgs("pmap", args, 2, "(pmap f coll)");
+    const seqs = args.slice(1).map((c, i) => seqView(c, "pmap", i + 2));
+    const n = Math.min(...seqs.map((s) => s.length));
+    const thunks: (() => Value)[] = [];
+    for (let i = 0; i < n; i++) {
+      const xs = seqs.map((s) => s[i]);
+      thunks.push(() => callValue(args[0], xs));
+    }
+    return vecFrom(runBranches(R, thunks, "pmap"));
+  }));
+SPECIAL_VALUES.set(
+  "pcalls",
+  (R) => new SpecialFn("pcalls", (args) => vecFrom(runBranches(R, args.map((v) => () => callValue(v, [])), "pcalls"))),
+);
+SPECIAL_VALUES.set("juxt", () =>
+  new SpecialFn("juxt", (args) => {
+    needArgs("juxt", args, 1, "(juxt f g ...)");
+    return new JuxtFn(args);
+  }));
 
 defSpecial(
   "pcalls",

@@ -5,6 +5,8 @@
  */
 import type { Form } from "./forms.ts";
 import type { Ana, Node } from "./nodes.ts";
+import type { EvalContext } from "./runtime.ts";
+import type { Value } from "./vals.ts";
 
 /** Analyze one special form `(head …)`; `items[0]` is the head symbol. */
 export type SpecialHandler = (items: Form[], form: Form, a: Ana) => Node;
@@ -20,6 +22,12 @@ export interface Special {
 
 /** Every special form, by name. */
 export const SPECIALS: Map<string, Special> = new Map();
+
+/**
+ * Special forms that are functions in Clojure (`pmap`, `pcalls`, `juxt`) also have a value, so they can be passed to
+ * other functions: name → the function value for one evaluation.
+ */
+export const SPECIAL_VALUES: Map<string, (run: EvalContext) => Value> = new Map();
 
 /** Register special forms. */
 export function defSpecial(name: string, arglists: string[], doc: string, handler: SpecialHandler, core = false) {

@@ -7,7 +7,7 @@
 import { type SymbolForm, symbolText } from "./forms.ts";
 import type { Form } from "./forms.ts";
 import { LispError } from "./errors.ts";
-import { SPECIALS } from "./specials.ts";
+import { SPECIAL_VALUES, SPECIALS } from "./specials.ts";
 import { type Ana, type Cell, constNode, formError, type Node, type ProgramCtx, UNBOUND } from "./nodes.ts";
 import { supportedMethods } from "./builtins/registry.ts";
 import { builtinValue } from "./vals.ts";
@@ -98,6 +98,8 @@ export function analyzeSymbol(s: SymbolForm, a: Ana, orNil = false): Node {
   const b = builtinValue(null, name, a.p.run);
   if (b !== undefined) return constNode(b);
   if (name in SPECIAL_CONSTS) return constNode(SPECIAL_CONSTS[name]);
+  const asValue = SPECIAL_VALUES.get(name);
+  if (asValue !== undefined) return constNode(asValue(a.p.run));
   if (SPECIALS.has(name)) {
     throw formError(a, "invalid_form", `${name} is a special form and can only be used in call position`, s);
   }

@@ -32,7 +32,8 @@ Deno.test("eval: the config's hosts, secrets and command, the files on its comma
     [EXAMPLE, TOKEN, LIBRARY, join(Deno.cwd(), "d.json"), join(Deno.cwd(), "prog.clj"), ...SANDBOX.read].sort(),
   );
   assert.deepEqual(n.env, ["PATH"], "PTC_UPSTREAMS is not read when the flag is given");
-  assert.deepEqual(n.run, [...SANDBOX.run, "node"].sort());
+  // `kill` signals a stdio server's whole process group (transports/mcp_stdio/group.ts)
+  assert.deepEqual(n.run, [...SANDBOX.run, "kill", "node"].sort());
   assert.deepEqual(n.write, []);
 });
 
@@ -99,7 +100,7 @@ Deno.test("catalog starts no sandbox; doctor reads the stdio command where PATH 
     const doctor = await needs("doctor", ["--upstreams-config", EXAMPLE, "--connect"], { PATH: `/nonexistent:${bin}` });
     assert.ok(doctor.read.includes(join(bin, "node")), doctor.read.join());
     assert.deepEqual(doctor.env, ["PATH"]);
-    assert.deepEqual(doctor.run, ["node"], "doctor starts no sandbox");
+    assert.deepEqual(doctor.run, ["kill", "node"], "doctor starts no sandbox");
   } finally {
     await Deno.remove(bin, { recursive: true });
   }

@@ -45,9 +45,10 @@ export function shellBlocks(file: string, markdown: string): ShellBlock[] {
     const lang = open[2];
     const first = body.map((l) => l.trim()).find((l) => l !== "" && !l.startsWith("#")) ?? "";
     if (SHELL_LANGS.has(lang) || (lang === "" && SHELLISH_START.test(first))) {
-      // the marker is the last non-blank line before the fence (deno fmt puts a blank line between them)
+      // the marker is the last non-blank line before the fence (deno fmt puts a blank line between them), above any
+      // other marker comment a test of its own reads (`<!-- client-config: NAME -->`)
       let k = i - 1;
-      while (k >= 0 && lines[k].trim() === "") k--;
+      while (k >= 0 && (lines[k].trim() === "" || /^<!-- (?!doc-test:).* -->$/.test(lines[k].trim()))) k--;
       const m = MARKER.exec((lines[k] ?? "").trim());
       out.push({
         file,

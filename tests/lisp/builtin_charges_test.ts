@@ -24,6 +24,26 @@ const TIGHT: EvalLimits = { maxAllocBytes: 16 * MiB };
 type Case = [why: string, program: string, reason: string, limits?: EvalLimits];
 
 const CASES: Case[] = [
+  [
+    "a regex replacement template repeating the match, in a loop",
+    '(let [s (str/join (map (fn [_] "a") (range 30000)))] (loop [i 0 t s] (if (< i 1000) ' +
+    '(recur (inc i) (str/replace t #"a+" "$0$0")) (count t))))',
+    "memory_limit",
+    { maxAllocBytes: 32 * MiB },
+  ],
+  [
+    "a function replacement growing the text, in a loop",
+    '(let [s (str/join (map (fn [_] "ab") (range 10000)))] (loop [i 0 t s] (if (< i 1000) ' +
+    '(recur (inc i) (str/replace t #"b" (fn [m] (str m m)))) (count t))))',
+    "memory_limit",
+    { maxAllocBytes: 32 * MiB },
+  ],
+  [
+    "reductions over a big range, in a loop",
+    "(loop [i 0 n 0] (if (< i 1000) (recur (inc i) (+ n (count (reductions + (range 100000))))) n))",
+    "memory_limit",
+    { maxAllocBytes: 32 * MiB },
+  ],
   ["combinations charges C(n, k) vectors", "(count (combinations (range 100) 5))", "memory_limit"],
   ["combinations of a big k", "(count (combinations (range 60) 30))", "memory_limit"],
   [

@@ -70,7 +70,7 @@ Deno.test("session: prints, onPrint, println rules", () => {
     onPrint: (l) => seen.push(l),
   });
   assert.ok(r.ok);
-  assert.deepEqual(r.prints, ['n: 5 [1 "s"]', "hello", ""]);
+  assert.deepEqual(r.prints, ["n: 5 [1 s]", "[h e l l o]", ""]); // print shows strings raw, also inside collections
   assert.deepEqual(seen, r.prints);
   const long = evaluate('(println (apply str (map (fn [_] "x") (range 30))))', { limits: { maxPrintLength: 10 } });
   assert.ok(long.ok);

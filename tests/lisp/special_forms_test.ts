@@ -114,14 +114,14 @@ Deno.test("special forms: cond, case, condp", () => {
     ["(cond false 1)", "nil"],
     ["(let [x 5] (cond (< x 3) :low (< x 10) :mid :else :high))", ":mid"],
     ['(case "b" "a" 1 "b" 2 0)', "2"],
-    ["(case :z :a 1)", "nil"],
+    ["(case :z :a 1 nil)", "nil"],
     ["(case :z :a 1 :default)", ":default"],
     ["(case 1.0 1 :one :other)", ":one"],
     ["(case 3 (1 2) :small (3 4) :mid :big)", ":mid"],
     ["(case nil nil :nil :x)", ":nil"],
     ["(condp = 2 1 :one 2 :two :none)", ":two"],
     ["(condp < 5 10 :a 3 :b)", ":b"],
-    ["(condp = 9 1 :one)", "nil"],
+    ["(condp = 9 1 :one nil)", "nil"],
   ]);
   assertErr("(cond 1)", "invalid_cond_form");
   assertErr("(case 1 [a] 1)", "invalid_form", "literal");
@@ -202,15 +202,15 @@ Deno.test("special forms: for / doseq", () => {
 
 Deno.test("special forms: quote, comment, juxt, apply, return, fail", () => {
   table([
-    ["'gh/search", "'gh/search"],
-    ["(quote x)", "'x"],
+    ["'gh/search", "gh/search"],
+    ["(quote x)", "x"],
     ["(comment (this is ignored))", "nil"],
     ["((juxt :a :b) {:a 1 :b 2})", "[1 2]"],
     ["(map (juxt inc dec) [1])", "[[2 0]]"],
     ["(apply + 1 [2 3])", "6"],
   ]);
   assertErr("(juxt)", "invalid_arity");
-  assertErr("(map juxt [1])", "invalid_form", "call position");
+  assertErr("(map if [1])", "invalid_form", "call position");
   const r = evaluate('(do (return {:status "ok"}) (println "never"))');
   assert.ok(r.ok);
   assert.equal(r.status, "returned");

@@ -8,7 +8,7 @@
 import { Validator } from "@cfworker/json-schema";
 import { guardedFetch, type HttpFailure, type HttpResponse } from "../../src/upstream/http_client.ts";
 import type { JsonObject } from "../../src/core/json.ts";
-import { withoutRiskyPatterns } from "../../src/core/regex_screen.ts";
+import { hostSchema, plainValidatorError } from "../../src/upstream/host_schema.ts";
 import type { CallContext, ToolResult, TransportDeps } from "../../src/upstream/types.ts";
 import { mapArgs } from "./args.ts";
 import type { CompiledOperation } from "./compiler.ts";
@@ -117,8 +117,8 @@ export class OperationExecutor {
   #validate(op: CompiledOperation, values: Record<string, unknown>): string[] {
     let validator = this.#validators.get(op.entry.name);
     if (!validator) {
-      // A pattern whose backtracking could freeze the host is left to the service to judge.
-      validator = new Validator(withoutRiskyPatterns(op.entry.inputSchema) as never, "2020-12", false);
+      // Patterns are matched by RE2 in linear time; one RE2 cannot express is left to the service to judge.
+      validator = new Validator(hostSchema(op.entry.inputSchema).schema as never, "2020-12", false);
       this.#validators.set(op.entry.name, validator);
     }
     const result = validator.validate(values);
@@ -171,7 +171,7 @@ function describeErrors(errors: OutputUnit[]): string[] {
     const pointer = e.instanceLocation.replace(/^#\/?/, "");
     if (pointer === "") continue;
     const arg = decodeURIComponent(pointer.split("/")[0]).replace(/~1/g, "/").replace(/~0/g, "~");
-    if (!byArg.has(arg)) byArg.set(arg, `argument "${pointer}": ${e.error}`);
+    if (!byArg.has(arg)) byArg.set(arg, `argument "${pointer}": ${plainValidatorError(e.error)}`);
   }
   return byArg.size ? [...byArg.values()] : ["the arguments do not match the tool's input schema"];
 }

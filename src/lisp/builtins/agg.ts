@@ -10,7 +10,7 @@ import { compare } from "../values/compare.ts";
 import { describe } from "../values/kinds.ts";
 import { seqView } from "../values/seq.ts";
 import { fn1, keyFn } from "../values/fn.ts";
-import { add, float, type Num, toNumber } from "../values/numbers.ts";
+import { add, float, type Num, numCompare, toNumber } from "../values/numbers.ts";
 import { vecFrom } from "../values/vector.ts";
 import { define } from "./table.ts";
 import { entries, ENTRY_BYTES, slots, swapHint } from "./util.ts";
@@ -65,13 +65,31 @@ function extremeBy(fn: string, a: Value[], sign: 1 | -1): Value {
   return best;
 }
 
+/**
+ * `max-key`/`min-key` as Clojure defines them: the keys must be numbers, and of equal keys the LAST argument wins
+ * (`(max-key count "a" "b")` is `"b"`); a NaN key never wins a comparison.
+ */
 function extremeKey(fn: string, a: Value[], sign: 1 | -1): Value {
   const f = fn1(a[0], fn, 1);
+  if (a.length === 2) return a[1]; // Clojure: ([k x] x), the key is never computed
+  const key = (x: Value, i: number): Num => {
+    const k = f(x);
+    if (!isNum(k)) {
+      throw new LispError(
+        "type_error",
+        `${fn}: the key of argument ${i + 1} is ${describe(k)}, not a number (use ${
+          sign > 0 ? "max-by" : "min-by"
+        } to rank by any value)`,
+      );
+    }
+    return k;
+  };
   let best = a[1];
-  let bestKey = f(best);
+  let bestKey = key(best, 1);
   for (let i = 2; i < a.length; i++) {
-    const k = f(a[i]);
-    if (sign * compare(k, bestKey) > 0) {
+    const k = key(a[i], i);
+    const c = sign * numCompare(k, bestKey);
+    if (i === 2 ? !(c < 0) : c >= 0) { // Clojure: (if (> kx ky) x y), then (>= kx kv) over the rest
       best = a[i];
       bestKey = k;
     }
@@ -129,13 +147,13 @@ define("aggregation", {
   "min-key": {
     arity: [2, Infinity],
     args: ["[f x & more]"],
-    doc: "The argument x with the smallest (f x) (ties → first).",
+    doc: "The argument x with the smallest number (f x) (ties → the last).",
     fn: (a) => extremeKey("min-key", a, -1),
   },
   "max-key": {
     arity: [2, Infinity],
     args: ["[f x & more]"],
-    doc: "The argument x with the largest (f x) (ties → first).",
+    doc: "The argument x with the largest number (f x) (ties → the last).",
     fn: (a) => extremeKey("max-key", a, 1),
   },
   "distinct-by": {

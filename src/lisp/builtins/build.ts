@@ -247,7 +247,11 @@ define("sequences", {
     arity: [2, 2],
     args: ["[to from]"],
     doc: "Pour the items of from into to (vector, set or map; a map target takes [k v] pairs).",
-    fn: (a, ctx) => intoImpl(a[0], a[1], (n) => ctx.alloc(n)),
+    fn: (a, ctx) => {
+      // Clojure: (into nil nil) and (into nil []) are nil (nothing was added to nil).
+      if (a[0] === null && (a[1] === null || (a[1] instanceof PVec && a[1].n === 0))) return null;
+      return intoImpl(a[0], a[1], (n) => ctx.alloc(n));
+    },
   },
   "flatten": {
     arity: [1, 1],
@@ -332,23 +336,32 @@ define("sequences", {
   "pop": {
     arity: [1, 1],
     args: ["[v]"],
-    doc: "A vector without its last item; (pop []) is nil.",
+    doc: "A vector without its last item; (pop nil) is nil, (pop []) raises as in Clojure.",
     fn: (a) => {
       const v = a[0];
       if (v === null) return null;
       if (!(v instanceof PVec)) return argError("pop", 1, "a vector", v);
-      return v.n === 0 ? null : v.slice(0, v.n - 1);
+      if (v.n === 0) {
+        throw new LispError("type_error", "pop: the vector is empty (Clojure raises); check (seq v) first");
+      }
+      return v.slice(0, v.n - 1);
     },
   },
   "subvec": {
     arity: [2, 3],
     args: ["[v start]", "[v start end]"],
-    doc: "Slice of a vector from start to end (indices are clamped).",
+    doc: "Slice of a vector from start to end (0 ≤ start ≤ end ≤ count, else it raises as in Clojure).",
     fn: (a) => {
       const v = a[0];
       const xs = v instanceof PVec ? v : v === null ? EMPTY_VEC : argError("subvec", 1, "a vector", v);
-      const s = Math.min(Math.max(0, intArg("subvec", a, 1)), xs.n);
-      const e = a.length === 3 ? Math.min(Math.max(s, intArg("subvec", a, 2)), xs.n) : xs.n;
+      const s = intArg("subvec", a, 1);
+      const e = a.length === 3 ? intArg("subvec", a, 2) : xs.n;
+      if (s < 0 || e > xs.n || s > e) {
+        throw new LispError(
+          "type_error",
+          `subvec: ${s}..${e} is out of range for ${describe(xs)}; clamp first, e.g. (subvec v s (min e (count v)))`,
+        );
+      }
       return xs.slice(s, e);
     },
   },

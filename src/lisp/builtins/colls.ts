@@ -9,6 +9,7 @@ import { EMPTY_VEC, PVec, vecFrom } from "../values/vector.ts";
 import { EMPTY_MAP, EMPTY_SET, PMap, PSet } from "../values/hashmap.ts";
 import { seqView } from "../values/seq.ts";
 import { gAt, gCount } from "../values/strings.ts";
+import { describe } from "../values/kinds.ts";
 import { define } from "./table.ts";
 import { argError, slots } from "./util.ts";
 import { noMap } from "./seq.ts";
@@ -74,7 +75,8 @@ export { countOf };
 /** n from a count argument (integers; integral floats accepted). */
 export function countArg(fn: string, a: Value[], i: number): number {
   const v = a[i];
-  if (typeof v === "number" && Number.isFinite(v)) return Math.trunc(v);
+  // Clojure counts a fractional n down while it is positive, so 1.5 takes (or drops) two items.
+  if (typeof v === "number" && Number.isFinite(v)) return Math.ceil(v) + 0;
   if (v instanceof LFloat) return v.v;
   if (typeof v === "bigint") return v > 0n ? Number.MAX_SAFE_INTEGER : -Number.MAX_SAFE_INTEGER;
   return argError(
@@ -150,7 +152,7 @@ define("sequences", {
   "nth": {
     arity: [2, 3],
     args: ["[coll index]", "[coll index not-found]"],
-    doc: "Item at index of a vector or string; out of range or negative → nil (or not-found).",
+    doc: "Item at index of a vector or string; out of range raises unless not-found is given ((nth nil i) is nil).",
     fn: (a) => {
       const i = a[1];
       if (typeof i !== "number" || !Number.isInteger(i)) {
@@ -162,7 +164,16 @@ define("sequences", {
           i instanceof PVec ? "; did you swap the arguments? Usage: (nth coll index)" : "",
         );
       }
-      return nthOf("nth", a[0], i) ?? (a.length === 3 ? a[2] : null);
+      const c = a[0];
+      const len = c instanceof PVec ? c.n : typeof c === "string" ? gCount(c) : -1;
+      if (len >= 0 && (i < 0 || i >= len)) {
+        if (a.length === 3) return a[2];
+        throw new LispError(
+          "type_error",
+          `nth: index ${i} is out of range for ${describe(c)}; pass a default, (nth coll i nil), or use get`,
+        );
+      }
+      return nthOf("nth", c, i) ?? (a.length === 3 ? a[2] : null);
     },
   },
   "rest": {
@@ -215,8 +226,7 @@ define("sequences", {
     fn: (a) => {
       const n = countArg("take-last", a, 0);
       const xs = sliceable(a[1], "take-last", 2);
-      if (n <= 0) return EMPTY_VEC;
-      if (xs.n === 0) return null;
+      if (n <= 0 || xs.n === 0) return null;
       return xs.slice(xs.n - n, xs.n);
     },
   },
@@ -288,24 +298,23 @@ define("sequences", {
   "empty": {
     arity: [1, 1],
     args: ["[coll]"],
-    doc: 'An empty collection of the same type ("" for strings, nil for nil).',
+    doc: "An empty collection of the same type (nil for nil, strings and other values, as in Clojure).",
     fn: (a) => {
       const v = a[0];
       if (v instanceof PVec) return EMPTY_VEC;
       if (v instanceof PMap) return EMPTY_MAP;
       if (v instanceof PSet) return EMPTY_SET;
-      if (typeof v === "string") return "";
       return null;
     },
   },
   "vec": {
     arity: [1, 1],
     args: ["[coll]"],
-    doc: "The items as a vector ((vec nil) is nil).",
+    doc: "The items as a vector ((vec nil) is []).",
     fn: (a, ctx) => {
       const v = a[0];
       if (v instanceof PVec) return v;
-      if (v === null) return null;
+      if (v === null) return EMPTY_VEC;
       const xs = seqView(v, "vec", 1);
       ctx.alloc(slots(xs.length));
       return vecFrom(xs.slice());

@@ -3,10 +3,11 @@
  * @module
  */
 
-import { LispError } from "../errors.ts";
 import type { Value } from "../values/types.ts";
 import { equals } from "../values/equality.ts";
-import { compare, ordered } from "../values/compare.ts";
+import { javaCompare, ordered } from "../values/compare.ts";
+import { isNumber } from "../values/equality.ts";
+import { argError } from "./util.ts";
 import { truthy } from "../values/kinds.ts";
 import { type BuiltinContext, define } from "./table.ts";
 import { PVec } from "../values/vector.ts";
@@ -23,8 +24,17 @@ function eqAll(a: Value[], ctx: BuiltinContext): boolean {
   return true;
 }
 
+const OPS = { [-2]: "<", [-1]: "<=", [1]: ">=", [2]: ">" } as const;
+
+/** `<`, `<=`, `>=`, `>`: numbers only, as in Clojure (a NaN answers false); other values raise with a pointer to compare. */
 function chain(op: -2 | -1 | 1 | 2) {
+  const name = OPS[op];
   return (a: Value[]): Value => {
+    for (let i = 0; i < a.length; i++) {
+      if (a.length > 1 && !isNumber(a[i])) {
+        argError(name, i + 1, "a number", a[i], "; to order strings, keywords or vectors use compare");
+      }
+    }
     for (let i = 1; i < a.length; i++) if (!ordered(a[i - 1], a[i], op)) return false;
     return true;
   };
@@ -32,7 +42,18 @@ function chain(op: -2 | -1 | 1 | 2) {
 
 define("comparison", {
   "=": { arity: [1, Infinity], args: ["[x & ys]"], doc: "True when all arguments are equal (1 = 1.0).", fn: eqAll },
-  "==": { arity: [1, Infinity], args: ["[x & ys]"], doc: "Same as =.", fn: eqAll },
+  "==": {
+    arity: [1, Infinity],
+    args: ["[x & ys]"],
+    doc: "True when all the numbers are equal by value (1 == 1.0); other values raise (use =).",
+    fn: (a) => {
+      for (let i = 0; i < a.length; i++) {
+        if (a.length > 1 && !isNumber(a[i])) argError("==", i + 1, "a number", a[i], "; compare other values with =");
+      }
+      for (let i = 1; i < a.length; i++) if (!equals(a[i - 1], a[i])) return false;
+      return true;
+    },
+  },
   "not=": {
     arity: [1, Infinity],
     args: ["[x & ys]"],
@@ -42,38 +63,34 @@ define("comparison", {
   "<": {
     arity: [1, Infinity],
     args: ["[x & ys]"],
-    doc: "True when the arguments strictly increase (total order across types; NaN → false).",
+    doc: "True when the numbers strictly increase (NaN → false; other values raise: use compare).",
     fn: chain(-2),
   },
   ">": {
     arity: [1, Infinity],
     args: ["[x & ys]"],
-    doc: "True when the arguments strictly decrease.",
+    doc: "True when the numbers strictly decrease.",
     fn: chain(2),
   },
   "<=": {
     arity: [1, Infinity],
     args: ["[x & ys]"],
-    doc: "True when the arguments never decrease.",
+    doc: "True when the numbers never decrease.",
     fn: chain(-1),
   },
   ">=": {
     arity: [1, Infinity],
     args: ["[x & ys]"],
-    doc: "True when the arguments never increase.",
+    doc: "True when the numbers never increase.",
     fn: chain(1),
   },
   "compare": {
     arity: [2, 2],
     args: ["[x y]"],
-    doc: "-1, 0 or 1 under the total order (raises on ##NaN).",
+    doc: "Negative, 0 or positive as x is before, equal to or after y: nil first, then numbers, strings, keywords, " +
+      "booleans or vectors (by length, then items) compared with their own kind; other kinds raise.",
     fn: (a) => {
-      try {
-        return compare(a[0], a[1]);
-      } catch (e) {
-        if (e instanceof LispError) throw new LispError("type_error", "compare: cannot compare ##NaN");
-        throw e;
-      }
+      return javaCompare(a[0], a[1]);
     },
   },
   "not": { arity: [1, 1], args: ["[x]"], doc: "True for nil and false, else false.", fn: (a) => !truthy(a[0]) },

@@ -7,7 +7,7 @@ import { LispError } from "../errors.ts";
 import { LispFn, type Value } from "../values/types.ts";
 import { PMap, PSet } from "../values/hashmap.ts";
 import { PVec } from "../values/vector.ts";
-import { mapEntries } from "../values/seq.ts";
+import { mapEntries, seqView } from "../values/seq.ts";
 import { callValue, isCallable } from "../values/fn.ts";
 import { truthy } from "../values/kinds.ts";
 import { define } from "./table.ts";
@@ -36,14 +36,24 @@ function callableArg(fn: string, a: Value[], i: number): Value {
   return argError(fn, i + 1, "a function", f);
 }
 
-/** Spread the last argument of `apply` (vector, set, or map entries). */
+/** Spread the last argument of `apply` (any collection, a string's characters, nil for none), as Clojure does. */
 export function spreadArgs(a: Value[]): Value[] {
   const last = a[a.length - 1];
   let tail: Value[];
   if (last instanceof PVec) tail = last.view();
   else if (last instanceof PSet) tail = last.members();
   else if (last instanceof PMap) tail = mapEntries(last);
-  else return argError("apply", a.length, "a vector, set or map as the last argument", last);
+  else if (last === null) tail = [];
+  else if (typeof last === "string") tail = seqView(last, "apply", a.length);
+  else {
+    return argError(
+      "apply",
+      a.length,
+      "a collection as the last argument",
+      last,
+      "; (apply f x y coll) spreads only its last argument: write (apply f x [y]) or (f x y)",
+    );
+  }
   const out = a.slice(1, -1);
   for (let i = 0; i < tail.length; i++) out.push(tail[i]);
   return out;
@@ -142,17 +152,21 @@ define("functions", {
     },
   },
   "fnil": {
-    arity: [2, 2],
-    args: ["[f default]"],
-    doc: "A function like f but replacing a nil first argument with default.",
+    arity: [2, 4],
+    args: ["[f default]", "[f default-1 default-2]", "[f default-1 default-2 default-3]"],
+    doc: "A function like f but replacing a nil first (second, third) argument with its default.",
     fn: (a) => {
       const f = callableArg("fnil", a, 0);
-      const d = a[1];
+      const ds = a.slice(1);
       return new CombinatorFn("fnil", (args) => {
         if (args.length === 0) throw new LispError("arity_error", "fnil function called with no arguments");
-        if (args[0] !== null) return callValue(f, args);
-        const c = args.slice();
-        c[0] = d;
+        let c = args;
+        for (let i = 0; i < ds.length && i < args.length; i++) {
+          if (args[i] === null) {
+            if (c === args) c = args.slice();
+            c[i] = ds[i];
+          }
+        }
         return callValue(f, c);
       });
     },

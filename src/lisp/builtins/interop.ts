@@ -9,9 +9,9 @@ import { LispError } from "../errors.ts";
 import { LDate, LDuration, type Value } from "../values/types.ts";
 import { gCount, gIndexOf, gLastIndexOf, gSlice } from "../values/strings.ts";
 import { isNumber } from "../values/equality.ts";
-import { toNumber } from "../values/numbers.ts";
+import { float, intFromNumber, isFloat, numCompare, toNumber } from "../values/numbers.ts";
 import { define } from "./table.ts";
-import { argError, intArg, strArg } from "./util.ts";
+import { argError, intArg, numArg, strArg } from "./util.ts";
 import { parseDouble, parseLong } from "./text.ts";
 
 function dateArg(fn: string, a: Value[], i: number): LDate {
@@ -62,12 +62,102 @@ const str2 = (name: string, doc: string, f: (s: string, t: string) => Value) => 
   fn: (a: Value[]) => f(strArg(name, a, 0), strArg(name, a, 1)),
 });
 
-function requireParsed(fn: string, v: Value, s: Value): Value {
-  if (v === null && typeof s !== "string" && s !== null) return argError(fn, 1, "a string", s);
+function notParsed(fn: string, s: Value, what: string, instead: string): never {
+  if (typeof s !== "string" && s !== null) return argError(fn, 1, "a string", s);
+  throw new LispError(
+    "type_error",
+    `${fn}: ${
+      s === null ? "nil" : JSON.stringify(s.slice(0, 40))
+    } is not ${what} (Java raises NumberFormatException; ` +
+      `write (${instead} s) for nil instead)`,
+  );
+}
+
+/** `Integer/parseInt`, `Long/parseLong`: Java's rules (sign and digits only, within range), raising otherwise. */
+function javaParseInt(fn: string, s: Value, limit: bigint): Value {
+  const v = parseLong(s);
+  if (v === null || BigInt(v as number | bigint) >= limit || BigInt(v as number | bigint) < -limit) {
+    return notParsed(fn, s, `a ${limit > 2147483648n ? 64 : 32}-bit integer`, "parse-long");
+  }
   return v;
 }
 
+/** `Double/parseDouble`: Java's rules (what parse-double reads), raising where parse-double answers nil. */
+function javaParseDouble(fn: string, s: Value): Value {
+  const v = parseDouble(s);
+  return v === null ? notParsed(fn, s, "a floating-point number", "parse-double") : v;
+}
+
+/** `Math/max`, `Math/min`: Java's overloads take two integers or two floats; mixing them has no matching method. */
+function javaExtreme(fn: string, a: Value[], sign: 1 | -1): Value {
+  const x = numArg(fn, a, 0), y = numArg(fn, a, 1);
+  if (isFloat(x) !== isFloat(y)) {
+    throw new LispError(
+      "type_error",
+      `${fn}: Java's ${fn} takes two integers or two floats, got one of each; write (${
+        sign > 0 ? "max" : "min"
+      } a b) or convert with (double x)`,
+    );
+  }
+  if (!isFloat(x)) return sign * numCompare(x, y) >= 0 ? x : y;
+  const p = toNumber(x), q = toNumber(y);
+  return float(sign > 0 ? Math.max(p, q) : Math.min(p, q));
+}
+
+/** A float result of `f` on a number argument (`Math/ceil`, `Math/floor` return doubles in Java). */
+function javaDouble(fn: string, f: (x: number) => number) {
+  return (a: Value[]): Value => float(f(toNumber(numArg(fn, a, 0))));
+}
+
 define("interop", {
+  "Math/max": {
+    arity: [2, 2],
+    args: ["[a b]"],
+    doc: "Java's Math.max: two integers or two floats (max takes any numbers).",
+    groups: ["math"],
+    qualifiedOnly: true,
+    fn: (a) => javaExtreme("Math/max", a, 1),
+  },
+  "Math/min": {
+    arity: [2, 2],
+    args: ["[a b]"],
+    doc: "Java's Math.min: two integers or two floats (min takes any numbers).",
+    groups: ["math"],
+    qualifiedOnly: true,
+    fn: (a) => javaExtreme("Math/min", a, -1),
+  },
+  "Math/ceil": {
+    arity: [1, 1],
+    args: ["[x]"],
+    doc: "Smallest whole number ≥ x, as a float like Java's (ceil gives an integer).",
+    groups: ["math"],
+    qualifiedOnly: true,
+    fn: javaDouble("Math/ceil", Math.ceil),
+  },
+  "Math/floor": {
+    arity: [1, 1],
+    args: ["[x]"],
+    doc: "Largest whole number ≤ x, as a float like Java's (floor gives an integer).",
+    groups: ["math"],
+    qualifiedOnly: true,
+    fn: javaDouble("Math/floor", Math.floor),
+  },
+  "Math/round": {
+    arity: [1, 1],
+    args: ["[x]"],
+    doc: "Java's Math.round: the integer floor(x + 0.5), so halves go up (-2.5 → -2; round goes away from zero).",
+    groups: ["math"],
+    qualifiedOnly: true,
+    fn: (a) => {
+      const v = numArg("Math/round", a, 0);
+      if (!isFloat(v)) return v;
+      const x = toNumber(v);
+      if (x !== x) return 0;
+      if (x >= 2 ** 63) return 9223372036854775807n;
+      if (x <= -(2 ** 63)) return -9223372036854775808n;
+      return intFromNumber(Math.floor(x + 0.5) + 0);
+    },
+  },
   ".indexOf": {
     arity: [2, 3],
     args: ["[s sub]", "[s sub from]"],
@@ -75,10 +165,30 @@ define("interop", {
     fn: (a) =>
       gIndexOf(strArg(".indexOf", a, 0), strArg(".indexOf", a, 1), a.length === 3 ? intArg(".indexOf", a, 2) : 0),
   },
-  ".lastIndexOf": str2(".lastIndexOf", "Character index of the last sub in s, or -1.", (s, t) => gLastIndexOf(s, t)),
+  ".lastIndexOf": {
+    arity: [2, 3],
+    args: ["[s sub]", "[s sub from]"],
+    doc: "Character index of the last sub in s (at or before from), or -1.",
+    fn: (a) =>
+      gLastIndexOf(
+        strArg(".lastIndexOf", a, 0),
+        strArg(".lastIndexOf", a, 1),
+        a.length === 3 ? intArg(".lastIndexOf", a, 2) : undefined,
+      ),
+  },
   ".toLowerCase": strFn(".toLowerCase", "Lower-case.", (s) => s.toLowerCase()),
   ".toUpperCase": strFn(".toUpperCase", "Upper-case.", (s) => s.toUpperCase()),
-  ".startsWith": str2(".startsWith", "True when s starts with t.", (s, t) => s.startsWith(t)),
+  ".startsWith": {
+    arity: [2, 3],
+    args: ["[s prefix]", "[s prefix offset]"],
+    doc: "True when s starts with prefix (at the character offset, when given).",
+    fn: (a) => {
+      const s = strArg(".startsWith", a, 0), t = strArg(".startsWith", a, 1);
+      if (a.length === 2) return s.startsWith(t);
+      const at = intArg(".startsWith", a, 2);
+      return at >= 0 && at <= gCount(s) && gSlice(s, at, gCount(s)).startsWith(t);
+    },
+  },
   ".endsWith": str2(".endsWith", "True when s ends with t.", (s, t) => s.endsWith(t)),
   ".contains": str2(".contains", "True when s contains t.", (s, t) => s.includes(t)),
   ".length": strFn(".length", "Number of characters.", (s) => gCount(s)),
@@ -100,26 +210,26 @@ define("interop", {
   "Integer/parseInt": {
     arity: [1, 1],
     args: ["[s]"],
-    doc: "Same as parse-long.",
+    doc: "The 32-bit integer the whole string writes (an optional sign and digits); anything else raises.",
     groups: ["Integer"],
     qualifiedOnly: true,
-    fn: (a) => requireParsed("Integer/parseInt", parseLong(a[0]), a[0]),
+    fn: (a) => javaParseInt("Integer/parseInt", a[0], 2147483648n),
   },
   "Long/parseLong": {
     arity: [1, 1],
     args: ["[s]"],
-    doc: "Same as parse-long.",
+    doc: "The 64-bit integer the whole string writes (an optional sign and digits); anything else raises.",
     groups: ["Long"],
     qualifiedOnly: true,
-    fn: (a) => requireParsed("Long/parseLong", parseLong(a[0]), a[0]),
+    fn: (a) => javaParseInt("Long/parseLong", a[0], 9223372036854775808n),
   },
   "Double/parseDouble": {
     arity: [1, 1],
     args: ["[s]"],
-    doc: "Same as parse-double.",
+    doc: "The float the string writes (surrounding whitespace allowed); anything else raises.",
     groups: ["Double"],
     qualifiedOnly: true,
-    fn: (a) => requireParsed("Double/parseDouble", parseDouble(a[0]), a[0]),
+    fn: (a) => javaParseDouble("Double/parseDouble", a[0]),
   },
   "Float/parseFloat": {
     arity: [1, 1],
@@ -127,7 +237,7 @@ define("interop", {
     doc: "Same as parse-double.",
     groups: ["Float"],
     qualifiedOnly: true,
-    fn: (a) => requireParsed("Float/parseFloat", parseDouble(a[0]), a[0]),
+    fn: (a) => javaParseDouble("Float/parseFloat", a[0]),
   },
   "Boolean/parseBoolean": {
     arity: [1, 1],

@@ -5,7 +5,7 @@
 
 import { LispError } from "../errors.ts";
 import { Keyword, Reduced, type Value } from "../values/types.ts";
-import { EMPTY_VEC, PVec, vecFrom } from "../values/vector.ts";
+import { EMPTY_VEC, PVec, vecFrom, vecOf } from "../values/vector.ts";
 import { EMPTY_MAP, MapBuilder, NOT_FOUND, PMap, PSet } from "../values/hashmap.ts";
 import { mapEntries, seqView } from "../values/seq.ts";
 import { sortedEntries, sortedKeys } from "../values/compare.ts";
@@ -14,16 +14,24 @@ import { flexGet, getIn, mapFlexGet, storedKey, writeKey } from "../values/flex.
 import { type BuiltinContext, define } from "./table.ts";
 import { argError, entries, ENTRY_BYTES, nested, slots } from "./util.ts";
 
+function flexGetKey(m: PMap, k: Value, nf: Value): Value {
+  const r = mapFlexGet(m, k);
+  return r === NOT_FOUND ? nf : r;
+}
+
 function getImpl(a: Value[]): Value {
   const c = a[0];
   const nf = a.length === 3 ? a[2] : null;
-  if (c instanceof PMap || c instanceof PVec) return flexGet(c, a[1], nf);
-  if (c === null || c instanceof PSet) return c instanceof PSet ? (c.has(a[1]) ? a[1] : nf) : nf;
+  const k = a[1];
+  // A vector key is a key, as in Clojure ((get {[1 2] :v} [1 2]) is :v); get-in takes a path.
+  if (k instanceof PVec && (c instanceof PMap || c instanceof PVec)) {
+    return c instanceof PMap ? flexGetKey(c, k, nf) : nf;
+  }
+  if (c instanceof PMap || c instanceof PVec) return flexGet(c, k, nf);
+  if (typeof c === "string") return getIn(c, vecOf(k), nf);
+  if (c === null || c instanceof PSet) return c instanceof PSet ? (c.has(k) ? k : nf) : nf;
   if (c instanceof Keyword && (a[1] instanceof PMap || a[1] === null)) {
     return argError("get", 1, "a map or vector", c, "; did you swap the arguments? Usage: (get m key)");
-  }
-  if (typeof c === "string") {
-    return argError("get", 1, "a map or vector", c, "; strings do not support get, use nth or subs");
   }
   return nf;
 }
@@ -225,6 +233,11 @@ define("maps", {
     doc: "Map of only the listed keys (flexible lookup; the result keeps the map's own keys).",
     fn: (a, ctx) => {
       const m = a[0];
+      // Clojure takes a string's characters as the keys (so no keyword key ever matches); the flexible lookup would
+      // find :a for the one-character string "a". Refuse rather than answer differently.
+      if (typeof a[1] === "string") {
+        return argError("select-keys", 2, "a collection of keys", a[1], "; write a vector: (select-keys m [:a :b])");
+      }
       const ks = a[1] === null ? [] : seqView(a[1], "select-keys", 2);
       ctx.alloc(slots(2) + entries(ks.length));
       if (m === null) return EMPTY_MAP;
@@ -301,7 +314,7 @@ define("maps", {
     doc: "Map with f applied to every value (nil → nil).",
     fn: (a, ctx) => {
       const m = a[0];
-      if (m === null) return null;
+      if (m === null) return EMPTY_MAP; // Clojure: (update-vals nil f) is {}
       if (!(m instanceof PMap)) {
         return argError(
           "update-vals",
@@ -324,7 +337,7 @@ define("maps", {
     doc: "Map with f applied to every key.",
     fn: (a, ctx) => {
       const m = a[0];
-      if (m === null) return null;
+      if (m === null) return EMPTY_MAP;
       if (!(m instanceof PMap)) return argError("update-keys", 1, "a map", m);
       const f = fn1(a[1], "update-keys", 2);
       ctx.alloc(slots(2 * m.size) + entries(m.size));

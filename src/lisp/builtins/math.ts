@@ -6,8 +6,19 @@
 
 import { LispError } from "../errors.ts";
 import { LFloat, type Value } from "../values/types.ts";
-import { compare } from "../values/compare.ts";
-import { add, float, intFromNumber, isFloat, mul, neg, normBig, type Num, sub, toNumber } from "../values/numbers.ts";
+import {
+  add,
+  float,
+  intFromNumber,
+  isFloat,
+  mul,
+  neg,
+  normBig,
+  type Num,
+  numCompare,
+  sub,
+  toNumber,
+} from "../values/numbers.ts";
 import { alias, define, type NsGroup } from "./table.ts";
 import { argError, numArg } from "./util.ts";
 import { numberText } from "../values/kinds.ts";
@@ -18,10 +29,6 @@ const M: NsGroup[] = ["math"];
 
 function isNaNNum(v: Num): boolean {
   return typeof v === "number" && v !== v;
-}
-
-function isSpecial(v: Num): boolean {
-  return typeof v === "number" && !Number.isFinite(v);
 }
 
 function isZeroInt(v: Num): boolean {
@@ -42,10 +49,27 @@ function intDivArgs(fn: string, a: Value[]): [Num, Num] {
 
 type IntOp = (x: bigint, y: bigint) => bigint;
 
+/**
+ * `quot`/`rem`/`mod`: exact on integers; with a float, Clojure's double rules — the quotient must be finite (a NaN
+ * or infinite quotient raises, as Java's BigDecimal conversion does), `quot` truncates it, `rem` is
+ * `x - (quot x y) * y` (so `(rem 2 ##Inf)` is ##NaN) and `mod` adds `y` when the signs differ.
+ */
 function intDiv(fn: string, a: Value[], big: IntOp, num: (x: number, y: number) => number): Num {
   const [x, y] = intDivArgs(fn, a);
-  if (isSpecial(x) || isSpecial(y)) return NaN;
-  if (isFloat(x) || isFloat(y)) return float(num(toNumber(x), toNumber(y)));
+  if (isFloat(x) || isFloat(y)) {
+    const p = toNumber(x), q = toNumber(y);
+    const t = p / q;
+    if (!Number.isFinite(t)) {
+      throw new LispError(
+        "arithmetic_error",
+        `${fn}: the quotient of ${numberText(p, isFloat(x))} by ${numberText(q, isFloat(y))} is not finite`,
+      );
+    }
+    const r = p - Math.trunc(t) * q;
+    if (fn === "quot") return float(Math.trunc(t) + 0);
+    if (fn === "rem" || r === 0 || r !== r || (p > 0) === (q > 0)) return float(r);
+    return float(r + q);
+  }
   if (typeof x === "number" && typeof y === "number") return num(x, y) + 0;
   return normBig(big(BigInt(x as number | bigint), BigInt(y as number | bigint)));
 }
@@ -108,10 +132,18 @@ function times(a: Value[]): Value {
   return acc;
 }
 
-function extreme(a: Value[], sign: 1 | -1): Value {
-  for (const v of a) if (typeof v === "number" && v !== v) return NaN;
-  let best = a[0];
-  for (let i = 1; i < a.length; i++) if (sign * compare(a[i], best) > 0) best = a[i];
+/**
+ * `max`/`min` as Clojure's Numbers.max/min: numbers only; a NaN argument wins; of equal numbers the later one wins
+ * (`(max 1 1.0)` is `1.0`).
+ */
+function extreme(fn: string, a: Value[], sign: 1 | -1): Value {
+  if (a.length === 1) return a[0]; // Clojure: ([x] x), whatever x is
+  let best: Num = numArg(fn, a, 0, " (max and min take numbers; to rank other values use sort, max-by or min-by)");
+  for (let i = 1; i < a.length; i++) {
+    const x = numArg(fn, a, i, " (max and min take numbers; to rank other values use sort, max-by or min-by)");
+    if (isNaNNum(best)) continue;
+    if (isNaNNum(x) || !(sign * numCompare(best, x) > 0)) best = x;
+  }
   return best;
 }
 
@@ -143,7 +175,12 @@ define("math", {
     doc: "Float division, left to right; (/ x) is 1/x; an integer 0 divisor raises.",
     groups: M,
     fn: (a) => {
-      if (a.length === 1) return divide(1, numArg("/", a, 0));
+      if (a.length === 1) {
+        // Clojure's one-argument (/ x) raises for any zero, a float 0.0 included (only (/ 1 0.0) is ##Inf)
+        const x = numArg("/", a, 0);
+        if (toNumber(x) === 0) throw new LispError("arithmetic_error", "/: division by zero ((/ x) of a zero)");
+        return divide(1, x);
+      }
       let acc = numArg("/", a, 0);
       for (let i = 1; i < a.length; i++) acc = divide(acc, numArg("/", a, i));
       return isFloat(acc) ? acc : float(toNumber(acc));
@@ -191,16 +228,16 @@ define("math", {
   "max": {
     arity: [1, Infinity],
     args: ["[x & ys]"],
-    doc: "Greatest argument under the total order (##NaN if any is NaN).",
+    doc: "Greatest number (##NaN if any is NaN; of equal numbers the last).",
     groups: M,
-    fn: (a) => extreme(a, 1),
+    fn: (a) => extreme("max", a, 1),
   },
   "min": {
     arity: [1, Infinity],
     args: ["[x & ys]"],
-    doc: "Least argument under the total order (##NaN if any is NaN).",
+    doc: "Least number (##NaN if any is NaN; of equal numbers the last).",
     groups: M,
-    fn: (a) => extreme(a, -1),
+    fn: (a) => extreme("min", a, -1),
   },
   "round": {
     arity: [1, 1],

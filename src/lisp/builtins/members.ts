@@ -6,7 +6,9 @@
 import type { Value } from "../values/types.ts";
 import { PVec, vecFrom } from "../values/vector.ts";
 import { PMap, PSet, SetBuilder } from "../values/hashmap.ts";
-import { equals, keyEquals } from "../values/equality.ts";
+import { equals } from "../values/equality.ts";
+import { LispError } from "../errors.ts";
+import { describe } from "../values/kinds.ts";
 import { mapEntries, seqView } from "../values/seq.ts";
 import { flexGet, flexHas, writeKey } from "../values/flex.ts";
 import { define } from "./table.ts";
@@ -24,15 +26,18 @@ define("sequences", {
   "contains?": {
     arity: [2, 2],
     args: ["[coll key]"],
-    doc: "Map: key present (flexible); set: member; vector: element present; nil → false.",
-    fn: (a, ctx) => {
+    doc: "Map: key present (flexible); set: member; nil → false. A vector is refused (Clojure tests an index there).",
+    fn: (a) => {
       const c = a[0];
       if (c instanceof PMap) return flexHas(c, a[1]);
       if (c instanceof PSet) return c.has(a[1]);
-      if (c instanceof PVec) {
-        ctx.step(c.n >> 4);
-        for (let i = 0; i < c.n; i++) if (keyEquals(c.at(i), a[1])) return true;
-        return false;
+      if (c instanceof PVec || typeof c === "string") {
+        // Clojure's (contains? [10 20] 1) is true: it asks for an index, which is rarely what is meant.
+        throw new LispError(
+          "type_error",
+          `contains?: on ${describe(c)} Clojure tests an index, not membership; write (some #{x} coll) for ` +
+            "membership or (< -1 i (count coll)) for an index",
+        );
       }
       if (c === null) return false;
       return argError("contains?", 1, "a map, set or vector", c);
@@ -81,11 +86,10 @@ define("sequences", {
   "set": {
     arity: [1, 1],
     args: ["[coll]"],
-    doc: "A set of the items of a vector or set (maps give entries).",
+    doc: "A set of the items of a collection (maps give entries, strings their characters; nil → #{}).",
     fn: (a, ctx) => {
       const v = a[0];
       if (v instanceof PSet) return v;
-      if (v === null || typeof v === "string") return argError("set", 1, "a vector or set", v);
       const xs = v instanceof PMap ? mapEntries(v) : seqView(v, "set", 1);
       ctx.alloc(slots(2) + entries(xs.length));
       const b = new SetBuilder();

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { Keyword, kw, LFloat, LispFn, LRegex, type Value } from "../values/types.ts";
+import { Keyword, kw, LFloat, LispFn, LRegex, SymbolRef, type Value } from "../values/types.ts";
 import { PVec } from "../values/vector.ts";
 import { MapBuilder, PMap, PSet } from "../values/hashmap.ts";
 import { isNumber } from "../values/equality.ts";
@@ -21,12 +21,32 @@ function pred(doc: string, f: (x: Value) => boolean): BuiltinSpec {
   return { arity: [1, 1], args: ["[x]"], doc, fn: (a) => f(a[0]) };
 }
 
-function numPred(doc: string, f: (x: number, v: Num) => boolean): BuiltinSpec {
-  return pred(doc, (x) => isNumber(x) && f(toNumber(x), x));
+/** A numeric predicate: numbers only, as in Clojure (`(pos? nil)` raises instead of answering false). */
+function numPred(name: string, doc: string, f: (x: number, v: Num) => boolean, integers = false): BuiltinSpec {
+  return {
+    arity: [1, 1],
+    args: ["[x]"],
+    doc,
+    fn: (a) => {
+      const x = a[0];
+      if (!isNumber(x) || (integers && !isInt(x))) {
+        return argError(
+          name,
+          1,
+          integers ? "an integer" : "a number",
+          x,
+          "; test the kind first, e.g. (and (number? x) …)",
+        );
+      }
+      return f(toNumber(x), x);
+    },
+  };
 }
 
-const isFloatVal = (x: Value) =>
-  (typeof x === "number" && !Number.isInteger(x) && Number.isFinite(x)) || x instanceof LFloat;
+const isFloatVal = (x: Value) => (typeof x === "number" && !Number.isInteger(x)) || x instanceof LFloat;
+/** Clojure's int?: a fixed-precision (64-bit) integer; larger exact integers are BigInts there. */
+const isLong = (x: Value) =>
+  isInt(x) && (typeof x !== "bigint" || (x >= -9223372036854775808n && x <= 9223372036854775807n));
 const isChar = (x: Value) => typeof x === "string" && x.length > 0 && gCount(x) === 1;
 const isColl = (x: Value) => x instanceof PVec || x instanceof PMap || x instanceof PSet;
 
@@ -69,37 +89,40 @@ define("predicates", {
   "coll?": pred("True for vectors, maps and sets.", isColl),
   "fn?": pred("True for functions.", (x) => x instanceof LispFn),
   "boolean?": pred("True for true and false.", (x) => typeof x === "boolean"),
-  "int?": pred("True for integers.", isInt),
+  "int?": pred("True for integers in the 64-bit range (Clojure's fixed-precision integers).", isLong),
   "integer?": pred("True for integers.", isInt),
-  "float?": pred("True for finite floats.", isFloatVal),
-  "double?": pred("True for finite floats.", isFloatVal),
+  "float?": pred("True for floats (##NaN and ##Inf included).", isFloatVal),
+  "double?": pred("True for floats (##NaN and ##Inf included).", isFloatVal),
   "char?": pred("True for a one-character string.", isChar),
   "true?": pred("True only for true.", (x) => x === true),
   "false?": pred("True only for false.", (x) => x === false),
-  "zero?": numPred("True for numbers equal to 0.", (x) => x === 0),
-  "pos?": numPred("True for numbers above 0.", (x, v) => (typeof v === "bigint" ? v > 0n : x > 0)),
-  "neg?": numPred("True for numbers below 0.", (x, v) => (typeof v === "bigint" ? v < 0n : x < 0)),
+  "zero?": numPred("zero?", "True for numbers equal to 0.", (x) => x === 0),
+  "pos?": numPred("pos?", "True for numbers above 0.", (x, v) => (typeof v === "bigint" ? v > 0n : x > 0)),
+  "neg?": numPred("neg?", "True for numbers below 0.", (x, v) => (typeof v === "bigint" ? v < 0n : x < 0)),
   "even?": numPred(
-    "True for even whole numbers.",
-    (x, v) => (typeof v === "bigint" ? v % 2n === 0n : Number.isInteger(x) && x % 2 === 0),
+    "even?",
+    "True for even integers (other values raise).",
+    (x, v) => (typeof v === "bigint" ? v % 2n === 0n : x % 2 === 0),
+    true,
   ),
   "odd?": numPred(
-    "True for odd whole numbers.",
-    (x, v) => (typeof v === "bigint" ? v % 2n !== 0n : Number.isInteger(x) && x % 2 !== 0),
+    "odd?",
+    "True for odd integers (other values raise).",
+    (x, v) => (typeof v === "bigint" ? v % 2n !== 0n : x % 2 !== 0),
+    true,
   ),
   "sequential?": pred("True for vectors.", (x) => x instanceof PVec),
-  "seq?": pred("True for vectors (there is no separate seq type).", (x) => x instanceof PVec),
   "seqable?": pred(
     "True for nil, strings and collections.",
     (x) => x === null || typeof x === "string" || isColl(x),
   ),
   "associative?": pred("True for maps and vectors.", (x) => x instanceof PMap || x instanceof PVec),
-  "counted?": pred("True for collections and strings.", (x) => isColl(x) || typeof x === "string"),
-  "indexed?": pred("True for vectors and strings.", (x) => x instanceof PVec || typeof x === "string"),
+  "counted?": pred("True for collections (not strings: counting them walks the text).", isColl),
+  "indexed?": pred("True for vectors.", (x) => x instanceof PVec),
   "reversible?": pred("True for vectors.", (x) => x instanceof PVec),
   "ifn?": pred("True for callable values (functions, keywords, maps, sets).", isCallable),
   "sorted?": pred("Always false (no sorted collections).", () => false),
-  "symbol?": pred("Always false (no symbol values).", () => false),
+  "symbol?": pred("True for quoted symbols ('x).", (x) => x instanceof SymbolRef),
   "decimal?": pred("Always false.", () => false),
   "ratio?": pred("Always false.", () => false),
   "map-entry?": pred("Always false (entries are plain vectors).", () => false),
@@ -107,8 +130,8 @@ define("predicates", {
   "nat-int?": pred("True for integers ≥ 0.", (x) => isInt(x) && (typeof x === "bigint" ? x >= 0n : x >= 0)),
   "pos-int?": pred("True for integers > 0.", (x) => isInt(x) && (typeof x === "bigint" ? x > 0n : x > 0)),
   "neg-int?": pred("True for integers < 0.", (x) => isInt(x) && (typeof x === "bigint" ? x < 0n : x < 0)),
-  "infinite?": pred("True for ##Inf and ##-Inf.", (x) => x === Infinity || x === -Infinity),
-  "NaN?": pred("True for ##NaN.", (x) => typeof x === "number" && x !== x),
+  "infinite?": numPred("infinite?", "True for ##Inf and ##-Inf.", (x) => x === Infinity || x === -Infinity),
+  "NaN?": numPred("NaN?", "True for ##NaN.", (x) => x !== x),
   "regex?": pred("True for regexes.", (x) => x instanceof LRegex),
   "type": {
     arity: [1, 1],

@@ -10,7 +10,8 @@
 
 import { LispError } from "../errors.ts";
 import { LRegex, type Value } from "../values/types.ts";
-import { EMPTY_VEC, vecFrom } from "../values/vector.ts";
+import { describe } from "../values/kinds.ts";
+import { vecFrom } from "../values/vector.ts";
 import { define, type NsGroup } from "./table.ts";
 import { argError, intArg, slots, strArg, stringBytes } from "./util.ts";
 import { parseLong } from "./text.ts";
@@ -22,6 +23,37 @@ export const MAX_PATTERN_BYTES = 256;
 /** Max input scanned by regex functions (code units). */
 export const MAX_REGEX_INPUT = 32 * 1024;
 
+/**
+ * Java's meaning of a few escapes that JavaScript reads differently: `\s`/`\S` are the six ASCII whitespace
+ * characters only (JavaScript's `\s` also matches U+00A0 and other Unicode spaces), and `\Q…\E` quotes text.
+ */
+function javaEscapes(src: string): string {
+  if (!src.includes("\\")) return src;
+  let out = "";
+  let inClass = false;
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i];
+    if (c === "\\" && i + 1 < src.length) {
+      const d = src[i + 1];
+      if (d === "s") out += inClass ? "\\t\\n\\v\\f\\r " : "[\\t\\n\\v\\f\\r ]";
+      else if (d === "S" && !inClass) out += "[^\\t\\n\\v\\f\\r ]";
+      else if (d === "Q") {
+        const end = src.indexOf("\\E", i + 2);
+        const lit = src.slice(i + 2, end < 0 ? src.length : end);
+        out += lit.replace(/[.*+?^${}()|[\]\\\/-]/g, "\\$&");
+        i = end < 0 ? src.length : end + 1;
+        continue;
+      } else out += c + d;
+      i++;
+      continue;
+    }
+    if (c === "[" && !inClass) inClass = true;
+    else if (c === "]" && inClass) inClass = false;
+    out += c;
+  }
+  return out;
+}
+
 /** Compile a pattern, or return an error message. */
 export function tryCompileRegex(source: string): { ok: true; regex: LRegex } | { ok: false; message: string } {
   if (new TextEncoder().encode(source).length > MAX_PATTERN_BYTES) {
@@ -29,10 +61,31 @@ export function tryCompileRegex(source: string): { ok: true; regex: LRegex } | {
   }
   let src = source;
   let flags = "";
-  const inline = /^\(\?([imsx]+)\)/.exec(src);
+  const inline = /^\(\?([imsxu]+)\)/.exec(src);
+  let unicodeCase = false;
   if (inline) {
     src = src.slice(inline[0].length);
-    for (const f of inline[1]) if (f !== "x" && !flags.includes(f)) flags += f;
+    unicodeCase = inline[1].includes("u");
+    for (const f of inline[1]) if (f !== "x" && f !== "u" && !flags.includes(f)) flags += f;
+  }
+  // Java's (?i) folds only ASCII letters unless (?u) is given; JavaScript's folds every letter. A pattern whose
+  // answer would differ says so instead of answering differently.
+  if (flags.includes("i") && !unicodeCase && [...src].some((ch) => ch.codePointAt(0)! > 0x7f)) {
+    return {
+      ok: false,
+      message: `regex ${JSON.stringify(source)}: (?i) matches only ASCII letters case-insensitively in Clojure; ` +
+        "write (?iu) for Unicode case folding, or spell both cases ([éÉ])",
+    };
+  }
+  // [[:alpha:]] is not a POSIX class in Java: it is the characters ':', 'a', 'l', 'p', 'h' (and JavaScript reads it
+  // differently again). Refuse it and name what works in both.
+  if (/\[:[a-z]+:\]/.test(src)) {
+    return {
+      ok: false,
+      message:
+        `regex ${JSON.stringify(source)}: POSIX classes like [[:alpha:]] are not classes in Clojure's regexes; ` +
+        "write [a-zA-Z], \\d, \\s or \\p{L} instead",
+    };
   }
   if (nestedRepetition(src)) {
     return {
@@ -42,6 +95,7 @@ export function tryCompileRegex(source: string): { ok: true; regex: LRegex } | {
         "simplify the pattern",
     };
   }
+  src = javaEscapes(src);
   let re: RegExp;
   try {
     re = new RegExp(src, flags + "u");
@@ -63,10 +117,14 @@ export function compileRegex(source: string, fn = "re-pattern"): LRegex {
   return r.regex;
 }
 
-function regexArg(fn: string, a: Value[], i: number): LRegex {
+/** A regex argument; the PTC-only helpers (`extract`, `re-split`) also take a pattern string, Clojure's do not. */
+function regexArg(fn: string, a: Value[], i: number, text = false): LRegex {
   const v = a[i];
   if (v instanceof LRegex) return v;
-  if (typeof v === "string") return compileRegex(v, fn);
+  if (typeof v === "string" && text) return compileRegex(v, fn);
+  if (typeof v === "string") {
+    return argError(fn, i + 1, "a regex", v, `; write #${JSON.stringify(v)} or (re-pattern s)`);
+  }
   return argError(fn, i + 1, "a regex or pattern string", v);
 }
 
@@ -112,28 +170,110 @@ export function regexSplit(r: LRegex, s: string): string[] {
   return parts;
 }
 
+/** One piece of a parsed Java replacement template: literal text, or a group by number or name. */
+type ReplPiece = string | number | { name: string };
+
 /**
- * Replace every match of `r` in `s` with the literal `repl`. `charge` is told the number of matches and the code
- * units they cover before the result is built (so the caller can charge the result's size first).
+ * Parses a replacement string the way java.util.regex.Matcher does (Clojure's `str/replace` with a regex): `$n`
+ * (the longest group number the pattern has), `${name}`, and `\x` for a literal x. Raises `type_error` with Java's
+ * reasons (a `$` without a group, a group the pattern lacks, a trailing `\`).
  */
-export function regexReplaceAll(
+export function parseReplacement(fn: string, r: LRegex, repl: string): ReplPiece[] {
+  const out: ReplPiece[] = [];
+  let lit = "";
+  const bad = (why: string): never => {
+    throw new LispError(
+      "type_error",
+      `${fn}: ${why} in the replacement ${JSON.stringify(repl)} (write \\$ for a literal $, or use a function)`,
+    );
+  };
+  for (let i = 0; i < repl.length; i++) {
+    const c = repl[i];
+    if (c === "\\") {
+      if (++i >= repl.length) bad("a trailing backslash");
+      lit += repl[i];
+    } else if (c === "$") {
+      if (++i >= repl.length) bad("a $ without a group number");
+      if (lit !== "") out.push(lit), lit = "";
+      if (repl[i] === "{") {
+        const end = repl.indexOf("}", i);
+        const name = end < 0 ? "" : repl.slice(i + 1, end);
+        if (!/^[A-Za-z][A-Za-z0-9]*$/.test(name)) bad("a malformed ${name} group reference");
+        if (!new RegExp(`\\(\\?<${name}>`).test(r.re.source)) bad(`no group named ${name}`);
+        out.push({ name });
+        i = end;
+        continue;
+      }
+      const d = repl.charCodeAt(i) - 48;
+      if (d < 0 || d > 9) bad("a $ not followed by a group number");
+      if (d > r.groups) bad(`no group ${d} (the pattern has ${r.groups})`);
+      let n = d;
+      while (i + 1 < repl.length) {
+        const e = repl.charCodeAt(i + 1) - 48;
+        if (e < 0 || e > 9 || n * 10 + e > r.groups) break;
+        n = n * 10 + e;
+        i++;
+      }
+      out.push(n);
+    } else lit += c;
+  }
+  if (lit !== "") out.push(lit);
+  return out;
+}
+
+function pieceText(p: ReplPiece, m: RegExpExecArray): string {
+  return typeof p === "string" ? p : typeof p === "number" ? m[p] ?? "" : m.groups?.[p.name] ?? "";
+}
+
+/**
+ * Replaces every match (or only the first) of `r` in `s`, as Clojure's `str/replace`/`str/replace-first` with a
+ * regex: `repl` is a Java replacement template (`$1`, `${name}`, `\$`) or a function of the match (the string, or
+ * `[whole g1 …]` when the pattern has groups) returning the text. `charge(units)` is told the result's size in code
+ * units before the result is built.
+ */
+export function regexReplace(
+  fn: string,
   r: LRegex,
   s: string,
-  repl: string,
-  charge?: (count: number, matchedUnits: number) => void,
+  repl: string | ((match: Value) => Value),
+  first: boolean,
+  charge: (units: number) => void,
 ): string {
   const text = s.length > MAX_REGEX_INPUT ? s.slice(0, MAX_REGEX_INPUT) : s;
-  if (charge !== undefined) {
-    const ms = allMatches(r, text);
-    let units = 0;
-    for (const m of ms) units += m[0].length;
-    charge(ms.length, units);
+  const all = allMatches(r, text);
+  const ms = first ? all.slice(0, 1) : all;
+  let units = s.length;
+  let texts: string[] = [];
+  if (typeof repl === "string") {
+    const pieces = parseReplacement(fn, r, repl);
+    for (const m of ms) {
+      units -= m[0].length;
+      for (const p of pieces) units += pieceText(p, m).length;
+    }
+    charge(units);
+    texts = ms.map((m) => pieces.map((p) => pieceText(p, m)).join(""));
+  } else {
+    for (const m of ms) {
+      const t = repl(matchValue(m, r.groups));
+      if (typeof t !== "string") {
+        throw new LispError("type_error", `${fn}: the replacement function must return a string, got ${describe(t)}`);
+      }
+      units += t.length - m[0].length;
+      texts.push(t);
+    }
+    charge(units);
   }
-  return text.replace(global(r), () => repl) + s.slice(text.length);
+  let out = "";
+  let last = 0;
+  ms.forEach((m, i) => {
+    out += text.slice(last, m.index) + texts[i];
+    last = m.index + m[0].length;
+  });
+  return out + s.slice(last);
 }
 
 function extract(fn: string, a: Value[]): Value {
-  const r = regexArg(fn, a, 0);
+  const r = regexArg(fn, a, 0, true);
   const s = a[1];
   if (s === null) return null;
   const text = input(fn, a, 1);
@@ -179,14 +319,14 @@ define("regex", {
   "re-seq": {
     arity: [2, 2],
     args: ["[re s]"],
-    doc: "Vector of all matches ([] when none).",
+    doc: "Vector of all matches (nil when none, as in Clojure).",
     groups: R,
     fn: (a, ctx) => {
       const r = regexArg("re-seq", a, 0);
       const ms = allMatches(r, input("re-seq", a, 1));
       ctx.step(ms.length);
       ctx.alloc(slots(ms.length) + (r.groups === 0 ? 0 : ms.length * slots(r.groups + 1)));
-      return ms.length === 0 ? EMPTY_VEC : vecFrom(ms.map((m) => matchValue(m, r.groups)));
+      return ms.length === 0 ? null : vecFrom(ms.map((m) => matchValue(m, r.groups)));
     },
   },
   "re-split": {
@@ -195,7 +335,7 @@ define("regex", {
     doc: "Split s on every match of re.",
     groups: R,
     fn: (a, ctx) => {
-      const r = regexArg("re-split", a, 0);
+      const r = regexArg("re-split", a, 0, true);
       const s = strArg("re-split", a, 1);
       const scanned = Math.min(s.length, MAX_REGEX_INPUT);
       ctx.alloc(stringBytes(scanned) + slots(scanned + 1));

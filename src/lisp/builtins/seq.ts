@@ -356,15 +356,14 @@ define("sequences", {
 export { coll as collArg, noMap };
 
 /**
- * `(reduce f [])` without init: like Clojure, the value of `(f)` when f accepts no arguments (`+` → 0, `str` → "",
- * `conj` → []), so `(+ 1 (reduce + []))` works; nil for functions that need arguments (where Clojure would throw).
+ * `(reduce f [])` without init: like Clojure, the value of `(f)` (`+` → 0, `str` → "", `conj` → []), so
+ * `(+ 1 (reduce + []))` works; a function that needs arguments raises its arity error, as in Clojure.
  */
 function reduceNothing(f: Value): Value {
-  if (!(f instanceof LispFn)) return null;
-  try {
-    return f.call([]);
-  } catch (e) {
-    if (e instanceof LispError && (e.reason === "arity_error" || e.reason === "arity_mismatch")) return null;
-    throw e;
-  }
+  if (f instanceof LispFn) return f.call([]);
+  throw new LispError(
+    "arity_error",
+    `reduce: the collection is empty and there is no init, so ${describe(f)} would be called with no arguments; ` +
+      "pass an init value: (reduce f init coll)",
+  );
 }

@@ -3,12 +3,12 @@
  * @module
  */
 
-import { LispError } from "../errors.ts";
 import { Keyword, type Value } from "../values/types.ts";
 import { vecFrom } from "../values/vector.ts";
 import { PSet, SetBuilder } from "../values/hashmap.ts";
 import { equals } from "../values/equality.ts";
-import { compare } from "../values/compare.ts";
+import { clojureCompare } from "../values/compare.ts";
+import { isNumber } from "../values/equality.ts";
 import { truthy } from "../values/kinds.ts";
 import { seqView } from "../values/seq.ts";
 import { fn2, keyFn } from "../values/fn.ts";
@@ -16,23 +16,26 @@ import { BuiltinFn, define } from "./table.ts";
 import { argError, entries, slots, swapHint } from "./util.ts";
 import { collArg as coll, noMap } from "./seq.ts";
 
-function isNaNValue(v: Value): boolean {
-  return typeof v === "number" && v !== v;
+/** True when a NaN is compared; raises, like the `<` builtin, when a or b is not a number. */
+function numbers(op: string, a: Value, b: Value): boolean {
+  if (!isNumber(a)) argError(op, 1, "a number", a, "; to order strings, keywords or vectors use compare");
+  if (!isNumber(b)) argError(op, 2, "a number", b, "; to order strings, keywords or vectors use compare");
+  return (typeof a === "number" && a !== a) || (typeof b === "number" && b !== b);
 }
 
 /** Comparator from a sort comparator argument: `:asc`, `:desc` or a 2-arg fn (number sign, or boolean a-first). */
 export function comparator(fn: string, c: Value, pos: number): (a: Value, b: Value) => number {
   if (c instanceof Keyword) {
-    if (c.name === "asc") return compare;
-    if (c.name === "desc") return (a, b) => compare(b, a);
+    if (c.name === "asc") return clojureCompare;
+    if (c.name === "desc") return (a, b) => clojureCompare(b, a);
     return argError(fn, pos, "a comparator (:asc, :desc or a 2-argument function)", c);
   }
   if (c instanceof BuiltinFn) {
     // The usual comparators, without a call per comparison (same results as calling them).
     const n = c.b.name;
-    if (n === "compare") return compare;
-    if (n === "<" || n === "<=") return (a, b) => (isNaNValue(a) || isNaNValue(b) ? 0 : compare(a, b));
-    if (n === ">" || n === ">=") return (a, b) => (isNaNValue(a) || isNaNValue(b) ? 0 : compare(b, a));
+    if (n === "compare") return clojureCompare;
+    if (n === "<" || n === "<=") return (a, b) => (numbers(n, a, b) ? 0 : clojureCompare(a, b));
+    if (n === ">" || n === ">=") return (a, b) => (numbers(n, a, b) ? 0 : clojureCompare(b, a));
   }
   const f = fn2(c, fn, pos);
   return (a, b) => {
@@ -47,20 +50,17 @@ export function comparator(fn: string, c: Value, pos: number): (a: Value, b: Val
 
 function sortImpl(args: Value[], ctx: { step(n: number): void; alloc(n: number): void }): Value {
   const src = args[args.length - 1];
-  if (src instanceof PSet) {
-    throw new LispError("type_error", "sort: cannot sort a set directly; use (sort (vec s)) or sort-by");
-  }
-  const xs = seqView(src, "sort", args.length).slice();
+  const xs = src instanceof PSet ? src.members() : seqView(src, "sort", args.length).slice();
   ctx.step(xs.length);
   ctx.alloc(slots(xs.length));
-  xs.sort(args.length === 2 ? comparator("sort", args[0], 1) : compare);
+  xs.sort(args.length === 2 ? comparator("sort", args[0], 1) : clojureCompare);
   return vecFrom(xs);
 }
 
 function sortByImpl(args: Value[], ctx: { step(n: number): void; alloc(n: number): void }): Value {
   const kf = keyFn(args[0], "sort-by", 1, swapHint("sort-by", args));
   const xs = coll("sort-by", args, args.length - 1);
-  const cmp = args.length === 3 ? comparator("sort-by", args[1], 2) : compare;
+  const cmp = args.length === 3 ? comparator("sort-by", args[1], 2) : clojureCompare;
   const n = xs.length;
   ctx.step(n);
   ctx.alloc(slots(3 * n));
@@ -80,7 +80,7 @@ define("sequences", {
   "sort": {
     arity: [1, 2],
     args: ["[coll]", "[comp coll]"],
-    doc: "Stable sort by the total order, or by comp (:asc, :desc, or a 2-argument function).",
+    doc: "Stable sort by compare (values of one kind), or by comp (:asc, :desc, or a 2-argument function).",
     fn: sortImpl,
   },
   "sort-by": {

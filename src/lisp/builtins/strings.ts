@@ -5,7 +5,7 @@
  */
 
 import { LispError } from "../errors.ts";
-import { findKw, Keyword, kw, LRegex, SymbolRef, type Value } from "../values/types.ts";
+import { findKw, Keyword, kw, LispFn, LRegex, SymbolRef, type Value } from "../values/types.ts";
 import { PVec, vecFrom } from "../values/vector.ts";
 import { NOT_FOUND, PMap } from "../values/hashmap.ts";
 import { mapFlexGet } from "../values/flex.ts";
@@ -16,7 +16,7 @@ import { alias, define, type NsGroup } from "./table.ts";
 import { argError, intArg, slots, strArg, stringBytes } from "./util.ts";
 import type { BuiltinContext } from "./table.ts";
 import { chargeExpansion } from "../values/expansion.ts";
-import { regexReplaceAll, regexSplit } from "./regex.ts";
+import { regexReplace, regexSplit } from "./regex.ts";
 
 const S: NsGroup[] = ["string"];
 
@@ -26,30 +26,27 @@ function strs(fn: string, a: Value[]): [string, string] {
 
 const KEYWORD_RE = /^[A-Za-z][A-Za-z0-9_?!-]*$/;
 
+/**
+ * `str/split` as Clojure (Java's Pattern.split): a regex separator; without a limit (or with 0) trailing empty
+ * fields are dropped, a negative limit keeps them, a positive one stops after that many fields.
+ */
 function splitImpl(a: Value[]): Value {
   const s = strArg("split", a, 0);
   const sep = a[1];
-  let parts: string[];
-  if (sep instanceof LRegex) parts = regexSplit(sep, s);
-  else if (typeof sep === "string") {
-    if (sep === "") parts = graphemes(s);
-    else if (gCount(sep) === 1) parts = s.split(sep);
-    else {
-      throw new LispError(
-        "type_error",
-        `split: a plain-string separator must be one character, got ${JSON.stringify(sep)}; use a regex like #"${
-          sep.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
-        }"`,
-      );
-    }
-  } else return argError("split", 2, "a regex or a one-character string", sep);
-  if (a.length === 3) {
-    const limit = intArg("split", a, 2);
-    if (limit > 0 && parts.length > limit) {
-      const head = parts.slice(0, limit - 1);
-      return vecFrom([...head, findRest(s, head, sep)]);
-    }
+  if (!(sep instanceof LRegex)) {
+    const hint = typeof sep === "string"
+      ? `; write #"${sep.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}" (Clojure's split takes a regex)`
+      : "";
+    return argError("split", 2, "a regex", sep, hint);
   }
+  const parts = s === "" ? [""] : regexSplit(sep, s);
+  const limit = a.length === 3 ? intArg("split", a, 2) : 0;
+  if (limit > 0 && parts.length > limit) {
+    const head = parts.slice(0, limit - 1);
+    return vecFrom([...head, findRest(s, head, sep)]);
+  }
+  if (limit === 0) { while (parts.length > 1 && parts[parts.length - 1] === "") parts.pop(); }
+  if (limit === 0 && parts.length === 1 && parts[0] === "" && s !== "") return vecFrom([]);
   return vecFrom(parts);
 }
 
@@ -96,6 +93,58 @@ function nilOrStr(fn: string, a: Value[], i: number): string | null {
   return strArg(fn, a, i);
 }
 
+/**
+ * Java's `Character.isWhitespace` (what Clojure's trim and blank? use): the Unicode space separators except the
+ * no-break ones (U+00A0, U+2007, U+202F), plus tab, line feed, U+000B, form feed, carriage return and U+001C–U+001F.
+ * JavaScript's trim differs on exactly those (and on U+FEFF).
+ */
+export function isJavaWhitespace(c: number): boolean {
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d) || (c >= 0x1c && c <= 0x1f);
+  if (c === 0xa0 || c === 0x2007 || c === 0x202f) return false;
+  return c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x205f ||
+    c === 0x3000;
+}
+
+function javaWsStart(s: string): number {
+  let i = 0;
+  while (i < s.length && isJavaWhitespace(s.charCodeAt(i))) i++;
+  return i;
+}
+
+function javaWsEnd(s: string): number {
+  let i = s.length;
+  while (i > 0 && isJavaWhitespace(s.charCodeAt(i - 1))) i--;
+  return i;
+}
+
+/** `str/replace` and `str/replace-first` with three arguments (Clojure's rules for each kind of match). */
+function replaceImpl(fn: string, a: Value[], ctx: BuiltinContext, first: boolean): Value {
+  const s = strArg(fn, a, 0);
+  const m = a[1];
+  const r = a[2];
+  if (m instanceof LRegex) {
+    if (typeof r === "string") return regexReplace(fn, m, s, r, first, (u) => ctx.alloc(stringBytes(u)));
+    if (r instanceof LispFn || r instanceof Keyword || r instanceof PMap) {
+      return regexReplace(fn, m, s, (x) => ctx.callFn(r, [x]), first, (u) => ctx.alloc(stringBytes(u)));
+    }
+    return argError(fn, 3, "a replacement string or a function of the match", r);
+  }
+  if (typeof m !== "string") return argError(fn, 2, "a string or regex", m);
+  const repl = strArg(fn, a, 2, ' (a function replacement needs a regex match, e.g. #"a")');
+  if (first) {
+    const i = s.indexOf(m);
+    if (i < 0) return s;
+    ctx.alloc(stringBytes(s.length - m.length + repl.length));
+    return s.slice(0, i) + repl + s.slice(i + m.length);
+  }
+  if (m === "") {
+    ctx.alloc(stringBytes(s.length + (s.length + 1) * repl.length));
+    return repl + [...s].join(repl) + (s === "" ? "" : repl);
+  }
+  ctx.alloc(stringBytes(replacedLength(s, occurrences(s, m), m.length, repl.length)));
+  return s.split(m).join(repl);
+}
+
 define("strings", {
   "name": {
     arity: [1, 1],
@@ -131,14 +180,19 @@ define("strings", {
   "subs": {
     arity: [2, 3],
     args: ["[s start]", "[s start end]"],
-    doc: 'Substring by character index (out of range start → "", end clamped).',
+    doc: "Substring by character index (0 ≤ start ≤ end ≤ length, else it raises as in Clojure).",
     fn: (a, ctx) => {
       const s = strArg("subs", a, 0);
       const start = intArg("subs", a, 1);
       const n = gCount(s);
-      if (start < 0 || start > n) return "";
-      let end = a.length === 3 && a[2] !== null ? intArg("subs", a, 2) : n;
-      end = Math.min(Math.max(end, start), n);
+      const end = a.length === 3 ? intArg("subs", a, 2) : n;
+      if (start < 0 || end > n || start > end) {
+        throw new LispError(
+          "type_error",
+          `subs: ${start}..${end} is out of range for a string of ${n} characters; clamp first, ` +
+            "e.g. (subs s 0 (min n (count s)))",
+        );
+      }
       ctx.alloc(stringBytes(end - start));
       return gSlice(s, start, end);
     },
@@ -197,21 +251,21 @@ define("strings", {
     args: ["[s]"],
     doc: "Remove whitespace at both ends.",
     groups: S,
-    fn: (a, ctx) => copyText(ctx, strArg("trim", a, 0), (s) => s.trim()),
+    fn: (a, ctx) => copyText(ctx, strArg("trim", a, 0), (s) => s.slice(javaWsStart(s), javaWsEnd(s))),
   },
   "triml": {
     arity: [1, 1],
     args: ["[s]"],
     doc: "Remove leading whitespace.",
     groups: S,
-    fn: (a, ctx) => copyText(ctx, strArg("triml", a, 0), (s) => s.trimStart()),
+    fn: (a, ctx) => copyText(ctx, strArg("triml", a, 0), (s) => s.slice(javaWsStart(s))),
   },
   "trimr": {
     arity: [1, 1],
     args: ["[s]"],
     doc: "Remove trailing whitespace.",
     groups: S,
-    fn: (a, ctx) => copyText(ctx, strArg("trimr", a, 0), (s) => s.trimEnd()),
+    fn: (a, ctx) => copyText(ctx, strArg("trimr", a, 0), (s) => s.slice(0, javaWsEnd(s))),
   },
   "trim-newline": {
     arity: [1, 1],
@@ -227,7 +281,7 @@ define("strings", {
     groups: S,
     fn: (a) => {
       const s = nilOrStr("blank?", a, 0);
-      return s === null || s.trim() === "";
+      return s === null || javaWsStart(s) === s.length;
     },
   },
   "replace": {
@@ -247,21 +301,49 @@ define("strings", {
           return r === NOT_FOUND ? x : r;
         }));
       }
-      const s = strArg("replace", a, 0);
-      const repl = strArg("replace", a, 2);
-      const m = a[1];
-      if (typeof m === "string") {
-        if (m === "") return s;
-        ctx.alloc(stringBytes(replacedLength(s, occurrences(s, m), m.length, repl.length)));
-        return s.split(m).join(repl);
+      return replaceImpl("replace", a, ctx, false);
+    },
+  },
+  "replace-first": {
+    arity: [3, 3],
+    args: ["[s match replacement]"],
+    doc: "Replace the first occurrence of a string or regex match (replacement as in replace).",
+    groups: S,
+    fn: (a, ctx) => replaceImpl("replace-first", a, ctx, true),
+  },
+  "re-quote-replacement": {
+    arity: [1, 1],
+    args: ["[replacement]"],
+    doc: "Escape \\ and $ so that a regex replace inserts the text literally.",
+    groups: S,
+    qualifiedOnly: true,
+    fn: (a, ctx) => {
+      const s = strArg("re-quote-replacement", a, 0);
+      ctx.alloc(stringBytes(2 * s.length));
+      return s.replace(/[\\$]/g, "\\$&");
+    },
+  },
+  "escape": {
+    arity: [2, 2],
+    args: ["[s cmap]"],
+    doc: "Replace each character c of s for which (cmap c) is not nil with (str (cmap c)).",
+    groups: S,
+    qualifiedOnly: true,
+    fn: (a, ctx) => {
+      const s = strArg("escape", a, 0);
+      const cmap = a[1];
+      const gs = graphemes(s);
+      ctx.alloc(slots(gs.length));
+      const parts: string[] = [];
+      let units = 0;
+      for (const ch of gs) {
+        const r = ctx.callFn(cmap, [ch]);
+        const t = r === null ? ch : strOf(r);
+        units += t.length;
+        parts.push(t);
       }
-      if (m instanceof LRegex) {
-        const r = regexReplaceAll(m, s, repl, (count, matched) => {
-          ctx.alloc(stringBytes(s.length - matched + count * repl.length));
-        });
-        return r;
-      }
-      return argError("replace", 2, "a string or regex", m);
+      ctx.alloc(stringBytes(units) + slots(parts.length));
+      return parts.join("");
     },
   },
   "upper-case": {

@@ -4,11 +4,12 @@
  * @module
  */
 
-import type { Value } from "../values/types.ts";
+import { Keyword, SymbolRef, type Value } from "../values/types.ts";
+import { gCount } from "../values/strings.ts";
 import { float, normBig } from "../values/numbers.ts";
 import { printLine, prStr, strOf } from "../printer.ts";
 import { define } from "./table.ts";
-import { argError, stringBytes } from "./util.ts";
+import { argError, strArg, stringBytes } from "./util.ts";
 import { format } from "./format.ts";
 import { chargeExpansion } from "../values/expansion.ts";
 
@@ -36,6 +37,11 @@ export function parseDouble(v: Value): Value {
   const t = v.trim();
   if (/^[+-]?Infinity$/.test(t)) return t.startsWith("-") ? -Infinity : Infinity;
   if (t === "NaN") return NaN;
+  const hex = /^([+-]?)0[xX]([0-9a-fA-F]*)\.?([0-9a-fA-F]*)[pP]([+-]?\d+)[dDfF]?$/.exec(t);
+  if (hex && hex[2] + hex[3] !== "") { // Java's hexadecimal float: 0x1.8p1 = 3.0
+    const x = parseInt(hex[2] + hex[3] || "0", 16) * 2 ** (Number(hex[4]) - 4 * hex[3].length);
+    return float(hex[1] === "-" ? -x : x);
+  }
   if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?[dDfF]?$/.test(t)) return null;
   return float(Number(t.replace(/[dDfF]$/, "")));
 }
@@ -71,6 +77,45 @@ define("strings", {
       const s = a.map(prStr).join(" ");
       ctx.alloc(stringBytes(s.length));
       return s;
+    },
+  },
+  "print-str": {
+    arity: [0, Infinity],
+    args: ["[& xs]"],
+    doc: "What println would print, as a string without the newline (strings raw, also inside collections).",
+    fn: (a, ctx) => {
+      for (let i = 0; i < a.length; i++) chargeExpansion(a[i], ctx);
+      const s = printLine(a);
+      ctx.alloc(stringBytes(s.length));
+      return s;
+    },
+  },
+  "char": {
+    arity: [1, 1],
+    args: ["[n]"],
+    doc: "The one-character string of code point n (0–65535); a one-character string is returned as it is.",
+    fn: (a) => {
+      const v = a[0];
+      if (typeof v === "string" && gCount(v) === 1) return v;
+      if (typeof v !== "number" || !Number.isInteger(v) || v < 0 || v > 0xffff) {
+        return argError("char", 1, "an integer from 0 to 65535", v);
+      }
+      return String.fromCharCode(v);
+    },
+  },
+  "symbol": {
+    arity: [1, 2],
+    args: ["[name]", "[ns name]"],
+    doc: "The quoted symbol of a name (a string, keyword or symbol), or of a namespace and a name.",
+    fn: (a) => {
+      if (a.length === 2) {
+        const ns = a[0] === null ? null : strArg("symbol", a, 0);
+        return new SymbolRef(ns, strArg("symbol", a, 1));
+      }
+      const v = a[0];
+      if (v instanceof SymbolRef) return v;
+      if (v instanceof Keyword) return new SymbolRef(null, v.name);
+      return new SymbolRef(null, strArg("symbol", a, 0));
     },
   },
   "format": {
@@ -110,7 +155,8 @@ define("strings", {
   "println": {
     arity: [0, Infinity],
     args: ["[& xs]"],
-    doc: "Print one line (strings raw, other values in printer form, space-separated); returns nil.",
+    doc: "Print one line (strings raw, also inside collections; other values in printer form; space-separated); " +
+      "returns nil.",
     fn: (a, ctx) => {
       for (let i = 0; i < a.length; i++) if (typeof a[i] !== "string") chargeExpansion(a[i], ctx);
       ctx.print(printLine(a));

@@ -17,10 +17,10 @@ export function argError(fn: string, pos: number, expected: string, got: Value, 
 }
 
 /** A numeric argument. */
-export function numArg(fn: string, args: Value[], i: number): Num {
+export function numArg(fn: string, args: Value[], i: number, hint = ""): Num {
   const v = args[i];
   if (typeof v === "number" || typeof v === "bigint" || v instanceof LFloat) return v;
-  return argError(fn, i + 1, "a number", v);
+  return argError(fn, i + 1, "a number", v, hint);
 }
 
 /** An integer argument as a JS number (bigints beyond the safe range are rejected). */

@@ -6,13 +6,13 @@
 
 import { Keyword, kw, type Value } from "../values/types.ts";
 import { PVec, vecFrom } from "../values/vector.ts";
-import { MapBuilder, PMap, PSet, SetBuilder } from "../values/hashmap.ts";
+import { MapBuilder, NOT_FOUND, PMap, PSet, SetBuilder } from "../values/hashmap.ts";
 import { fn1 } from "../values/fn.ts";
 import { truthy } from "../values/kinds.ts";
 import { seqView } from "../values/seq.ts";
 import { define } from "./table.ts";
 import type { Meter } from "../values/expansion.ts";
-import { entries, slots } from "./util.ts";
+import { argError, entries, slots } from "./util.ts";
 import { LispError } from "../errors.ts";
 
 /** Apply inner to each child of form, rebuild the same collection type (charged before it is rebuilt), then outer. */
@@ -70,6 +70,15 @@ function mapKeys(form: Value, conv: (k: Value) => Value, m: Meter): Value {
   );
 }
 
+/** `(fn [x] (if (contains? smap x) (smap x) x))`, with exact keys as Clojure's contains? on a map. */
+function replacer(fn: string, smap: Value): (x: Value) => Value {
+  if (!(smap instanceof PMap)) return argError(fn, 1, "a map", smap);
+  return (x) => {
+    const r = smap.get(x, NOT_FOUND);
+    return r === NOT_FOUND || r === undefined ? x : r;
+  };
+}
+
 define("walk", {
   "walk": {
     arity: [3, 3],
@@ -91,6 +100,22 @@ define("walk", {
     doc: "Bottom-up transform: f is applied to each node after its children.",
     groups: ["walk"],
     fn: (a, ctx) => postwalk(fn1(a[0], "postwalk", 1), a[1], 0, ctx),
+  },
+  "prewalk-replace": {
+    arity: [2, 2],
+    args: ["[smap form]"],
+    doc: "Replace, top-down, every node of form that is a key of smap with its value.",
+    groups: ["walk"],
+    qualifiedOnly: true,
+    fn: (a, ctx) => prewalk(replacer("prewalk-replace", a[0]), a[1], 0, ctx),
+  },
+  "postwalk-replace": {
+    arity: [2, 2],
+    args: ["[smap form]"],
+    doc: "Replace, bottom-up, every node of form that is a key of smap with its value.",
+    groups: ["walk"],
+    qualifiedOnly: true,
+    fn: (a, ctx) => postwalk(replacer("postwalk-replace", a[0]), a[1], 0, ctx),
   },
   "tree-seq": {
     arity: [3, 3],

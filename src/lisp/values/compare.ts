@@ -6,7 +6,7 @@
  */
 
 import { LispError } from "../errors.ts";
-import { Keyword, LFloat, type Value } from "./types.ts";
+import { Keyword, LDate, LFloat, SymbolRef, type Value } from "./types.ts";
 import { PVec } from "./vector.ts";
 import { PMap, PSet } from "./hashmap.ts";
 import { type Num, numCompare } from "./numbers.ts";
@@ -155,4 +155,107 @@ export function ordered(a: Value, b: Value, op: -2 | -1 | 1 | 2): boolean {
 
 function isNaNValue(v: Value): boolean {
   return typeof v === "number" && v !== v;
+}
+
+/**
+ * Clojure's `compare` (clojure.lang.Util/compare), used by the `compare` builtin, `sort` and `sort-by`: `nil` comes
+ * before everything; numbers compare numerically (`##NaN` compares equal to anything, as in Java); strings, keywords
+ * and symbols by text (code units); booleans false < true; vectors first by length, then item by item; dates by
+ * time. Anything else, or two values of different kinds, raises `type_error` as Clojure does (ClassCastException):
+ * maps, sets and functions have no order. Strings answer -1/0/1 here; `javaCompare` gives Java's exact value.
+ */
+export function clojureCompare(a: Value, b: Value): number {
+  if (typeof a === "number" && typeof b === "number") return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === "string" && typeof b === "string") return a < b ? -1 : a > b ? 1 : 0;
+  if (a === b) return 0;
+  if (a === null) return -1;
+  if (b === null) return 1;
+  const ka = orderKind(a), kb = orderKind(b);
+  if (ka === null || kb === null || ka !== kb) throw unordered(a, b, ka === null ? a : b, ka !== null && kb !== null);
+  switch (ka) {
+    case "number": {
+      const c = numCompare(a as Num, b as Num);
+      return c !== c ? 0 : c;
+    }
+    case "boolean":
+      return a === b ? 0 : a ? 1 : -1;
+    case "vector": {
+      const x = a as PVec, y = b as PVec;
+      if (x.n !== y.n) return x.n < y.n ? -1 : 1;
+      for (let i = 0; i < x.n; i++) {
+        const c = clojureCompare(x.at(i), y.at(i));
+        if (c !== 0) return c;
+      }
+      return 0;
+    }
+    case "date":
+      return Math.sign((a as LDate).ms - (b as LDate).ms);
+    default:
+      return strCmp(textOf(a), textOf(b));
+  }
+}
+
+/** Java's `compareTo` value for two strings (the first differing code unit's difference, else the length's). */
+export function javaStringCompare(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const d = a.charCodeAt(i) - b.charCodeAt(i);
+    if (d !== 0) return d;
+  }
+  return a.length - b.length;
+}
+
+/** The `compare` builtin's answer: `clojureCompare`, with Java's exact value for strings, keywords and symbols. */
+export function javaCompare(a: Value, b: Value): number {
+  if (typeof a === "string" && typeof b === "string") return javaStringCompare(a, b);
+  const k = a !== null && b !== null ? orderKind(a) : null;
+  if (k !== null && (k === "keyword" || k === "symbol") && orderKind(b) === k) {
+    return javaStringCompare(textOf(a), textOf(b));
+  }
+  return clojureCompare(a, b);
+}
+
+type OrderKind = "number" | "string" | "keyword" | "symbol" | "boolean" | "vector" | "date";
+
+function orderKind(v: Value): OrderKind | null {
+  switch (typeof v) {
+    case "number":
+    case "bigint":
+      return "number";
+    case "string":
+      return "string";
+    case "boolean":
+      return "boolean";
+  }
+  if (v instanceof LFloat) return "number";
+  if (v instanceof Keyword) return "keyword";
+  if (v instanceof SymbolRef) return "symbol";
+  if (v instanceof PVec) return "vector";
+  if (v instanceof LDate) return "date";
+  return null;
+}
+
+function textOf(v: Value): string {
+  if (typeof v === "string") return v;
+  if (v instanceof Keyword) return v.name;
+  return (v as SymbolRef).full;
+}
+
+/** The kind of a value in words (no printing here: the printer depends on this module). */
+function kindOf(v: Value): string {
+  const k = orderKind(v);
+  if (k === "keyword") return `a keyword (:${(v as Keyword).name})`;
+  if (k !== null) return `a ${k}`;
+  return v instanceof PMap ? "a map" : v instanceof PSet ? "a set" : "a function or other value";
+}
+
+function unordered(a: Value, b: Value, culprit: Value, mixed: boolean): LispError {
+  return new LispError(
+    "type_error",
+    mixed
+      ? `compare: cannot compare ${kindOf(a)} with ${kindOf(b)} (Clojure raises ClassCastException); ` +
+        "sort values of one kind, or sort-by a key function that returns one kind"
+      : `compare: ${kindOf(culprit)} has no order (Clojure raises ClassCastException); ` +
+        "sort-by a key function that returns a number, string, keyword or vector",
+  );
 }

@@ -6,7 +6,8 @@
 
 import { findKw, Keyword, kw, type Value } from "./types.ts";
 import { PVec } from "./vector.ts";
-import { NOT_FOUND, PMap } from "./hashmap.ts";
+import { NOT_FOUND, PMap, PSet } from "./hashmap.ts";
+import { graphemes } from "./strings.ts";
 
 function scanSmall(kvs: Value[], a: Value, b: Value): Value | undefined {
   let alt = -1;
@@ -105,6 +106,12 @@ export function getIn(coll: Value, path: PVec, nf: Value): Value {
       cur = r;
     } else if (cur instanceof PVec && typeof k === "number" && Number.isInteger(k) && k >= 0 && k < cur.n) {
       cur = cur.at(k);
+    } else if (cur instanceof PSet && cur.has(k)) {
+      cur = k; // Clojure: (get #{:a} :a) is :a
+    } else if (typeof cur === "string" && typeof k === "number" && Number.isInteger(k) && k >= 0) {
+      const g = graphemes(cur);
+      if (k >= g.length) return nf;
+      cur = g[k]; // Clojure: (get "ab" 0) is the character \a
     } else {
       return nf;
     }

@@ -304,6 +304,11 @@ export class SetBuilder {
   has(x: Value): boolean {
     return this.b.get(x, NOT_FOUND) !== NOT_FOUND;
   }
+  /** Remove a member. */
+  delete(x: Value): this {
+    this.b.delete(x);
+    return this;
+  }
   /** The persistent set. */
   build(): PSet {
     const m = this.b.build();

@@ -62,6 +62,7 @@ export function gIndexOf(s: string, sub: string, from = 0): number {
 
 /** Grapheme index of the last `sub` in `s` (at or before grapheme `from`), or -1. */
 export function gLastIndexOf(s: string, sub: string, from?: number): number {
+  if (from !== undefined && from < 0) return -1; // Java: a negative start finds nothing
   if (isAscii(s)) return from === undefined ? s.lastIndexOf(sub) : s.lastIndexOf(sub, from);
   const gs = graphemes(s);
   const units = cuOffsets(gs);

@@ -23,17 +23,18 @@ Deno.test("= / not= / ==", () => {
   ]);
 });
 
-Deno.test("< > <= >= compare (total order)", () => {
+Deno.test("< > <= >= take numbers; compare orders one kind at a time, like Clojure", () => {
   check([
     ["(< 1 2 3)", "true"],
     ["(< 1 3 2)", "false"],
     ["(<= 1 1 2)", "true"],
     ["(> 3 2 1)", "true"],
     ["(>= 3 3 1)", "true"],
-    ["(< 1 nil)", "true"],
-    ["(> 5 nil)", "false"],
-    ['(< "a" "b")', "true"],
-    ["(< :a :b)", "true"],
+    ["(< 1 nil)", "ERR type_error"],
+    ["(> 5 nil)", "ERR type_error"],
+    ['(< "a" "b")', "ERR type_error"],
+    ["(< :a :b)", "ERR type_error"],
+    ['(< "a")', "true"],
     ["(< 1 ##NaN)", "false"],
     ["(> 1 ##NaN)", "false"],
     ["(< 9007199254740993 9007199254740994)", "true"],
@@ -41,12 +42,17 @@ Deno.test("< > <= >= compare (total order)", () => {
     ["(compare 1 2)", "-1"],
     ["(compare 2 2.0)", "0"],
     ['(compare "b" "a")', "1"],
-    ['(compare "a" 1)', "1"],
+    ['(compare "a" "c")', "-2"],
+    ['(compare "ab" "a")', "1"],
+    ["(compare :a :c)", "-2"],
+    ['(compare "a" 1)', "ERR type_error"],
     ["(compare [1 2] [1 3])", "-1"],
-    ["(compare [1] [1 0])", "-1"],
-    ["(compare {:a 1} {:a 1 :b 2})", "-1"],
-    ["(compare false nil)", "-1"],
-    ["(compare ##NaN 1)", "ERR type_error"],
+    ["(compare [1] [0 5])", "-1"],
+    ["(compare {:a 1} {:a 1 :b 2})", "ERR type_error"],
+    ["(compare false nil)", "1"],
+    ["(compare nil 1)", "-1"],
+    ["(compare false true)", "-1"],
+    ["(compare ##NaN 1)", "0"],
   ]);
 });
 

@@ -21,7 +21,12 @@ Deno.test("string methods", () => {
 Deno.test("parsers and constants", () => {
   check([
     ['(Integer/parseInt "42")', "42"],
-    ['(Long/parseLong "x")', "nil"],
+    ['(Long/parseLong "x")', "ERR type_error"],
+    ['(Integer/parseInt "99999999999")', "ERR type_error"],
+    ['(Integer/parseInt "+12")', "12"],
+    ['(Double/parseDouble " 1.5 ")', "1.5"],
+    ['(Double/parseDouble "x")', "ERR type_error"],
+    ['(parse-double "0x1.8p1")', "3.0"],
     ['(Double/parseDouble "1.5")', "1.5"],
     ['(Float/parseFloat "2")', "2.0"],
     ['[(Boolean/parseBoolean "TRUE") (Boolean/parseBoolean "no") (Boolean/parseBoolean nil)]', "[true false false]"],

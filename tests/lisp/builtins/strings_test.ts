@@ -8,8 +8,14 @@ Deno.test("str / pr-str / format / name / keyword", () => {
     ["(str)", '""'],
     ["(str nil)", '""'],
     ["(str 5.0)", '"5.0"'],
-    ["(str 1.0e20)", '"1.0e20"'],
-    ["(str 1.0e-7)", '"1.0e-7"'],
+    ["(str 1.0e20)", '"1.0E20"'],
+    ["(str 1e7)", '"1.0E7"'],
+    ["(str 1234567.0)", '"1234567.0"'],
+    ["(str 0.001)", '"0.001"'],
+    ["(str 0.0001)", '"1.0E-4"'],
+    ['(str #"a+")', '"a+"'],
+    ["(str 'a)", '"a"'],
+    ["(str 1.0e-7)", '"1.0E-7"'],
     ["(str ##Inf ##NaN)", '"InfinityNaN"'],
     ['(str [1 "a" :b] {:x nil})', '"[1 \\"a\\" :b]{:x nil}"'],
     ["(str 9007199254740993)", '"9007199254740993"'],
@@ -39,23 +45,25 @@ Deno.test("subs / join / split / split-lines", () => {
   check([
     ['(subs "hello" 1 3)', '"el"'],
     ['(subs "hello" 2)', '"llo"'],
-    ['(subs "abc" 10)', '""'],
-    ['(subs "abc" -1)', '""'],
-    ['(subs "abc" 1 99)', '"bc"'],
+    ['(subs "abc" 10)', "ERR type_error"],
+    ['(subs "abc" -1)', "ERR type_error"],
+    ['(subs "abc" 1 99)', "ERR type_error"],
+    ['(subs "abc" 3)', '""'],
     ['(subs "😀ab" 1 2)', '"a"'],
     ['(join ", " [1 "a" :b nil])', '"1, a, :b, "'],
     ["(join [1 2])", '"12"'],
     ['(join "-" nil)', '""'],
     ['(str/join "," #{2 1})', '"1,2"'],
-    ['(split "a,b,,c" ",")', '["a" "b" "" "c"]'],
-    ['(split "a,b," ",")', '["a" "b" ""]'],
+    ['(split "a,b,,c" #",")', '["a" "b" "" "c"]'],
+    ['(split "a,b,," #",")', '["a" "b"]'],
+    ['(split "a,b,," #"," -1)', '["a" "b" "" ""]'],
+    ['(split "a,b" ",")', "ERR type_error"],
     ['(split "a1b22c" #"\\d+")', '["a" "b" "c"]'],
-    ['(split "abc" "")', '["a" "b" "c"]'],
-    ['(split "a--b" "--")', "ERR type_error"],
+    ['(split "abc" #"")', '["a" "b" "c"]'],
     ['(split "a b c" #" " 2)', '["a" "b c"]'],
     ['(split-lines "a\\nb\\r\\nc\\n\\n")', '["a" "b" "c"]'],
     ['(split-lines "")', '[""]'],
-    ['(clojure.string/split "a:b" ":")', '["a" "b"]'],
+    ['(clojure.string/split "a:b" #":")', '["a" "b"]'],
   ]);
 });
 
@@ -111,8 +119,8 @@ Deno.test("parse-long / parse-int / parse-double / parse-boolean", () => {
 });
 
 Deno.test("println", () => {
-  assert.deepEqual(prints('(println "n:" 5 [1 "s"])'), ['n: 5 [1 "s"]']);
-  assert.deepEqual(prints('(println (take 5 "hello!"))'), ["hello"]);
+  assert.deepEqual(prints('(println "n:" 5 [1 "s"])'), ["n: 5 [1 s]"]);
+  assert.deepEqual(prints('(println (take 5 "hello!"))'), ["[h e l l o]"]);
   assert.deepEqual(prints("(println)"), [""]);
   assert.deepEqual(prints('(println nil :k 1.0 "x")'), ["nil :k 1.0 x"]);
   check([['(println "x")', "nil"]]);

@@ -1,11 +1,12 @@
 /**
  * Differential conformance: every program of `programs/*.clj` is evaluated by PTC and its printed result compared
- * with the answer nbb (ClojureScript) recorded in expected.json (re-derive with `scripts/nbb/derive.ts`), or with
- * the PTC answer listed in deviations.ts.
+ * with the answer JVM Clojure 1.11 recorded in expected.json (re-record with `scripts/conformance/record.ts`), or
+ * with the PTC answer listed in deviations.ts. (The wide generated corpus has its own test: corpus_test.ts.)
  *
  * Normalizer (normalize.ts, purely presentational, applied uniformly): lists and vectors are the same sequence,
- * commas are whitespace, map/set order is ignored, numbers compare by value (cljs `5` = PTC `5.0`; floats within a
- * relative 1e-9 since PTC prints at most 10 decimals). When nbb raised, PTC must fail too. println output is
+ * commas are whitespace, map/set order is ignored, numbers compare by value (`/` gives PTC a float where Clojure
+ * has a ratio or an integer; floats within a relative 1e-9 since PTC prints at most 10 decimals). When Clojure raised,
+ * PTC must fail too. println output is
  * compared line by line. One Deno.test per area; a failure lists every mismatching program with expected vs actual.
  */
 import assert from "node:assert/strict";
@@ -22,7 +23,7 @@ Deno.test("conformance table: at least 400 programs, answers recorded, deviation
   const unknown = Object.keys(DEVIATIONS).filter((id) => !ids.has(id));
   assert.deepEqual(unknown, [], "deviation entries without a program");
   const stale = programs.filter((p) => expected[p.id]?.src !== p.src).map((p) => p.id);
-  assert.deepEqual(stale, [], "expected.json is stale: run scripts/nbb/derive.ts");
+  assert.deepEqual(stale, [], "expected.json is stale: run scripts/conformance/record.ts");
 });
 
 for (const [area, programs] of programsByArea()) {

@@ -16,11 +16,21 @@
 export type Node =
   | { t: "nil" | "true" | "false" }
   | { t: "int"; v: bigint }
-  | { t: "float"; v: number }
+  | { t: "float"; v: number; ratio?: true }
   | { t: "str"; v: string }
   | { t: "kw" | "sym" | "regex" | "opaque"; v: string }
   | { t: "seq" | "set"; items: Node[] }
   | { t: "map"; entries: [Node, Node][] };
+
+/** JVM character literals (`\\a`, `\\space`): PTC has no character type, a character is a one-character string. */
+const CHAR_NAMES: Record<string, string> = {
+  space: " ",
+  newline: "\n",
+  tab: "\t",
+  return: "\r",
+  backspace: "\b",
+  formfeed: "\f",
+};
 
 const DELIMS = new Set([" ", "\n", "\t", "\r", ",", "(", ")", "[", "]", "{", "}", '"']);
 
@@ -71,7 +81,10 @@ export function parsePrinted(text: string): Node {
     if (tok === "nil") return { t: "nil" };
     if (tok === "true") return { t: "true" };
     if (tok === "false") return { t: "false" };
-    if (/^[-+]?\d+$/.test(tok)) return { t: "int", v: BigInt(tok) };
+    if (/^[-+]?\d+N?$/.test(tok)) return { t: "int", v: BigInt(tok.replace("N", "")) };
+    const ratio = /^([-+]?\d+)\/(\d+)$/.exec(tok);
+    if (ratio) return { t: "float", v: Number(ratio[1]) / Number(ratio[2]), ratio: true };
+    if (tok.startsWith("'") && tok.length > 1) return { t: "sym", v: tok.slice(1) };
     if (/^[-+]?(\d+\.?\d*([eE][-+]?\d+)?|\.\d+)$/.test(tok)) return { t: "float", v: Number(tok) };
     if (tok.startsWith(":")) return { t: "kw", v: tok };
     return { t: "sym", v: tok };
@@ -81,6 +94,20 @@ export function parsePrinted(text: string): Node {
     const c = text[i];
     if (c === undefined) throw new Error(`unexpected end of ${JSON.stringify(text)}`);
     if (c === '"') return { t: "str", v: readString() };
+    if (c === "\\") { // a JVM character literal: \a \, \space \u00e9
+      const name = /^\\(u[0-9a-fA-F]{4}|space|newline|tab|return|backspace|formfeed)/.exec(text.slice(i));
+      if (name) {
+        i += name[0].length;
+        const n = name[1];
+        return {
+          t: "str",
+          v: n.length === 5 && n[0] === "u" ? String.fromCharCode(parseInt(n.slice(1), 16)) : CHAR_NAMES[n],
+        };
+      }
+      const ch = String.fromCodePoint(text.codePointAt(i + 1) ?? 0);
+      i += 1 + ch.length;
+      return { t: "str", v: ch };
+    }
     if (c === "(") return i++, { t: "seq", items: readItems(")") };
     if (c === "[") return i++, { t: "seq", items: readItems("]") };
     if (c === "{") {
@@ -152,10 +179,18 @@ function unorderedEq<T>(xs: T[], ys: T[], eq: (a: T, b: T) => boolean): boolean 
   });
 }
 
-/** Structural equality under the presentational rules of this module. */
-export function nodesEqual(a: Node, b: Node): boolean {
+/**
+ * Structural equality under the presentational rules of this module. With `strictKinds` (the JVM comparison), an
+ * integer never equals a float (JVM Clojure has both kinds, as PTC does), except that a JVM ratio equals PTC's float
+ * of the same value (PTC has no ratios: `/` returns a float, docs/language.md §9).
+ */
+export function nodesEqual(a: Node, b: Node, strictKinds = false): boolean {
   const isNum = (n: Node) => n.t === "int" || n.t === "float";
-  if (isNum(a) || isNum(b)) return isNum(a) && isNum(b) && numEq(a, b);
+  if (isNum(a) || isNum(b)) {
+    if (!isNum(a) || !isNum(b)) return false;
+    if (strictKinds && a.t !== b.t && !(a.t === "float" && a.ratio) && !(b.t === "float" && b.ratio)) return false;
+    return numEq(a, b);
+  }
   if (a.t !== b.t) return false;
   switch (a.t) {
     case "nil":
@@ -164,25 +199,27 @@ export function nodesEqual(a: Node, b: Node): boolean {
       return true;
     case "seq": {
       const bi = (b as typeof a).items;
-      return a.items.length === bi.length && a.items.every((x, k) => nodesEqual(x, bi[k]));
+      return a.items.length === bi.length && a.items.every((x, k) => nodesEqual(x, bi[k], strictKinds));
     }
     case "set":
-      return unorderedEq(a.items, (b as typeof a).items, nodesEqual);
+      return unorderedEq(a.items, (b as typeof a).items, (x, y) => nodesEqual(x, y, strictKinds));
     case "map":
       return unorderedEq(
         a.entries,
         (b as typeof a).entries,
-        (x, y) => nodesEqual(x[0], y[0]) && nodesEqual(x[1], y[1]),
+        (x, y) => nodesEqual(x[0], y[0], strictKinds) && nodesEqual(x[1], y[1], strictKinds),
       );
+    case "opaque": // a function, a var: `#object[clojure.core$inc …]` is PTC's `#<builtin>`
+      return strictKinds || a.v === (b as typeof a).v;
     default:
       return (a as { v: unknown }).v === (b as { v: unknown }).v;
   }
 }
 
 /** True when two printed texts denote the same value (see the module doc); unparsable text never matches. */
-export function printedEqual(ptc: string, nbb: string): boolean {
+export function printedEqual(ptc: string, nbb: string, strictKinds = false): boolean {
   try {
-    return nodesEqual(parsePrinted(ptc), parsePrinted(nbb));
+    return nodesEqual(parsePrinted(ptc), parsePrinted(nbb), strictKinds);
   } catch {
     return false;
   }

@@ -18,8 +18,11 @@ export interface Program {
   src: string;
 }
 
-/** One recorded nbb answer, as stored in data/expected.json (keyed by program id). */
-export type NbbAnswer =
+/**
+ * One answer recorded from JVM Clojure 1.11 (scripts/conformance/record.ts), as stored in data/expected.json (keyed
+ * by program id) and data/corpus.json. `error` is the exception's class and message.
+ */
+export type RecordedAnswer =
   | { src: string; ok: true; printed: string; prints?: string[] }
   | { src: string; ok: false; error: string; prints?: string[] };
 

@@ -4,12 +4,12 @@
  */
 import { createSession } from "../../../src/lisp/mod.ts";
 import type { EvalResult } from "../../../src/lisp/api.ts";
-import { loadPrograms, type NbbAnswer, type Program } from "./programs.ts";
+import { loadPrograms, type Program, type RecordedAnswer } from "./programs.ts";
 import { DEVIATIONS } from "./deviations.ts";
 import { printedEqual } from "./normalize.ts";
 
-/** Loads the recorded nbb answers. */
-export function loadExpected(): Record<string, NbbAnswer> {
+/** Loads the answers recorded from JVM Clojure. */
+export function loadExpected(): Record<string, RecordedAnswer> {
   return JSON.parse(Deno.readTextFileSync(new URL("./data/expected.json", import.meta.url)));
 }
 
@@ -30,7 +30,7 @@ function describe(r: ReturnType<typeof runPtc>): string {
 }
 
 /** Checks one program; returns a failure description or null. */
-export function checkProgram(p: Program, nbb: NbbAnswer | undefined): string | null {
+export function checkProgram(p: Program, nbb: RecordedAnswer | undefined): string | null {
   const fail = (expected: string, actual: string) =>
     `${p.id}: ${p.src}\n    expected: ${expected}\n    actual:   ${actual}`;
   const dev = DEVIATIONS[p.id];
@@ -44,8 +44,10 @@ export function checkProgram(p: Program, nbb: NbbAnswer | undefined): string | n
       ? null
       : fail(`ERROR ${dev.expect.error}   (deviation: ${dev.why})`, describe(r));
   }
-  if (!nbb) return fail("an nbb answer", "none recorded: run scripts/nbb/derive.ts");
-  if (nbb.src !== p.src) return fail(`nbb answer for ${nbb.src}`, "stale expected.json: run scripts/nbb/derive.ts");
+  if (!nbb) return fail("an nbb answer", "none recorded: run scripts/conformance/record.ts");
+  if (nbb.src !== p.src) {
+    return fail(`nbb answer for ${nbb.src}`, "stale expected.json: run scripts/conformance/record.ts");
+  }
   if (!nbb.ok) return r.ok ? fail(`an error (nbb: ${nbb.error})`, describe(r)) : null;
   if (!r.ok || !printedEqual(r.printed, nbb.printed)) return fail(nbb.printed, describe(r));
   const want = (nbb.prints ?? []).join("\n"), got = r.prints.join("\n");

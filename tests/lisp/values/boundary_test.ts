@@ -45,8 +45,8 @@ Deno.test("printer: floats, strings, collections", () => {
   assert.equal(fmtFloat(-Infinity), "##-Inf");
   assert.equal(strFloat(0.1 + 0.2), "0.30000000000000004");
   assert.equal(strFloat(5), "5.0");
-  assert.equal(strFloat(1e20), "1.0e20");
-  assert.equal(strFloat(1.5e-7), "1.5e-7");
+  assert.equal(strFloat(1e20), "1.0E20");
+  assert.equal(strFloat(1.5e-7), "1.5E-7");
   assert.equal(quoteString('a"b\\c\nd\te\u0001'), '"a\\"b\\\\c\\nd\\te\\u0001"');
   assert.equal(prStr(mapOf(kw("b"), 1, kw("a"), vecOf(2, "x"))), '{:a [2 "x"] :b 1}');
   assert.equal(prStr(setOf(3, 1, 2)), "#{1 2 3}");
@@ -54,7 +54,7 @@ Deno.test("printer: floats, strings, collections", () => {
   assert.equal(prStr(2n ** 64n), "18446744073709551616");
   assert.equal(strOf(null), "");
   assert.equal(strOf(kw("k")), ":k");
-  assert.equal(printLine(["a", 1, vecOf("h", "i"), null]), "a 1 hi nil");
+  assert.equal(printLine(["a", 1, vecOf("h", "i"), null]), "a 1 [h i] nil");
 });
 
 Deno.test("printTruncated budgets items, strings and total size", () => {
