@@ -204,11 +204,20 @@ async function mcpNeeds(args: string[], o: FaceNeedsOptions & { target: Target }
   const own = mergeNeeds({
     // every PTC_<FLAG> fallback of a flag not given on the command line is read at start
     env: [...asked],
-    net: [options.http, options.view].filter((a) => a !== undefined).map((a) =>
-      `${a.hostname.includes(":") ? `[${a.hostname}]` : a.hostname}:${a.port}`
-    ),
-    read: options.httpAuthTokenFile ? [abs(options.httpAuthTokenFile)] : [],
-    // --audit-log: opened for appending (created if absent, reopened on SIGHUP): a write of that path only
+    // --http: the public address, and loopback, where the HTTP server listens behind the door (src/mcp/door.ts);
+    // --view: the viewer's address
+    net: [
+      ...[options.http, options.view].filter((a) => a !== undefined).map((a) =>
+        `${a.hostname.includes(":") ? `[${a.hostname}]` : a.hostname}:${a.port}`
+      ),
+      ...(options.http ? ["127.0.0.1"] : []),
+    ],
+    // --audit-log: opened for appending (created if absent, reopened on SIGHUP), and looked at (lstat) first and
+    // after each open: a symlink or anything but a regular file is refused
+    read: [
+      ...(options.httpAuthTokenFile ? [abs(options.httpAuthTokenFile)] : []),
+      ...(options.auditLog ? [abs(options.auditLog)] : []),
+    ],
     write: options.auditLog ? [abs(options.auditLog)] : [],
   }, recordReplayNeeds(options.recordReplay));
   // the config flag's own fallback (PTC_UPSTREAMS) was read above already; without either, the default places are

@@ -218,7 +218,12 @@ class EngineImpl implements Engine {
       },
     };
     this.#sessions.add(session);
-    return Promise.resolve(session);
+    // The session is handed out once its process is ready: a caller that counts starts (the MCP gate) counts the
+    // process's start-up too, and a process that cannot start is an error here rather than at the first evaluation.
+    return inner.ready.then(() => session, async (e) => {
+      await session.close();
+      throw new Error(`the session's sandbox process failed to start: ${e instanceof Error ? e.message : String(e)}`);
+    });
   }
 
   catalog(): CatalogServer[] {

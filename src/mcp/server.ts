@@ -16,6 +16,7 @@ import { errorResponse, outputCaps, renderEvalResult, type ResponseProfile, type
 import type { AuditedEval, AuditTrail } from "./audit_trail.ts";
 import type { EvalSubject } from "./audit_lines.ts";
 import type { ConcurrencyGate } from "./gate.ts";
+import type { ServerMetrics } from "./prometheus.ts";
 import { getOperationSchema, IntrospectionError, listApiServices, listServiceOperations } from "./introspection.ts";
 import { SessionError, type SessionManager } from "./sessions.ts";
 import { ArgsError, checkContext, checkOutputSchema, checkProgram } from "./tool_args.ts";
@@ -40,6 +41,8 @@ export interface ServerDeps {
   isShuttingDown: () => boolean;
   /** `--audit-log`: every evaluation request and its upstream calls are logged; unwritable → `audit_unavailable`. */
   audit?: AuditTrail;
+  /** Counts every evaluation answer (`GET /metrics` of the HTTP face). */
+  metrics?: ServerMetrics;
   /** `--view`: told of every evaluation request and its response, like the audit trail (the live viewer). */
   view?: EvalObserver;
 }
@@ -214,13 +217,18 @@ async function runEval(
   evaluate: Evaluate,
   audit?: AuditedEval,
 ): Promise<ToolResponse> {
-  // Every answer of an audited request is logged before it goes out (inside the permit when it ran).
-  const answer = async (response: ToolResponse, result?: EngineEvalResult) => {
+  // Every answer of an audited request is logged before it goes out (inside the permit when it ran), and counted.
+  const answer = async (response: ToolResponse, result?: EngineEvalResult, refusal?: string) => {
+    if (result) deps.metrics?.evaluation(result, refusal);
+    else if (refusal) deps.metrics?.refused(refusal);
     await audit?.end(response, result);
     return response;
   };
-  if (deps.isShuttingDown()) return answer(errorResponse("shutting_down", "the server is shutting down", deps.profile));
+  const refuse = (reason: string, message: string) =>
+    answer(errorResponse(reason, message, deps.profile), undefined, reason);
+  if (deps.isShuttingDown()) return refuse("shutting_down", "the server is shutting down");
   if (deps.audit && !(await deps.audit.admit())) {
+    deps.metrics?.refused("audit_unavailable");
     return errorResponse("audit_unavailable", "the audit log cannot be written; ask the operator", deps.profile);
   }
   let program: string;
@@ -231,11 +239,11 @@ async function runEval(
     context = checkContext(args.context, deps);
     output = checkOutputSchema(args.output_schema);
   } catch (e) {
-    if (e instanceof ArgsError) return answer(errorResponse("args_error", e.message, deps.profile));
+    if (e instanceof ArgsError) return refuse("args_error", e.message);
     throw e;
   }
   const permit = deps.gate.tryAcquire(owner);
-  if (!permit.ok) return answer(errorResponse("busy", permit.message, deps.profile));
+  if (!permit.ok) return refuse("busy", permit.message);
   const release = permit.release;
   try {
     const result = await evaluate({
@@ -245,7 +253,14 @@ async function runEval(
       signal,
       outputSchema: output,
     });
-    return await answer(renderChecked(result, output !== undefined, deps.profile), result);
+    // A value that does not satisfy the client's output_schema is answered (and counted) as validation_error.
+    const invalid = output !== undefined && result.ok && result.status !== "failed" &&
+      result.outputCheck?.valid !== true;
+    return await answer(
+      renderChecked(result, output !== undefined, deps.profile),
+      result,
+      invalid ? "validation_error" : undefined,
+    );
   } finally {
     release();
   }
@@ -289,11 +304,18 @@ function registerSessionTools(
         "Returns {session_id}. Close it with lisp_session_close when done.",
       inputSchema: SCHEMAS.sessionStart,
     },
-    async (args) => {
+    async (args, extra) => {
+      if (deps.isShuttingDown()) return errorResponse("shutting_down", "the server is shutting down", deps.profile);
+      // A start brings up a sandbox process: it holds an evaluation permit meanwhile, so starts cannot outrun the
+      // gate. The manager reserves the session slot before it awaits anything.
+      const permit = deps.gate.tryAcquire(fairnessOwner(owner, extra));
+      if (!permit.ok) return errorResponse("busy", permit.message, deps.profile);
       try {
         return json(await sessions.start(owner, (args.title as string) ?? "", args.ttl_ms as number | undefined));
       } catch (e) {
         return sessionError(e, deps.profile);
+      } finally {
+        permit.release();
       }
     },
   );
@@ -321,6 +343,7 @@ function registerSessionTools(
         );
       } catch (e) {
         const response = sessionError(e, deps.profile);
+        if (e instanceof SessionError) deps.metrics?.refused(e.reason);
         // Refused before it ran (unknown, foreign or busy session): the client's session id is not logged.
         await observe(deps, { owner, tool: "lisp_session_eval" }, args.program)?.end(response);
         return response;
