@@ -12,7 +12,7 @@ import type { McpOptions } from "./mcp_flags.ts";
 /** Serve the start failure `problems` on the face `options` name; resolves to the exit code (2) once stopped. */
 export async function serveStartFailure(
   options: McpOptions,
-  authToken: string | undefined,
+  authTokens: string[] | undefined,
   problems: readonly string[],
 ): Promise<number> {
   const factory = startFailureFactory(problems);
@@ -28,12 +28,14 @@ export async function serveStartFailure(
       face = await startHttpFace(factory, {
         hostname: options.http.hostname,
         port: options.http.port,
-        authToken,
+        authTokens,
         allowedHosts: options.allowedHosts,
         allowedOrigins: options.allowedOrigins,
         maxBodyBytes: options.maxBodyBytes,
         bodyTimeoutMs: options.bodyTimeoutMs,
         maxOpenRequests: options.maxOpenRequests,
+        maxConnections: options.maxConnections,
+        headerTimeoutMs: options.headerTimeoutMs,
         maxLargeBodyReads: options.maxConcurrentCalls,
         trustedProxies: options.trustedProxies,
         saturated: () => false,
