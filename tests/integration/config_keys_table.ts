@@ -210,16 +210,14 @@ export const CONFIG_KEY_OBSERVATIONS: Record<string, Observation[]> = {
   "upstreams.openapi.auth.*.param": [at("integration/openapi_coverage_test.ts")("upstream", "query and cookie keys")],
   "upstreams.openapi.auth.*.cookie": [at("integration/openapi_coverage_test.ts")("upstream", "query and cookie keys")],
   "upstreams.openapi.static_headers": [executor("upstream", "openapi integration: success, headers, path and query")],
-  "upstreams.openapi.allow_insecure_http": [here("upstream", OPENAPI)],
+  "upstreams.openapi.allow_insecure_http": [here("upstream", OPENAPI), httpCommon("upstream", INSECURE)],
   "upstreams.openapi.allow_insecure_auth": [httpCommon("upstream", INSECURE)],
   "upstreams.openapi.allow_insecure_loopback": [
     at("transports/openapi/config_test.ts")("upstream", "allow_insecure_loopback admits literal loopback base"),
   ],
   "upstreams.openapi.schema_file": [here("upstream", OPENAPI)],
   "upstreams.openapi.schema_url": [at("transports/openapi/loader_url_test.ts")("upstream", "openapi schema_url: JSON")],
-  "upstreams.openapi.include_operations": [
-    at("upstream/openapi_integration_test.ts")("upstream", "openapi integration: catalog, calls, doc"),
-  ],
+  "upstreams.openapi.include_operations": [here("upstream", OPENAPI)],
   "upstreams.openapi.operation_overrides.*.name": [here("upstream", OPENAPI), compiler("upstream", OVERRIDES)],
   "upstreams.openapi.operation_overrides.*.description": [compiler("upstream", OVERRIDES)],
   "upstreams.openapi.operation_overrides.*.default_args": [compiler("upstream", OVERRIDES)],

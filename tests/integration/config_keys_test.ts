@@ -359,7 +359,12 @@ Deno.test("config keys on openapi: result_path, conflicts, max_description_chars
             },
           },
           plain: base,
-          rt: { ...base, request_timeout_ms: 250, max_response_bytes: 30 },
+          rt: {
+            ...base,
+            include_operations: ["getThings", "getSlow"],
+            request_timeout_ms: 250,
+            max_response_bytes: 30,
+          },
         },
         limits: { connect_timeout_ms: 300 },
       });
@@ -367,6 +372,8 @@ Deno.test("config keys on openapi: result_path, conflicts, max_description_chars
         :plain (:value (tool/call 'plain/get-things {}))
         :slow-request (:message (tool/call 'rt/get-slow {}))
         :servers (str (tool/servers))
+        :dir-th (str (dir 'th))
+        :dir-rt (str (dir 'rt))
         :capped (:reason (tool/call 'rt/get-things {}))
         :paged (:items (tool/pages 'th/get-pages {:limit 2}))
         :slow-own (:message (tool/call 'th/get-slow {}))
@@ -384,6 +391,8 @@ Deno.test("config keys on openapi: result_path, conflicts, max_description_chars
       assert.match(r.stdout, /:slow-limit "[^"]*within 300 ms/, "limits.connect_timeout_ms below the upstream's 5000");
       assert.match(r.stdout, /:slow-request "[^"]*250 ms/, "request_timeout_ms bounds the whole request");
       assert.match(r.stdout, /Things service of the config-key test/, "the upstream's description");
+      assert.ok(r.stdout.includes("th/get-pages") && r.stdout.includes("rt/get-slow"), r.stdout);
+      assert.ok(!r.stdout.includes("rt/get-pages"), "include_operations leaves getPages out of rt");
       assert.match(r.stdout, /:capped :response_too_large/, "the upstream's max_response_bytes (30)");
       assert.match(r.stdout, /:paged \["r1" "r2" "r3" "r4" "r5"\]/, "the offset pagination override pages");
       const unpaged = await launch(["eval", "--upstreams-config", "ptc.json", "(tool/pages 'plain/get-pages {})"], {
