@@ -46,6 +46,7 @@ const TRANSPORT_UPSTREAM_IMPORTS = [
   "src/upstream/messages.ts",
   "src/upstream/tool_names.ts",
   "src/upstream/pagination.ts",
+  "src/upstream/host_schema.ts",
 ];
 
 /** Transport folders every transport may use (shared libraries, not transports). */

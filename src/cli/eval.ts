@@ -6,7 +6,8 @@
  * can use the language but call no tools.
  * @module
  */
-import { processAllowsWrites, processReadOnly } from "../upstream/config.ts";
+import { processAllowsWrites, processApprovesWrites, processReadOnly } from "../upstream/config.ts";
+import { approveAll } from "../upstream/approval.ts";
 import type { JsonObject, JsonValue } from "../core/json.ts";
 import { createEngine, EngineStartError } from "../engine/engine.ts";
 import type { Engine, EngineEvalResult } from "../engine/types.ts";
@@ -42,6 +43,8 @@ export const EVAL_OPTIONS = {
   "upstreams-config": { type: "string" },
   "read-only": { type: "boolean" },
   "allow-writes": { type: "boolean" },
+  "approve-writes": { type: "boolean" },
+  yes: { type: "boolean", short: "y" },
   record: { type: "string" },
   replay: { type: "string" },
   help: { type: "boolean", short: "h" },
@@ -69,6 +72,10 @@ export function evalUsage(): string {
     "  --upstreams-config F      upstream config (JSONC) whose tools the program may call; env PTC_UPSTREAMS",
     "  --read-only               hide and refuse every write tool; env PTC_READ_ONLY",
     "  --allow-writes            install write tools the config allows (allow_writes); env PTC_ALLOW_WRITES",
+    "  --approve-writes          every write needs a person's approval (as the config's approve_writes); ptc eval",
+    "                            has no one to ask, so writes end :approval_unavailable unless --yes;",
+    "                            env PTC_APPROVE_WRITES",
+    "  -y, --yes                 approve every write of this run up front (under approval)",
     ...RECORD_REPLAY_USAGE,
     ...limitsUsage(),
     "  -h, --help                show this help",
@@ -88,6 +95,9 @@ interface EvalPlan {
   upstreamsConfig?: string;
   readOnly: boolean;
   allowWrites: boolean;
+  approveWrites: boolean;
+  /** `--yes`: the operator approved this run's writes up front. */
+  yes: boolean;
   recordReplay: RecordReplay;
 }
 
@@ -123,6 +133,7 @@ export async function runEval(args: string[], registry: TransportRegistry): Prom
       upstreamsConfig: plan.upstreamsConfig,
       readOnly: plan.readOnly,
       allowWrites: plan.allowWrites,
+      approveWrites: plan.approveWrites,
       snapshot: "frozen",
       poolSize: 1,
       limits: plan.limits,
@@ -201,6 +212,8 @@ async function planFromArgs(args: string[]): Promise<EvalPlan | "help"> {
     upstreamsConfig: values["upstreams-config"],
     readOnly: processReadOnly(values["read-only"]),
     allowWrites: processAllowsWrites(values["allow-writes"]),
+    approveWrites: processApprovesWrites(values["approve-writes"]),
+    yes: values.yes === true,
     recordReplay,
   };
 }
@@ -256,7 +269,12 @@ async function evaluateRepeated(
   const times: number[] = [];
   let result: EngineEvalResult | undefined;
   for (let i = 0; i < plan.repeat; i++) {
-    result = await engine.evaluate({ program: source, globals: plan.globals, context: plan.context });
+    result = await engine.evaluate({
+      program: source,
+      globals: plan.globals,
+      context: plan.context,
+      ...(plan.yes ? { approver: approveAll } : {}),
+    });
     times.push(result.evalMs ?? result.elapsedMs);
     if (!result.ok) break;
   }

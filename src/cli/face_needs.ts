@@ -57,6 +57,7 @@ export const CONFINED_COMMANDS = [
   "demo",
   "fixture",
   "init",
+  "auth",
   "view",
 ] as const;
 
@@ -203,11 +204,20 @@ async function mcpNeeds(args: string[], o: FaceNeedsOptions & { target: Target }
   const own = mergeNeeds({
     // every PTC_<FLAG> fallback of a flag not given on the command line is read at start
     env: [...asked],
-    net: [options.http, options.view].filter((a) => a !== undefined).map((a) =>
-      `${a.hostname.includes(":") ? `[${a.hostname}]` : a.hostname}:${a.port}`
-    ),
-    read: options.httpAuthTokenFile ? [abs(options.httpAuthTokenFile)] : [],
-    // --audit-log: opened for appending (created if absent, reopened on SIGHUP): a write of that path only
+    // --http: the public address, and loopback, where the HTTP server listens behind the door (src/mcp/door.ts);
+    // --view: the viewer's address
+    net: [
+      ...[options.http, options.view].filter((a) => a !== undefined).map((a) =>
+        `${a.hostname.includes(":") ? `[${a.hostname}]` : a.hostname}:${a.port}`
+      ),
+      ...(options.http ? ["127.0.0.1"] : []),
+    ],
+    // --audit-log: opened for appending (created if absent, reopened on SIGHUP), and looked at (lstat) first and
+    // after each open: a symlink or anything but a regular file is refused
+    read: [
+      ...(options.httpAuthTokenFile ? [abs(options.httpAuthTokenFile)] : []),
+      ...(options.auditLog ? [abs(options.auditLog)] : []),
+    ],
     write: options.auditLog ? [abs(options.auditLog)] : [],
   }, recordReplayNeeds(options.recordReplay));
   // the config flag's own fallback (PTC_UPSTREAMS) was read above already; without either, the default places are
@@ -299,6 +309,19 @@ async function doctorNeeds(args: string[], o: FaceNeedsOptions & { target: Targe
   });
 }
 
+/**
+ * `ptc auth login|status|logout`: what the config needs (each OAuth upstream's token file, read and written, its
+ * server and authorization server); `login` also listens on 127.0.0.1 (an OS-assigned port) for the redirect.
+ */
+async function authNeeds(args: string[], o: FaceNeedsOptions & { target: Target }): Promise<FaceNeedsResult> {
+  const { AUTH_OPTIONS } = await import("./auth.ts");
+  const p = parse(args, AUTH_OPTIONS);
+  if (!p) return unparsed("auth");
+  const config = await configNeeds(p.values["upstreams-config"] as string | undefined, o.env, false);
+  const listen = p.positionals[0] === "login" ? ["127.0.0.1"] : [];
+  return { ...config, needs: mergeNeeds(config.needs, { net: listen }) };
+}
+
 /** A folder from `Deno.makeTempDir()`: reading and writing under $TMPDIR (read here to name it, as the check does). */
 function tempDirNeeds(env: (name: string) => string | undefined): FaceNeeds {
   const tmp = (env("TMPDIR") || "/tmp").replace(/\/+$/, "") || "/";
@@ -386,6 +409,8 @@ export async function faceNeeds(command: string, args: string[], options: FaceNe
       return await fixtureNeeds(args, o);
     case "init":
       return await initNeeds(args);
+    case "auth":
+      return await authNeeds(args, o);
     case "view":
       return await viewFaceNeeds(args);
     case "permissions":

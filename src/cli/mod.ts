@@ -6,6 +6,7 @@
 import { VERSION } from "../version.ts";
 import { type CommandMain, COMMANDS as TABLE, type CommandSpec, COMPLETION_SUMMARY } from "./commands.ts";
 import { usageError } from "./usage.ts";
+import { EXIT_ON_SIGNAL_COMMANDS, exitOnStopSignals } from "./signals.ts";
 import { didYouMean } from "../core/suggest.ts";
 
 export type { CommandMain };
@@ -67,6 +68,8 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`ptc ${first}: ${missing}`);
     return 2;
   }
+  // A face without a graceful stop of its own ends at the first signal, leaving no sandbox or upstream process behind.
+  if (EXIT_ON_SIGNAL_COMMANDS.includes(first)) exitOnStopSignals();
   const run = await spec.load();
   return await run(rest);
 }

@@ -3,7 +3,7 @@
  * non-interactively.
  * @module
  */
-import { processAllowsWrites, processReadOnly } from "../upstream/config.ts";
+import { processAllowsWrites, processApprovesWrites, processReadOnly } from "../upstream/config.ts";
 import { createEngine, EngineStartError } from "../engine/engine.ts";
 import { type BatchInput, runBatch } from "../repl/batch.ts";
 import { ReplCore } from "../repl/core.ts";
@@ -27,6 +27,9 @@ Options:
   --catalog-snapshot-mode M   live (default: a failed upstream is reported and marked unavailable) or frozen
   --read-only                 hide and refuse every write tool; env PTC_READ_ONLY
   --allow-writes              install write tools the config allows (allow_writes); env PTC_ALLOW_WRITES
+  --approve-writes            ask on the terminal (y/N) before each write (as the config's approve_writes); a
+                              non-interactive run has no one to ask: writes end :approval_unavailable;
+                              env PTC_APPROVE_WRITES
   -h, --help                  this help
 Limits per evaluation (--timeout-ms defaults to ${REPL_TIMEOUT_MS} here):
 ${limitsUsage().join("\n")}
@@ -43,6 +46,7 @@ export const REPL_OPTIONS = {
   ...LIMIT_FLAG_OPTIONS,
   "read-only": { type: "boolean" },
   "allow-writes": { type: "boolean" },
+  "approve-writes": { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -107,6 +111,7 @@ export async function run(args: string[]): Promise<number> {
       upstreamsConfig: (v["upstreams-config"] as string | undefined) ?? Deno.env.get("PTC_UPSTREAMS"),
       readOnly: processReadOnly(v["read-only"] === true),
       allowWrites: processAllowsWrites(v["allow-writes"] === true),
+      approveWrites: processApprovesWrites(v["approve-writes"] === true),
       snapshot: (v["catalog-snapshot-mode"] as "live" | "frozen" | undefined) ?? "live",
       poolSize: 1,
       limits: effective,

@@ -235,6 +235,7 @@ function renderError(
       const rec: JsonObject = { server: c.server, tool: c.tool, status: c.status };
       if (c.status === "error") rec.reason = c.reason ?? "error";
       if (c.mutation_state) rec.mutation_state = c.mutation_state;
+      if (c.approval) rec.approval = c.approval;
       return rec;
     });
   } else {
@@ -268,6 +269,7 @@ function decorateDebug(structured: JsonObject, calls: CallRecord[], returned: st
     if (c.reason) rec.reason = c.reason;
     if (c.message) rec.message = c.message;
     if (c.mutation_state) rec.mutation_state = c.mutation_state;
+    if (c.approval) rec.approval = c.approval;
     return rec;
   });
   if (calls.length > 0) {

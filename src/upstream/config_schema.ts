@@ -120,6 +120,11 @@ export function topLevelSchema(upstreamEntry: JsonSchema = { type: "object" }): 
         description: "Install write tools on every upstream that does not set its own allow_writes (also needs the " +
           "process flag --allow-writes).",
       },
+      approve_writes: {
+        type: "boolean",
+        description: "Every write waits for a person's approval before it is sent (MCP elicitation, the REPL's " +
+          "y/N); ptc eval refuses writes unless --yes. Either this or --approve-writes turns it on.",
+      },
       libraries: {
         type: "array",
         description: "PTC-Lisp library files (.clj, relative to this config) loaded into every sandbox at start.",

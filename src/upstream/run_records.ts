@@ -9,6 +9,7 @@ import type { MutationState, ToolOutcome } from "../core/tool_seam.ts";
 import type { RunLimits } from "./config.ts";
 import type { Runtime } from "./runtime.ts";
 import type { ToolEffect, ToolResult } from "./types.ts";
+import type { ApprovalOutcome, ApprovalQueue, Approver } from "./approval.ts";
 
 /**
  * One tool call as recorded for the run report (args redacted). The one call-record shape: the engine hands it to
@@ -30,6 +31,8 @@ export interface CallRecord {
   preview?: string;
   /** Calls to write tools: what the write did (`applied` / `not_applied` / `indeterminate`). */
   mutation_state?: MutationState;
+  /** Writes under `--approve-writes`: how the person asked answered (`accepted`, `declined`, …). */
+  approval?: ApprovalOutcome;
 }
 
 /** One discovery operation as recorded for the run report. */
@@ -53,6 +56,8 @@ export interface DispatchedCall {
   tool: string;
   args: JsonObject;
   effect: ToolEffect;
+  /** A write a person approved (`--approve-writes`) before it was sent. */
+  approval?: "accepted";
 }
 
 /**
@@ -80,6 +85,14 @@ export interface RunScope {
   writeCount: number;
   /** Sees (or answers) every call that passed validation and the budgets (record / replay). */
   readonly intercept?: CallInterceptor;
+  /** Who approves writes when the runtime requires approval; absent → such writes are `approval_unavailable`. */
+  readonly approver?: Approver;
+  /** How long one approval may take (capped by `APPROVAL_WAIT_CAP_MS`). */
+  readonly approvalWaitMs?: number;
+  /** The run's approvals, asked one at a time. */
+  readonly approvals: ApprovalQueue;
+  /** Stop the program's deadline while a person decides; call the returned function when they have. */
+  holdClock(): () => void;
   record(r: CallRecord): void;
   recordOp(r: CatalogOpRecord): void;
   /**

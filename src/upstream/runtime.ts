@@ -27,6 +27,8 @@ export interface RuntimeOptions {
   readOnly?: boolean;
   /** The process switch of the write gate (`--allow-writes` / `PTC_ALLOW_WRITES`); the config must allow too. */
   allowWrites?: boolean;
+  /** Writes wait for a person's approval (`--approve-writes`); the config's `approve_writes` can only add to it. */
+  approveWrites?: boolean;
   /** fetch handed to transports (tests substitute it). */
   fetch?: typeof fetch;
   /** Receives diagnostics lines, already redacted. Default: stderr. */
@@ -53,6 +55,8 @@ export interface UpstreamState {
   status: "ready" | "unavailable" | "stopped";
   /** Redacted reason when unavailable. */
   error?: string;
+  /** The start error's code when unavailable (`login_required`: calls answer `auth_failed`). */
+  errorCode?: string;
   /** Installed tools (redacted): what the install policy let through. */
   tools: ToolEntry[];
   /** Tools the install policy withheld: exposed name → why (completes "tool 'server/name' …"). */
@@ -96,6 +100,8 @@ export class Runtime {
   readonly limits: RunLimits;
   readonly snapshotMode: CatalogSettings["snapshot"];
   readonly readOnly: boolean;
+  /** Every write waits for a person's approval: `--approve-writes` or the config's `approve_writes` (either one). */
+  readonly approveWrites: boolean;
   /** The process switch of the write gate (`--allow-writes`). */
   readonly processAllowsWrites: boolean;
   readonly upstreams = new Map<string, UpstreamState>();
@@ -111,6 +117,7 @@ export class Runtime {
     this.limits = { ...config.limits, ...options.limits };
     this.snapshotMode = options.snapshot ?? config.catalog.snapshot;
     this.readOnly = options.readOnly === true || config.readOnly;
+    this.approveWrites = options.approveWrites === true || config.approveWrites === true;
     this.processAllowsWrites = options.allowWrites === true;
     const sink = options.log ?? ((line: string) => console.error(line));
     this.#log = (line) => sink(this.redactor.redact(line));
@@ -170,11 +177,13 @@ export class Runtime {
       state.upstream = upstream;
       state.status = "ready";
       state.error = undefined;
+      state.errorCode = undefined;
       this.#adopt(state, installation);
       return undefined;
     } catch (e) {
       state.status = "unavailable";
       state.error = this.redactor.redact(describeStartError(state.spec.name, e));
+      state.errorCode = e instanceof UpstreamStartError ? e.code : undefined;
       return state.error;
     }
   }

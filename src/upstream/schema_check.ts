@@ -6,6 +6,7 @@
 import { Validator } from "@cfworker/json-schema";
 import type { ConfigError, JsonSchema } from "./types.ts";
 import { didYouMean } from "../core/suggest.ts";
+import { displayFormat, patternOfFormat } from "./host_schema.ts";
 import { describeValue, joinIndex, joinKey, jsonTypeName, unknownKeyHint } from "./messages.ts";
 
 const STRUCTURAL_KEYWORDS = new Set([
@@ -152,8 +153,11 @@ function message(keyword: string, rule: unknown, schemaNode: JsonSchema, value: 
     case "minProperties":
       return rule === 1 ? "must not be empty" : `must have at least ${rule} keys`;
     case "format": {
-      const example = FORMAT_EXAMPLES[String(rule)];
-      return `must be a valid ${rule}${example ? ` such as ${example}` : ""}, got ${describeValue(value)}`;
+      const pattern = patternOfFormat(rule); // a `pattern` the host matches with RE2 (core/host_schema.ts)
+      if (pattern !== undefined) return `must match the pattern ${pattern}`;
+      const shown = displayFormat(String(rule));
+      const example = FORMAT_EXAMPLES[shown];
+      return `must be a valid ${shown}${example ? ` such as ${example}` : ""}, got ${describeValue(value)}`;
     }
     default:
       return schemaNode.description ? `is invalid (${schemaNode.description})` : undefined;

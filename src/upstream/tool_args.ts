@@ -10,9 +10,10 @@ import type { JsonSchema, ToolEntry } from "./types.ts";
 import { checkAgainstSchema, compileSchema } from "./schema_check.ts";
 import { didYouMean } from "../core/suggest.ts";
 import { formatConfigError, joinKey } from "./messages.ts";
-import { hostMayRun, withoutRiskyPatterns } from "../core/regex_screen.ts";
+import { hostSchema } from "./host_schema.ts";
+import { linearPattern } from "./linear_pattern.ts";
 
-/** The entry's input schema as the host checks it (risky patterns left to the upstream) and its validator. */
+/** The entry's input schema as the host checks it (patterns matched by RE2, see host_schema.ts) and its validator. */
 const validators = new WeakMap<ToolEntry, { schema: JsonSchema; validator: Validator | null }>();
 
 function isObject(v: unknown): v is JsonObject {
@@ -65,15 +66,12 @@ export function declaredArgNames(schema: JsonSchema): string[] | undefined {
   return [...names];
 }
 
+/** True when `key` matches one of the schema's `patternProperties` (in linear time, never V8's backtracking). */
 function matchesPattern(schema: JsonSchema, key: string): boolean {
   const patterns = isObject(schema.patternProperties) ? Object.keys(schema.patternProperties) : [];
   return patterns.some((p) => {
-    if (!hostMayRun(p)) return true; // a pattern whose backtracking could freeze the host: the upstream judges
-    try {
-      return new RegExp(p, "u").test(key);
-    } catch {
-      return true; // a pattern we cannot read: let the upstream judge the key
-    }
+    const linear = linearPattern(p);
+    return linear.ok ? linear.test(key) : true; // a pattern RE2 cannot match: the upstream judges the key
   });
 }
 
@@ -94,7 +92,7 @@ export function unknownArguments(schema: JsonSchema, args: JsonObject): string[]
 function validatorFor(entry: ToolEntry): { schema: JsonSchema; validator: Validator | null } {
   let v = validators.get(entry);
   if (v === undefined) {
-    const schema = withoutRiskyPatterns(entry.inputSchema ?? {});
+    const schema = hostSchema(entry.inputSchema ?? {}).schema;
     let validator: Validator | null;
     try {
       validator = compileSchema(schema);
@@ -110,7 +108,8 @@ function validatorFor(entry: ToolEntry): { schema: JsonSchema; validator: Valida
 /** Problems with `args` (renamed by {@link matchArgNames}) against the tool's input schema, one string each. */
 export function argumentProblems(entry: ToolEntry, args: JsonObject): string[] {
   const { schema, validator } = validatorFor(entry);
-  const unknown = unknownArguments(schema, args);
+  // the original schema: its patternProperties (matched with RE2) say which extra keys are accepted
+  const unknown = unknownArguments(entry.inputSchema ?? {}, args);
   const reported = new Set(Object.keys(args).map((k) => joinKey("", k)));
   const rest = validator
     ? checkAgainstSchema(schema, args, "", validator)

@@ -17,6 +17,7 @@ import { jsonBytes } from "./bytes.ts";
 import { argumentProblems, matchArgNames } from "./tool_args.ts";
 import { didYouMean } from "../core/suggest.ts";
 import { describeValue } from "./messages.ts";
+import { type ApprovalOutcome, approvalRequest, askBounded } from "./approval.ts";
 
 export { argumentProblems, matchArgNames } from "./tool_args.ts";
 
@@ -102,17 +103,27 @@ export async function callTool(ctx: RunScope, request: ToolRequest): Promise<Too
   return outcome;
 }
 
-/** A well-formed `tool/call` request. */
+/** A well-formed `tool/call` request; `reason` is the program's explanation (`{:reason "…"}`), shown to an approver. */
 export interface CallTarget {
   server: string;
   tool: string;
   rawArgs: JsonObject;
+  reason?: string;
 }
 
 /** How a call ended, before it is recorded: a value, or a world fault; a write says what it did. */
 export type Settled =
-  | { ok: true; value: JsonValue; valueKind: "json" | "text" | "none"; mutationState?: MutationState }
-  | { ok: false; reason: string; message: string; mutationState?: MutationState };
+  | {
+    ok: true;
+    value: JsonValue;
+    valueKind: "json" | "text" | "none";
+    mutationState?: MutationState;
+    approval?: Approval;
+  }
+  | { ok: false; reason: string; message: string; mutationState?: MutationState; approval?: Approval };
+
+/** The approve step's outcome, kept on the call's record (never shown to the program as a key). */
+type Approval = ApprovalOutcome;
 
 /** Records a call that reached the budget and returns its outcome to the program; `args` as recorded (redacted). */
 export type Recorder = ((settled: Settled, bytes: number) => ToolOutcome) & { args: JsonValue };
@@ -142,7 +153,10 @@ export function isFault(x: object): x is Settled {
   return "ok" in x;
 }
 
-/** validate → budget → resolve (upstream, tool, arguments) → dispatch (through the run's interceptor) → settle → record. */
+/**
+ * validate → budget → resolve (upstream, tool, arguments) → approve (writes, when approval is on) → dispatch (through
+ * the run's interceptor) → settle → record.
+ */
 async function callToolUnredacted(ctx: RunScope, request: ToolRequest): Promise<ToolOutcome> {
   const target = validateRequest(ctx, request);
   if (isOutcome(target)) return target;
@@ -159,8 +173,17 @@ async function callToolUnredacted(ctx: RunScope, request: ToolRequest): Promise<
     const overWrites = chargeWrites(ctx);
     if (overWrites) return record(overWrites, 0);
   }
+  const approval = write ? await approve(ctx, target, resolved.effect, record.args) : undefined;
+  if (ctx.closed) return CLOSED;
+  if (approval && !approval.ok) return record(approval, 0);
   const perform = () => dispatch(ctx, state, target.tool, resolved.args, resolved.effect);
-  const call = { server: target.server, tool: target.tool, args: resolved.args, effect: resolved.effect };
+  const call = {
+    server: target.server,
+    tool: target.tool,
+    args: resolved.args,
+    effect: resolved.effect,
+    ...(approval ? { approval: "accepted" as const } : {}),
+  };
   const release = write
     ? ctx.writeInFlight({ server: target.server, tool: target.tool, args: record.args })
     : undefined;
@@ -177,7 +200,8 @@ async function callToolUnredacted(ctx: RunScope, request: ToolRequest): Promise<
     return result;
   }
   const { settled, bytes } = settle(ctx, result);
-  return record(write ? withMutationState(settled, result.ok ? undefined : result.mutationState) : settled, bytes);
+  const stated = write ? withMutationState(settled, result.ok ? undefined : result.mutationState) : settled;
+  return record(approval ? { ...stated, approval: approval.approval } : stated, bytes);
 }
 
 /** The request's shape: `{:server s :tool t :args {…}}` on `tool/call` of an open run. Raises on a bad shape. */
@@ -187,9 +211,7 @@ function validateRequest(ctx: RunScope, request: ToolRequest): CallTarget | Tool
   const req = request.args;
   if (!isObject(req)) return raise("tool/call expects {:server … :tool … :args {…}}");
   for (const key of Object.keys(req)) {
-    if (!["server", "tool", "args"].includes(key)) {
-      return raise(`tool/call got unknown key "${key}"${didYouMean(key, ["server", "tool", "args"])}`);
-    }
+    if (!CALL_KEYS.includes(key)) return raise(`tool/call got unknown key "${key}"${didYouMean(key, CALL_KEYS)}`);
   }
   const server = req.server;
   if (typeof server !== "string" || server === "") {
@@ -210,8 +232,14 @@ function validateRequest(ctx: RunScope, request: ToolRequest): CallTarget | Tool
       `tool '${server}/${tool}' rejected args: they nest vectors/maps deeper than ${MAX_RESPONSE_DEPTH} levels`,
     );
   }
-  return { server, tool, rawArgs };
+  const reason = req.reason;
+  if (reason !== undefined && typeof reason !== "string") {
+    return raise(`tool '${server}/${tool}': :reason must be a string, got ${describeValue(reason)}`);
+  }
+  return { server, tool, rawArgs, ...(reason ? { reason: ctx.runtime.redactor.redact(reason) } : {}) };
 }
+
+const CALL_KEYS = ["server", "tool", "args", "reason"];
 
 export function configured(ctx: RunScope): string {
   return `Configured upstreams: ${ctx.runtime.serverNames().join(", ") || "(none)"}`;
@@ -238,6 +266,61 @@ function chargeWrites(ctx: RunScope): Settled | undefined {
     message: `write budget exhausted: at most ${ctx.limits.maxWriteCalls} write calls per run (max_write_calls); ` +
       "this write was not sent",
     mutationState: "not_applied",
+  };
+}
+
+/**
+ * The approve step: a write, when the runtime requires approval (`--approve-writes` / `approve_writes`), waits for the
+ * run's approver (asked one call at a time per run, bounded in time) before anything is sent. Accepted → `{ok: true}`
+ * and the call proceeds; declined or cancelled → `declined`; no approver, no capability, no answer in time →
+ * `approval_unavailable`; both refusals are `not_applied`. Reads and runs without approval skip it (`undefined`).
+ */
+async function approve(
+  ctx: RunScope,
+  target: CallTarget,
+  effect: ToolEffect,
+  recordedArgs: JsonValue,
+): Promise<{ ok: true; approval: Approval } | Settled | undefined> {
+  if (!ctx.runtime.approveWrites) return undefined;
+  const what = `write ${target.server}/${target.tool}`;
+  if (!ctx.approver) {
+    return {
+      ok: false,
+      reason: "approval_unavailable",
+      message: `${what} needs a person's approval (approve_writes / --approve-writes) and no one can be asked here ` +
+        "(ptc eval: add --yes to approve this run's writes); it was not sent",
+      ...NOT_SENT,
+      approval: "unavailable",
+    };
+  }
+  const request = approvalRequest({ server: target.server, tool: target.tool, effect }, recordedArgs, target.reason);
+  const approver = ctx.approver;
+  const answer = await ctx.approvals.run(async () => {
+    // The program's deadline pauses while a person decides (at most the approval wait, capped at 5 minutes).
+    const release = ctx.holdClock();
+    try {
+      return await askBounded(approver, request, ctx.signal, ctx.approvalWaitMs);
+    } finally {
+      release();
+    }
+  });
+  if (answer.outcome === "accepted") return { ok: true, approval: "accepted" };
+  if (answer.outcome === "unavailable") {
+    const why = answer.detail ? `: ${answer.detail}` : "";
+    return {
+      ok: false,
+      reason: "approval_unavailable",
+      message: `${what} could not be approved${why}; it was not sent`,
+      ...NOT_SENT,
+      approval: "unavailable",
+    };
+  }
+  return {
+    ok: false,
+    reason: "declined",
+    message: `${what} was ${answer.outcome} by the person asked to approve it; it was not sent`,
+    ...NOT_SENT,
+    approval: answer.outcome,
   };
 }
 
@@ -286,7 +369,8 @@ export async function resolveUpstream(ctx: RunScope, server: string): Promise<Up
   if (state.status === "ready" && state.upstream) return state;
   return {
     ok: false,
-    reason: "upstream_unavailable",
+    // an OAuth upstream that needs a new login is an auth failure, whose message says to run `ptc auth login`
+    reason: state.errorCode === "login_required" ? "auth_failed" : "upstream_unavailable",
     message: rt.redactor.redact(state.error ?? `upstream ${server} is unavailable`),
   };
 }
@@ -346,11 +430,15 @@ export function recorder(ctx: RunScope, target: CallTarget): Recorder {
   const base = { server: target.server, tool: target.tool, args: ctx.runtime.redactor.redactJson(target.rawArgs) };
   return Object.assign((settled: Settled, bytes: number): ToolOutcome => {
     const duration_ms = Math.round((performance.now() - started) * 1000) / 1000;
-    const m = settled.mutationState ? { mutation_state: settled.mutationState } : {};
+    const { approval, ...outcome } = settled;
+    const m = {
+      ...(settled.mutationState ? { mutation_state: settled.mutationState } : {}),
+      ...(approval ? { approval } : {}),
+    };
     const record: CallRecord = settled.ok
       ? { ...base, status: "ok", duration_ms, bytes, preview: previewJson(settled.value), ...m }
       : { ...base, status: "error", reason: settled.reason, message: settled.message, duration_ms, bytes, ...m };
     ctx.record(record);
-    return { kind: "tagged", ...settled };
+    return { kind: "tagged", ...outcome };
   }, { args: base.args });
 }

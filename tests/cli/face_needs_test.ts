@@ -32,7 +32,8 @@ Deno.test("eval: the config's hosts, secrets and command, the files on its comma
     [EXAMPLE, TOKEN, LIBRARY, join(Deno.cwd(), "d.json"), join(Deno.cwd(), "prog.clj"), ...SANDBOX.read].sort(),
   );
   assert.deepEqual(n.env, ["PATH"], "PTC_UPSTREAMS is not read when the flag is given");
-  assert.deepEqual(n.run, [...SANDBOX.run, "node"].sort());
+  // `kill` signals a stdio server's whole process group (transports/mcp_stdio/group.ts)
+  assert.deepEqual(n.run, [...SANDBOX.run, "kill", "node"].sort());
   assert.deepEqual(n.write, []);
 });
 
@@ -59,12 +60,13 @@ Deno.test("mcp over stdio reads every PTC_<FLAG> fallback; over HTTP it listens 
     "--upstreams-config",
     EXAMPLE,
   ]);
-  assert.deepEqual(http.net, ["127.0.0.1:7332", "127.0.0.1:8765"]);
+  // the public address, and loopback, where the HTTP server listens behind the door on an OS-assigned port
+  assert.deepEqual(http.net, ["127.0.0.1", "127.0.0.1:7332", "127.0.0.1:8765"]);
   assert.ok(http.read.includes("/run/t"));
   assert.ok(!http.env.includes("PTC_HTTP") && !http.env.includes("PTC_HTTP_AUTH_TOKEN_FILE"));
 
   const fromEnv = await needs("mcp", [], { PTC_HTTP: "[::1]:9000", PTC_UPSTREAMS: EXAMPLE });
-  assert.deepEqual(fromEnv.net, ["127.0.0.1:8765", "[::1]:9000"]);
+  assert.deepEqual(fromEnv.net, ["127.0.0.1", "127.0.0.1:8765", "[::1]:9000"]);
   assert.ok(fromEnv.env.includes("PTC_HTTP") && fromEnv.env.includes("PTC_UPSTREAMS"));
 });
 
@@ -98,7 +100,7 @@ Deno.test("catalog starts no sandbox; doctor reads the stdio command where PATH 
     const doctor = await needs("doctor", ["--upstreams-config", EXAMPLE, "--connect"], { PATH: `/nonexistent:${bin}` });
     assert.ok(doctor.read.includes(join(bin, "node")), doctor.read.join());
     assert.deepEqual(doctor.env, ["PATH"]);
-    assert.deepEqual(doctor.run, ["node"], "doctor starts no sandbox");
+    assert.deepEqual(doctor.run, ["kill", "node"], "doctor starts no sandbox");
   } finally {
     await Deno.remove(bin, { recursive: true });
   }
@@ -170,10 +172,11 @@ Deno.test("ptc permissions: usage errors name the fix", async () => {
   assert.match(bogus.err, /unknown command 'bogus'/);
 });
 
-Deno.test("mcp --audit-log: a write of that file only (absolute), no read; PTC_AUDIT_LOG names it too", async () => {
+Deno.test("mcp --audit-log: a write and a look (lstat) of that file only (absolute); PTC_AUDIT_LOG names it too", async () => {
   const n = await needs("mcp", ["--upstreams-config", EXAMPLE, "--audit-log", "logs/audit.jsonl"]);
   assert.deepEqual(n.write, [join(Deno.cwd(), "logs/audit.jsonl")]);
-  assert.ok(!n.read.includes(join(Deno.cwd(), "logs/audit.jsonl")));
+  assert.ok(n.read.includes(join(Deno.cwd(), "logs/audit.jsonl")));
+  assert.ok(!n.read.includes(join(Deno.cwd(), "logs")), "not its directory");
   assert.ok(!n.env.includes("PTC_AUDIT_LOG"), "the flag was given");
   const fromEnv = await needs("mcp", ["--upstreams-config", EXAMPLE], { PTC_AUDIT_LOG: "/var/log/ptc.jsonl" });
   assert.deepEqual(fromEnv.write, ["/var/log/ptc.jsonl"]);

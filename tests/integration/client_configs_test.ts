@@ -6,6 +6,7 @@
  * command lines are turned into the same entry the Inspector reads.
  */
 import assert from "node:assert/strict";
+import { applyEdits, modify } from "jsonc-parser";
 import { hasInspector, runInspector } from "./inspector_cli.ts";
 import { join } from "node:path";
 import { createTokenDir, startObservatory } from "../../fixtures/observatory/mod.ts";
@@ -34,7 +35,16 @@ function claudeMcpAdd(line: string): Entry {
   const words = shellWords(line);
   assert.deepEqual(words.slice(0, 3), ["claude", "mcp", "add"]);
   const dashes = words.indexOf("--");
-  if (dashes !== -1) return { command: words[dashes + 1], args: words.slice(dashes + 2) };
+  if (dashes !== -1) {
+    const env: Record<string, string> = {};
+    for (let i = 3; i < dashes; i++) {
+      if (words[i] === "-e") {
+        const [k, ...v] = words[++i].split("=");
+        env[k] = v.join("=");
+      }
+    }
+    return { command: words[dashes + 1], args: words.slice(dashes + 2), env };
+  }
   const headers: Record<string, string> = {};
   const positional: string[] = [];
   let transport = "stdio";
@@ -102,10 +112,18 @@ Deno.test({
     await Deno.writeTextFile(tokenFile, token);
     let http: Deno.ChildProcess | undefined;
     try {
+      // The documented entries pass the Observatory token in their env, as a config from `ptc init` reads it.
       const upstreams = await writeConcreteConfig(cwd, server.url);
+      const configText = await Deno.readTextFile(upstreams);
+      const credential = { source: "env", var: "OBSERVATORY_TOKEN", scheme_hint: "bearer" };
+      await Deno.writeTextFile(
+        upstreams,
+        applyEdits(configText, modify(configText, ["credentials", "observatory"], credential, {})),
+      );
       const substitute = (text: string) =>
         text.replaceAll("/path/to/ptc/bin/ptc", LAUNCHER).replaceAll("/path/to/upstreams.jsonc", upstreams)
-          .replaceAll("127.0.0.1:7332", `127.0.0.1:${port}`).replaceAll("<token>", token);
+          .replaceAll("127.0.0.1:7332", `127.0.0.1:${port}`).replaceAll("<token>", token)
+          .replaceAll("<observatory token>", tokens.token);
       const check = async (name: string) => {
         const block = configs.get(name)!;
         const file = join(cwd, `${name}.json`);
@@ -134,7 +152,7 @@ Deno.test({
         ],
         cwd,
         clearEnv: true,
-        env: cleanEnv({ NO_COLOR: "1" }),
+        env: cleanEnv({ NO_COLOR: "1", OBSERVATORY_TOKEN: tokens.token }),
         stdin: "null",
         stdout: "null",
         stderr: "piped",

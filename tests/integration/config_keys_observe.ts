@@ -89,6 +89,9 @@ export const LIMITS_ANSWER =
  */
 export const READ_ONLY_PROGRAM = "(contains? (budget/remaining) :write_calls)";
 
+/** A write under `approve_writes: true`: no person approves it on a face without a way to ask, so it is not sent. */
+export const APPROVE_PROGRAM = '(:reason (tool/call \'fx/delete-item {:id "9"}))';
+
 /** What `READ_ONLY_PROGRAM` answers with writes open and under `read_only`. */
 export const READ_ONLY_ANSWERS = { open: "true", readOnly: "false" };
 

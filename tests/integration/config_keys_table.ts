@@ -110,6 +110,31 @@ function mcpShared(t: "mcp_stdio" | "mcp_http"): Record<string, Observation[]> {
   };
 }
 
+const caFile = at("transports/http_common/ca_file_test.ts");
+const CA_FILE = "with ca_file: schema, read and write (a fresh connection) all trust the CA";
+const mcpOauth = at("transports/mcp_http/oauth_test.ts");
+const openapiOauth = at("transports/openapi/oauth_test.ts");
+const CLIENT_CREDENTIALS = "mcp_http oauth2: client credentials, by discovery and by token_url";
+const OPENAPI_CC =
+  "openapi oauth2: client credentials from a token_url, renewed after expiry, refused with a bad secret";
+
+/** The oauth2 emitter's keys (transports/http_common/oauth*), per HTTP transport. */
+function oauth(t: "mcp_http" | "openapi"): Record<string, Observation[]> {
+  const p = `upstreams.${t}.auth.*.`;
+  const cc = t === "mcp_http" ? mcpOauth("upstream", CLIENT_CREDENTIALS) : openapiOauth("upstream", OPENAPI_CC);
+  return {
+    [`${p}grant`]: [cc],
+    [`${p}token_url`]: [cc],
+    [`${p}client_id_binding`]: [cc],
+    [`${p}client_secret_binding`]: [cc],
+    [`${p}authorization_server`]: [
+      mcpOauth("upstream", "mcp_http oauth2: client credentials refuse an authorization server other than"),
+    ],
+    [`${p}scopes`]: [at("transports/http_common/oauth_config_test.ts")("upstream", "oauth2 emitter: each key parses")],
+    [`${p}token_file`]: [mcpOauth("upstream", "mcp_http oauth2: login, call, refresh after expiry")],
+  };
+}
+
 /** Every key path of the schema → its observations. */
 export const CONFIG_KEY_OBSERVATIONS: Record<string, Observation[]> = {
   // top level
@@ -117,6 +142,7 @@ export const CONFIG_KEY_OBSERVATIONS: Record<string, Observation[]> = {
   "read_only": [...RUN_FACES, here("catalog", CATALOG), here("doctor", DOCTOR)],
   "allow_writes": [...RUN_FACES, here("catalog", CATALOG), here("doctor", DOCTOR)],
   "libraries": [...RUN_FACES, here("catalog", CATALOG)],
+  "approve_writes": RUN_FACES, // the faces that send writes; catalog and doctor send none
   "credentials.*.source": [...RUN_FACES, here("catalog", CATALOG), here("doctor", DOCTOR)],
   "credentials.*.var": [...RUN_FACES, here("catalog", CATALOG), here("doctor", DOCTOR)],
   "credentials.*.path": [credentials("upstream", "materializer: file re-read on every call (rotation)")],
@@ -189,6 +215,8 @@ export const CONFIG_KEY_OBSERVATIONS: Record<string, Observation[]> = {
   "upstreams.mcp_http.allow_insecure_http": [httpCommon("upstream", INSECURE)],
   "upstreams.mcp_http.allow_insecure_auth": [httpCommon("upstream", INSECURE)],
   "upstreams.mcp_http.allow_insecure_loopback": [httpCommon("upstream", LOOPBACK)],
+  "upstreams.mcp_http.ca_file": [caFile("upstream", CA_FILE)], // one TLS helper (http_common/tls.ts) for both
+  ...oauth("mcp_http"),
   ...mcpShared("mcp_http"),
 
   // openapi
@@ -249,5 +277,7 @@ export const CONFIG_KEY_OBSERVATIONS: Record<string, Observation[]> = {
   "upstreams.openapi.schema_max_bytes": [
     at("transports/openapi/start_errors_test.ts")("upstream", "a schema over schema_max_bytes names the upstream"),
   ],
+  "upstreams.openapi.ca_file": [caFile("upstream", CA_FILE)],
+  ...oauth("openapi"),
   "upstreams.openapi.overlays": [at("integration/overlay_confined_test.ts")("upstream", "overlays through bin/ptc")],
 };

@@ -18,6 +18,7 @@ import { startMcpHttpFixture } from "../../fixtures/mcp/http.ts";
 import { callCtx, makeDeps, startUpstream } from "../transports/mcp_common/helpers.ts";
 import { CONFIG_KEY_OBSERVATIONS, FACES } from "./config_keys_table.ts";
 import {
+  APPROVE_PROGRAM,
   LIMITS_ANSWER,
   LIMITS_PROGRAM,
   limitsConfig,
@@ -154,6 +155,9 @@ Deno.test("config keys on eval: limits, allow_writes, read_only, credentials, pa
     assert.equal((await run(READ_ONLY_PROGRAM)).stdout.trim(), READ_ONLY_ANSWERS.open);
     await writeConfig(dir, limitsConfig({ read_only: true }));
     assert.equal((await run(READ_ONLY_PROGRAM)).stdout.trim(), READ_ONLY_ANSWERS.readOnly);
+    await writeConfig(dir, limitsConfig({ approve_writes: true }));
+    // approve_writes: the write the limits program sent (:writes [true …]) now waits for a person (eval: --yes)
+    assert.equal((await run(APPROVE_PROGRAM)).stdout.trim(), ":approval_unavailable");
   });
 });
 
@@ -171,6 +175,8 @@ Deno.test("config keys on repl: limits, allow_writes, read_only, credentials, pa
     assert.equal((await run(READ_ONLY_PROGRAM)).trim(), READ_ONLY_ANSWERS.open);
     await writeConfig(dir, limitsConfig({ read_only: true }));
     assert.equal((await run(READ_ONLY_PROGRAM)).trim(), READ_ONLY_ANSWERS.readOnly);
+    await writeConfig(dir, limitsConfig({ approve_writes: true }));
+    assert.equal((await run(APPROVE_PROGRAM)).trim(), ":approval_unavailable", "no terminal to ask y/N on");
   });
 });
 
@@ -207,6 +213,10 @@ Deno.test("config keys on mcp: limits, allow_writes, read_only, credentials, cat
       "c.json",
     );
     const ro = await overMcp(chars, [READ_ONLY_PROGRAM]);
+    const approve = await overMcp(await writeConfig(dir, limitsConfig({ approve_writes: true }), "a.json"), [
+      APPROVE_PROGRAM,
+    ]);
+    assert.ok(approve.answers[0].includes(":approval_unavailable"), "a client without elicitation cannot approve");
     assert.match(ro.description, /fx \(4 tools\)/, "lazy by inline_max_chars; the write tool withheld");
     assert.doesNotMatch(ro.description, /fx\/echo/);
     assert.equal(ro.answers[0], READ_ONLY_ANSWERS.readOnly);

@@ -12,6 +12,7 @@ import { startReflector, writeReflectorConfig } from "./reflector.ts";
 import { bigDocument, exponentialRefsDoc } from "../transports/openapi/helpers.ts";
 import { shellLauncher } from "../transports/mcp_stdio/launchers.ts";
 import { pidAlive } from "../transports/mcp_common/helpers.ts";
+import { groupMembers, processGroup } from "./proc_groups.ts";
 
 const MiB = 1024 * 1024;
 
@@ -173,14 +174,28 @@ async function refusedAtStart(files: Record<string, unknown>, entry: Record<stri
     const config = join(dir, "upstreams.json");
     const upstream = { transport: "openapi", base_url: "http://127.0.0.1:9", allow_insecure_http: true, ...entry };
     await Deno.writeTextFile(config, JSON.stringify({ upstreams: { hostile: upstream } }));
-    const out = await new Deno.Command(Deno.execPath(), {
+    // The face still serves (a lisp_eval that reports the problem) until it is stopped; it never ran a program, so it
+    // exits 2.
+    const child = new Deno.Command(Deno.execPath(), {
       args: ptcMcpArgs(["--http", "127.0.0.1:0", "--upstreams-config", config]),
       stdin: "null",
       stdout: "null",
       stderr: "piped",
-    }).output();
-    const stderr = new TextDecoder().decode(out.stderr);
-    assert.equal(out.code, 2, stderr);
+    }).spawn();
+    const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+    let stderr = "";
+    while (!stderr.includes("not ready")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      stderr += value;
+    }
+    child.kill("SIGTERM");
+    while (true) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      stderr += value;
+    }
+    assert.equal((await child.status).code, 2, stderr);
     return stderr;
   } finally {
     await Deno.remove(dir, { recursive: true });
@@ -243,45 +258,55 @@ Deno.test("hostile server: a stdio upstream's grandchildren end with ptc mcp", a
   await Deno.remove(dir, { recursive: true });
 });
 
-/** The process group of a live process (from /proc). */
-function processGroup(pid: number): number {
-  const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]);
-}
-
-/** Live (non-zombie) processes in group `pgid`. */
-function groupMembers(pgid: number): number[] {
-  const out: number[] = [];
-  for (const e of Deno.readDirSync("/proc")) {
-    if (!/^\d+$/.test(e.name)) continue;
-    const pid = Number(e.name);
-    try {
-      if (pidAlive(pid) && processGroup(pid) === pgid) out.push(pid);
-    } catch {
-      // exited meanwhile
-    }
-  }
-  return out;
-}
-
-Deno.test("hostile server: --audit-log at a FIFO nobody reads is refused at start naming the flag, confined too", async () => {
+Deno.test("hostile server: --audit-log at a FIFO, a symlink or a directory is refused at start naming the flag, confined too", async () => {
   const dir = await Deno.makeTempDir({ prefix: "ptc-hostile-audit-" });
   try {
     const fifo = join(dir, "audit.fifo");
     assert.equal((await new Deno.Command("mkfifo", { args: [fifo] }).output()).code, 0);
-    const start = async (permissions: string[]) => {
-      const out = await runPtc(["mcp", "--audit-log", fifo], permissions);
+    // A link to a file outside the granted path: following it would write where the operator did not say.
+    const outside = join(dir, "outside.txt");
+    await Deno.writeTextFile(outside, "");
+    const link = join(dir, "audit.jsonl");
+    await Deno.symlink(outside, link);
+    const start = async (file: string, permissions: string[]) => {
+      const out = await runPtc(["mcp", "--audit-log", file], permissions);
       assert.equal(out.code, 2, out.stderr);
       assert.equal(out.stdout, "");
       return out.stderr;
     };
-    // With read permission ptc sees what FILE is; confined (a write of FILE only) it cannot, and the open is bounded.
-    assert.match(await start(["-A"]), /^ptc mcp: --audit-log .*audit\.fifo: .*it is a FIFO \(named pipe\)/);
-    const flags = await printedFlags(["mcp", "--audit-log", fifo], dir);
-    assert.ok(!flags.some((f) => f.startsWith("--allow-read")), `${flags}`);
-    assert.match(await start(flags), /^ptc mcp: --audit-log .*audit\.fifo: .*did not finish within 2000 ms \(a FIFO/);
+    for (const confined of [false, true]) {
+      const flags = (file: string) => confined ? printedFlags(["mcp", "--audit-log", file], dir) : ["-A"];
+      assert.match(
+        await start(fifo, await flags(fifo)),
+        /^ptc mcp: --audit-log .*audit\.fifo: .*it is a FIFO \(named pipe\)/,
+      );
+      assert.match(
+        await start(link, await flags(link)),
+        /^ptc mcp: --audit-log .*audit\.jsonl: .*it is a symbolic link/,
+      );
+      assert.match(await start(dir, await flags(dir)), /^ptc mcp: --audit-log .*: .*it is a directory/);
+    }
+    assert.equal(await Deno.readTextFile(outside), "", "nothing was written through the link");
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("hostile server: a stdio line that is not JSON is answered -32700 and the next request is served", async () => {
+  const server = spawnStdioServer([]);
+  try {
+    await server.initialize({ wait: true });
+    await server.send("{not json");
+    await server.send('{"jsonrpc":"2.0","id":3,"method":');
+    await server.call(4, "(+ 40 2)");
+    assert.match(JSON.stringify(await server.answer(4)), /42/);
+    const errors = server.frames().filter((f) => f.error?.code === -32700);
+    assert.equal(errors.length, 2, server.lines.join("\n"));
+    assert.ok(errors.every((f) => f.id === null && /parse error/.test(f.error!.message)));
+    await server.closeInput();
+    assert.equal((await server.finished()).code, 0);
+  } finally {
+    await server.dispose();
   }
 });
 
@@ -385,8 +410,8 @@ Deno.test("hostile server: a recording's tool schema with a catastrophic pattern
     };
     await Deno.writeTextFile(join(rec, `000001-${hash.slice(0, 12)}.json`), JSON.stringify(evaluation));
     const out = await runPtc(["eval", "--replay", rec, program]);
-    assert.equal(out.code, 0, out.stderr);
-    assert.equal(out.stdout.trim(), `"found"`);
+    // RE2 answers at once (src/upstream/linear_pattern.ts): the argument does not match, nothing is replayed
+    assert.match(out.stdout + out.stderr, /q: must match the pattern \^\(a\+\)\+\$/);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

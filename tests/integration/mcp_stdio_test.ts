@@ -273,7 +273,8 @@ Deno.test("mcp_stdio: config errors name the key path; ptc itself is refused", (
   const ptc = stdio.parseConfig({ transport: "mcp_stdio", command: "/usr/local/bin/ptc", args: ["mcp"] }, makeCtx());
   assert.ok(Array.isArray(ptc));
   const perms = stdio.permissions(parseOk(stdio, { transport: "mcp_stdio", command: "/bin/echo" }));
-  assert.deepEqual(perms, { net: [], read: [], env: ["PATH"], run: ["/bin/echo"] });
+  // `kill` signals the server's whole process group (transports/mcp_stdio/group.ts)
+  assert.deepEqual(perms, { net: [], read: [], env: ["PATH"], run: ["/bin/echo", "kill"] });
 });
 
 for (const how of ["exit", "SIGTERM", "SIGINT", "graceful"] as const) {

@@ -30,10 +30,21 @@ export interface HttpServer {
   exited(): Promise<number>;
 }
 
-/** Spawn `ptc mcp --http 127.0.0.1:0 …` and wait for its "listening on" line. */
-export async function spawnHttpServer(flags: string[], env: Record<string, string> = {}): Promise<HttpServer> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ptcMcpArgs(["--http", "127.0.0.1:0", ...flags]),
+/**
+ * Spawn `ptc mcp --http 127.0.0.1:0 …` and wait for its "listening on" line. With `openFiles`, the child runs under
+ * `ulimit -n openFiles` (through `sh -c`, which then execs it).
+ */
+export async function spawnHttpServer(
+  flags: string[],
+  env: Record<string, string> = {},
+  options: { openFiles?: number } = {},
+): Promise<HttpServer> {
+  const args = ptcMcpArgs(["--http", "127.0.0.1:0", ...flags]);
+  const limited = options.openFiles !== undefined;
+  const child = new Deno.Command(limited ? "sh" : Deno.execPath(), {
+    args: limited
+      ? ["-c", `ulimit -n ${Math.floor(options.openFiles!)} && exec "$0" "$@"`, Deno.execPath(), ...args]
+      : args,
     cwd: ROOT,
     env,
     stdin: "null",
@@ -96,6 +107,16 @@ export interface Frame {
   error?: { code: number; message: string };
 }
 
+/** Another way to start `ptc mcp` (e.g. `bin/ptc mcp` from another directory with a clean environment). */
+export interface StdioLaunch {
+  command: string;
+  /** The arguments before the flags (`["mcp"]` for the launcher). */
+  args: string[];
+  cwd: string;
+  /** The child's whole environment. */
+  env?: Record<string, string>;
+}
+
 /** A `ptc mcp` child over stdio, driven with raw JSON-RPC lines (no SDK client in between). */
 export interface StdioServer {
   child: Deno.ChildProcess;
@@ -120,10 +141,11 @@ export interface StdioServer {
 }
 
 /** Spawn `ptc mcp <flags>` on stdio with piped stdin/stdout/stderr; stdout is split into lines as it arrives. */
-export function spawnStdioServer(flags: string[]): StdioServer {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ptcMcpArgs(flags),
-    cwd: ROOT,
+export function spawnStdioServer(flags: string[], launch?: StdioLaunch): StdioServer {
+  const child = new Deno.Command(launch?.command ?? Deno.execPath(), {
+    args: launch ? [...launch.args, ...flags] : ptcMcpArgs(flags),
+    cwd: launch?.cwd ?? ROOT,
+    ...(launch?.env ? { clearEnv: true, env: launch.env } : {}),
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",

@@ -63,6 +63,23 @@ Deno.test("runtime: live start marks a failed upstream unavailable, logs once, c
   }
 });
 
+Deno.test("runtime: an upstream that needs an OAuth login answers its calls auth_failed with the start message", async () => {
+  const config = broken("live");
+  config.upstreams.bad.fail_start = "login_required: not logged in; run `ptc auth login bad`";
+  const rt = await start(config, { log: () => {}, retryIntervalMs: 60_000 });
+  try {
+    const { value } = await withRunContext(
+      rt,
+      (ctx) => ctx.callTool({ name: "call", args: { server: "bad", tool: "t" } }),
+    );
+    assert.ok(value.kind === "tagged" && !value.ok);
+    assert.equal(value.reason, "auth_failed");
+    assert.match(String(value.message), /run `ptc auth login bad`/);
+  } finally {
+    await rt.stop();
+  }
+});
+
 Deno.test("runtime: failurePolicy mark_unavailable keeps a frozen runtime up", async () => {
   const rt = await start(broken("frozen"), { failurePolicy: "mark_unavailable" });
   try {

@@ -9,6 +9,7 @@
 import type { JsonSchema, ToolAnnotations, ToolEntry } from "../../src/upstream/types.ts";
 import { fnv1a, hasLetters, kebabCase, shortenName } from "../../src/upstream/tool_names.ts";
 import { mappedPaginationProblems, type ToolMap } from "./tool_map.ts";
+import { skippedPatternWarnings } from "../../src/upstream/host_schema.ts";
 import { didYouMean } from "../../src/core/suggest.ts";
 
 export { MAX_TOOL_NAME } from "../../src/upstream/tool_names.ts";
@@ -162,4 +163,14 @@ export function mapArgumentKeys(
     out[target] = value;
   }
   return out;
+}
+
+/**
+ * The start warnings for the patterns of these tools' input and output schemas that ptc will not check (RE2 cannot
+ * express them: backreferences, lookaround; see src/core/host_schema.ts), one per pattern, naming tool and field.
+ */
+export function patternWarnings(entries: ToolEntry[]): string[] {
+  return entries.flatMap((t) =>
+    skippedPatternWarnings(t.name, { inputSchema: t.inputSchema, outputSchema: t.outputSchema })
+  );
 }

@@ -13,9 +13,9 @@
  */
 import { Client, type DiscoverResult, SdkError, SdkErrorCode, SdkHttpError } from "@modelcontextprotocol/client";
 import type { Transport as SdkTransport } from "@modelcontextprotocol/client";
-import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/client/validators/cf-worker";
 import { UpstreamStartError } from "../../src/upstream/types.ts";
 import { findWireFailure } from "./errors.ts";
+import { HostJsonSchemaValidator } from "./result_validator.ts";
 import type { McpCommonConfig, ProtocolMode } from "./config.ts";
 
 /** The modern revision ptc speaks. */
@@ -157,7 +157,8 @@ async function tryConnect(
 ): Promise<{ client: Client } | { error: unknown; tap: ProbeTap }> {
   const client = new Client(CLIENT_INFO, {
     versionNegotiation: { mode: negotiationMode(options.protocol), probe: { timeoutMs: options.startTimeoutMs } },
-    jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
+    // outputSchema checks go through ptc's host schemas: patterns by RE2, never V8's backtracking engine
+    jsonSchemaValidator: new HostJsonSchemaValidator(),
     listMaxPages: options.maxListPages,
   });
   const { transport, tap } = options.makeTransport();
@@ -189,6 +190,7 @@ function startError(error: unknown, tap: ProbeTap, options: ConnectOptions): Ups
       timeout: ["start_timeout", "raise `start_timeout_ms` or check that the server answers"],
       response_too_large: ["response_too_large", "raise `max_response_bytes` for this upstream"],
       credential_failed: ["credential_unavailable", "run `ptc doctor` to check the credential bindings"],
+      login_required: ["login_required", `log in once with \`ptc auth login ${n}\``],
       redirect_refused: ["redirect_refused", "point `url` at the final MCP endpoint"],
       too_many_redirects: ["redirect_refused", "point `url` at the final MCP endpoint"],
     };

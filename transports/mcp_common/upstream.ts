@@ -9,7 +9,7 @@ import type { JsonObject, JsonValue } from "../../src/core/json.ts";
 import type { CallContext, ToolEntry, ToolResult, TransportDeps, Upstream } from "../../src/upstream/types.ts";
 import { UpstreamStartError } from "../../src/upstream/types.ts";
 import { classifyCallError, failure } from "./errors.ts";
-import { type ExposedTools, exposeTools, mapArgumentKeys, mappingKey, type McpTool } from "./names.ts";
+import { type ExposedTools, exposeTools, mapArgumentKeys, mappingKey, type McpTool, patternWarnings } from "./names.ts";
 import { normalizeCallResult, normalizeReadResult, normalizeResourceList } from "./normalize.ts";
 import { withCallScope } from "./call_scope.ts";
 import type { Connection } from "./session.ts";
@@ -279,6 +279,7 @@ class McpUpstream implements Upstream {
       );
     }
     for (const u of e.unnamed) this.#log(`tool ${JSON.stringify(u)} has no usable name; hidden`);
+    for (const w of patternWarnings(e.entries)) this.#log(`warning: ${w}`);
     return e;
   }
 

@@ -16,6 +16,7 @@ import { type McpStdioConfig, mcpStdioSchema, parseStdioConfig } from "./config.
 import { ChildProcessTransport } from "./process.ts";
 import { delegateSignalHandling, processEnding } from "./reaper.ts";
 import { commandCheck } from "./preflight.ts";
+import { KILL_PROGRAM, killProgramFound } from "./group.ts";
 
 export type { McpStdioConfig } from "./config.ts";
 export { resolveCommand, selfReference } from "./command.ts";
@@ -143,9 +144,15 @@ async function start(config: McpStdioConfig, deps: TransportDeps): Promise<Upstr
   });
 }
 
-/** Permissions: `--allow-run=<command>`, and the environment it reads (PATH, or everything when inheriting). */
+/**
+ * Permissions: `--allow-run=<command>`, and `kill` when it is on PATH — the one program that signals the server's
+ * whole process group when it stops or dies (`Deno.kill` of a group would need `--allow-run` for every program; see
+ * group.ts) — and the environment it reads (PATH, or everything when inheriting).
+ */
 function permissions(config: McpStdioConfig): PermissionNeeds {
-  const needs: PermissionNeeds = { net: [], read: [], env: [], run: [absoluteCommand(config.command, config.cwd)] };
+  const run = [absoluteCommand(config.command, config.cwd)];
+  if (killProgramFound()) run.push(KILL_PROGRAM);
+  const needs: PermissionNeeds = { net: [], read: [], env: [], run };
   if (config.inheritEnvironment) needs.anyEnv = true;
   else if (config.passPath && !("PATH" in config.env)) needs.env.push("PATH");
   return needs;

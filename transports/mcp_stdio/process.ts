@@ -14,6 +14,7 @@ import { OVERSIZE_RPC_CODE } from "../mcp_common/errors.ts";
 import type { ProbeTap } from "../mcp_common/session.ts";
 import { trackChild, untrackChild } from "./reaper.ts";
 import { signalGroup, spawnInOwnGroup } from "./group.ts";
+import { afterExit, exitsWithin, PipeReader } from "./exit_watch.ts";
 import { concatBytes } from "../../src/upstream/bytes.ts";
 
 /** How to spawn the server. */
@@ -72,7 +73,9 @@ export class ChildProcessTransport implements Transport {
 
   #child?: Deno.ChildProcess;
   #writer?: WritableStreamDefaultWriter<Uint8Array>;
-  #readers: Promise<void>[] = [];
+  #pipes: PipeReader[] = [];
+  /** Set once the child exited: its group reaped and its pipes drained or cancelled (exit_watch.ts). */
+  #gone?: Promise<void>;
   #closed = false;
   #stderr: TailBuffer;
   #facts: ProcessFacts = { invalidLines: 0 };
@@ -117,16 +120,19 @@ export class ChildProcessTransport implements Transport {
     this.#facts.pid = child.pid;
     trackChild(child);
     this.#writer = child.stdin.getWriter();
-    const stdout = this.#readStdout(child.stdout);
-    const stderr = this.#readStderr(child.stderr);
-    this.#readers = [stdout, stderr];
+    const stdout = new PipeReader(child.stdout);
+    const stderr = new PipeReader(child.stderr);
+    this.#pipes = [stdout, stderr];
+    this.#readStdout(stdout);
+    stderr.pump((chunk) => this.#stderr.push(chunk));
+    // The process's exit is the event, not the pipes' end: an orphan that inherited them may hold them open forever.
+    // Whatever the server started dies with it (on a crash as on a stop), before any restart.
+    this.#gone = afterExit(child, this.#pipes);
     child.status.then(async (status) => {
-      // Whatever the server started dies with it (on a crash as on a stop), before any restart.
-      await reapGroup(child);
-      untrackChild(child);
       this.#facts.exitCode = status.code;
       if (status.signal) this.#facts.signal = status.signal;
-      await Promise.allSettled([stdout, stderr]);
+      await this.#gone;
+      untrackChild(child);
       this.#finish();
     });
     return Promise.resolve();
@@ -149,18 +155,13 @@ export class ChildProcessTransport implements Transport {
       return;
     }
     this.#closed = true;
-    try {
-      await this.#writer?.close();
-    } catch {
-      // stdin already closed
-    }
+    // Closing stdin is the polite stop; a server that stopped reading must not hold it up.
+    await Promise.race([this.#writer?.close().catch(() => {}), exitsWithin(child, 2000)]);
     if (!(await exitsWithin(child, 2000))) {
       signalGroup(child, "SIGTERM");
       if (!(await exitsWithin(child, 2000))) signalGroup(child, "SIGKILL");
     }
-    await child.status;
-    await reapGroup(child);
-    await Promise.allSettled(this.#readers);
+    await this.#gone;
     untrackChild(child);
     this.#finish();
   }
@@ -173,53 +174,41 @@ export class ChildProcessTransport implements Transport {
   }
   #finished = false;
 
-  async #readStderr(stream: ReadableStream<Uint8Array>) {
-    try {
-      for await (const chunk of stream) this.#stderr.push(chunk);
-    } catch {
-      // the process went away
-    }
-  }
-
-  async #readStdout(stream: ReadableStream<Uint8Array>) {
+  #readStdout(pipe: PipeReader) {
     const max = this.spec.maxMessageBytes;
     let parts: Uint8Array[] = [];
     let size = 0;
     let oversize: { head: Uint8Array; tail: Uint8Array } | undefined;
     const decoder = new TextDecoder();
-    try {
-      for await (const chunk of stream) {
-        let offset = 0;
-        while (offset < chunk.byteLength) {
-          const nl = chunk.indexOf(NEWLINE, offset);
-          const end = nl === -1 ? chunk.byteLength : nl;
-          const piece = chunk.subarray(offset, end);
-          if (oversize) {
-            oversize.tail = lastBytes(oversize.tail, piece);
-          } else if (size + piece.byteLength > max) {
-            const head = concatBytes([...parts, piece], size + piece.byteLength).subarray(0, KEEP_ID_BYTES);
-            oversize = { head, tail: lastBytes(new Uint8Array(0), piece) };
-            parts = [];
-            size = 0;
-          } else if (piece.byteLength > 0) {
-            parts.push(piece.slice());
-            size += piece.byteLength;
-          }
-          if (nl === -1) break;
-          if (oversize) {
-            this.#oversized(decoder.decode(oversize.head), decoder.decode(oversize.tail));
-            oversize = undefined;
-          } else {
-            this.#line(decoder.decode(concatBytes(parts, size)));
-          }
+    pipe.pump((chunk) => {
+      let offset = 0;
+      while (offset < chunk.byteLength) {
+        const nl = chunk.indexOf(NEWLINE, offset);
+        const end = nl === -1 ? chunk.byteLength : nl;
+        const piece = chunk.subarray(offset, end);
+        if (oversize) {
+          oversize.tail = lastBytes(oversize.tail, piece);
+        } else if (size + piece.byteLength > max) {
+          const head = concatBytes([...parts, piece], size + piece.byteLength).subarray(0, KEEP_ID_BYTES);
+          oversize = { head, tail: lastBytes(new Uint8Array(0), piece) };
           parts = [];
           size = 0;
-          offset = nl + 1;
+        } else if (piece.byteLength > 0) {
+          parts.push(piece.slice());
+          size += piece.byteLength;
         }
+        if (nl === -1) break;
+        if (oversize) {
+          this.#oversized(decoder.decode(oversize.head), decoder.decode(oversize.tail));
+          oversize = undefined;
+        } else {
+          this.#line(decoder.decode(concatBytes(parts, size)));
+        }
+        parts = [];
+        size = 0;
+        offset = nl + 1;
       }
-    } catch {
-      // the process went away
-    }
+    });
   }
 
   #line(text: string) {
@@ -254,24 +243,6 @@ export class ChildProcessTransport implements Transport {
       },
     } as JSONRPCMessage);
   }
-}
-
-/** Grace given to the rest of a group between SIGTERM and SIGKILL once its leader has exited. */
-const GROUP_GRACE_MS = 200;
-
-/** After the leader exited: SIGTERM what is left of its group, then SIGKILL it shortly after. */
-async function reapGroup(child: Deno.ChildProcess): Promise<void> {
-  signalGroup(child, "SIGTERM");
-  await new Promise((resolve) => setTimeout(resolve, GROUP_GRACE_MS));
-  signalGroup(child, "SIGKILL");
-}
-
-function exitsWithin(child: Deno.ChildProcess, ms: number): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  return Promise.race([
-    child.status.then(() => true),
-    new Promise<boolean>((resolve) => timer = setTimeout(() => resolve(false), ms)),
-  ]).finally(() => clearTimeout(timer));
 }
 
 function lastBytes(prev: Uint8Array, next: Uint8Array): Uint8Array {

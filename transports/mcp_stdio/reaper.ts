@@ -12,6 +12,7 @@ import { signalGroup } from "./group.ts";
 
 const live = new Set<Deno.ChildProcess>();
 const SIGNALS: Deno.Signal[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+const SIGNAL_NUMBERS: Partial<Record<Deno.Signal, number>> = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 };
 const handlers = new Map<Deno.Signal, () => void>();
 let ending = false;
 
@@ -37,7 +38,8 @@ function installSignals(): void {
       try {
         Deno.kill(Deno.pid, signal);
       } catch {
-        Deno.exit(1);
+        // re-raising needs --allow-run for every program, which a confined ptc lacks: end as the signal would
+        Deno.exit(128 + (SIGNAL_NUMBERS[signal] ?? 0));
       }
     };
     try {

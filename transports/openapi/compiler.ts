@@ -19,7 +19,7 @@ import { derivedOperationId, hasLetters, kebabCase, toolName } from "./names.ts"
 import { argumentClashes, findParam, sentOutsideTheUrl } from "./args.ts";
 import { parseResultPath, type ResultPath } from "./result_path.ts";
 import { type FixedQuery, splitPathTemplate } from "./path_template.ts";
-import { withoutRiskyPatterns } from "../../src/core/regex_screen.ts";
+import { hostSchema, plainValidatorError, skippedPatternWarnings } from "../../src/upstream/host_schema.ts";
 
 /** Longest tool description kept. */
 export const MAX_DESCRIPTION = 800;
@@ -266,6 +266,8 @@ export function compileOperation(
   if (output.kind === "json" && output.schema !== undefined) entry.outputSchema = output.schema;
   if (output.kind === "text") entry.outputSchema = { type: "string", contentMediaType: output.mediaType };
   if (output.kind === "none") entry.outputSchema = { type: "null" };
+  // arguments are checked on the host before the request; a pattern it cannot match in linear time is the service's
+  warnings.push(...skippedPatternWarnings(name, { inputSchema }));
   return {
     compiled: {
       entry,
@@ -316,9 +318,10 @@ function compileDefaults(
       );
       continue;
     }
-    const check = new Validator(withoutRiskyPatterns(param.schema) as never, "2020-12", false).validate(value);
+    const check = new Validator(hostSchema(param.schema).schema as never, "2020-12", false).validate(value);
     if (!check.valid) {
-      errors.push(`${src}.${key}: ${check.errors.at(-1)?.error ?? "does not match the parameter's schema"}`);
+      const error = check.errors.at(-1)?.error;
+      errors.push(`${src}.${key}: ${error ? plainValidatorError(error) : "does not match the parameter's schema"}`);
       continue;
     }
     out[param.name] = value as JsonValue;

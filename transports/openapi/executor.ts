@@ -1,14 +1,15 @@
 /**
  * Executes one compiled OpenAPI operation: validate and map the arguments, build the URL (plus the config's query
- * API keys, which only the request ever sees), the header arguments of a write and its body, send them with the operation's method and the config-owned headers through the guarded
- * client, retry a read once on 401 with re-read credentials (a write is never sent twice), and map the outcome to
- * the result contract. World faults are returned, never thrown; every message is redacted.
+ * API keys, which only the request ever sees), the header arguments of a write and its body, send them with the
+ * operation's method and the config-owned headers (an `oauth2` emitter's access token among them) through the guarded
+ * client, retry a read once on 401 with re-read credentials and a new access token (a write is never sent twice),
+ * and map the outcome to the result contract. World faults are returned, never thrown; every message is redacted.
  * @module
  */
 import { Validator } from "@cfworker/json-schema";
 import { guardedFetch, type HttpFailure, type HttpResponse } from "../../src/upstream/http_client.ts";
 import type { JsonObject } from "../../src/core/json.ts";
-import { withoutRiskyPatterns } from "../../src/core/regex_screen.ts";
+import { hostSchema, plainValidatorError } from "../../src/upstream/host_schema.ts";
 import type { CallContext, ToolResult, TransportDeps } from "../../src/upstream/types.ts";
 import { mapArgs } from "./args.ts";
 import type { CompiledOperation } from "./compiler.ts";
@@ -16,16 +17,21 @@ import { connectTimeoutOf } from "../http_common/timeouts.ts";
 import type { OpenApiConfig } from "./config.ts";
 import { appendQuery, buildPayload, buildUrl, type BuiltPayload } from "./request.ts";
 import { failureResult, responseResult } from "./responses.ts";
+import { type OAuthSession, oauthSession } from "../http_common/oauth/mod.ts";
 
 /** Executes calls of one upstream. */
 export class OperationExecutor {
   readonly #config: OpenApiConfig;
   readonly #deps: TransportDeps;
   readonly #validators = new Map<string, Validator>();
+  /** The `oauth2` emitter's tokens (client credentials), when the config has one. */
+  readonly #oauth: OAuthSession | undefined;
 
   constructor(config: OpenApiConfig, deps: TransportDeps) {
     this.#config = config;
     this.#deps = deps;
+    const oauth = config.http.oauth;
+    this.#oauth = oauth ? oauthSession(oauth, config.baseUrl, deps, config.requestTimeoutMs) : undefined;
   }
 
   /** Run one call. */
@@ -52,8 +58,16 @@ export class OperationExecutor {
         withHint(this.#finish(response, where, op), "writes are not retried; fix the credential and re-run"),
       );
     }
-    if (auth.length === 0) {
+    if (auth.length === 0 && !this.#oauth) {
       return redact(withHint(this.#finish(response, where, op), "this upstream sends no credentials (configure auth)"));
+    }
+    if (this.#oauth) {
+      // the access token may have expired or been revoked: a new one, then one retry
+      try {
+        await this.#oauth.unauthorized();
+      } catch (error) {
+        return redact(oauthProblem(error));
+      }
     }
     // 401: file credentials may have been rotated — re-materialize (the materializer re-reads) and retry once.
     this.#deps.log(`HTTP 401 from ${where}; re-reading credentials and retrying once`);
@@ -91,6 +105,13 @@ export class OperationExecutor {
         mutationState: "not_applied",
       };
     }
+    if (this.#oauth) {
+      try {
+        headers.authorization = `Bearer ${await this.#oauth.accessToken()}`;
+      } catch (error) {
+        return oauthProblem(error);
+      }
+    }
     const result = await guardedFetch(target, {
       method: op.method,
       keepMethod: true,
@@ -118,8 +139,8 @@ export class OperationExecutor {
   #validate(op: CompiledOperation, values: Record<string, unknown>): string[] {
     let validator = this.#validators.get(op.entry.name);
     if (!validator) {
-      // A pattern whose backtracking could freeze the host is left to the service to judge.
-      validator = new Validator(withoutRiskyPatterns(op.entry.inputSchema) as never, "2020-12", false);
+      // Patterns are matched by RE2 in linear time; one RE2 cannot express is left to the service to judge.
+      validator = new Validator(hostSchema(op.entry.inputSchema).schema as never, "2020-12", false);
       this.#validators.set(op.entry.name, validator);
     }
     const result = validator.validate(values);
@@ -172,7 +193,13 @@ function describeErrors(errors: OutputUnit[]): string[] {
     const pointer = e.instanceLocation.replace(/^#\/?/, "");
     if (pointer === "") continue;
     const arg = decodeURIComponent(pointer.split("/")[0]).replace(/~1/g, "/").replace(/~0/g, "~");
-    if (!byArg.has(arg)) byArg.set(arg, `argument "${pointer}": ${e.error}`);
+    if (!byArg.has(arg)) byArg.set(arg, `argument "${pointer}": ${plainValidatorError(e.error)}`);
   }
   return byArg.size ? [...byArg.values()] : ["the arguments do not match the tool's input schema"];
+}
+
+/** No OAuth token could be had: the call was not sent. */
+function oauthProblem(error: unknown): ToolResult {
+  const why = error instanceof Error ? error.message : "no token";
+  return { ok: false, reason: "auth_failed", message: `OAuth: ${why}`, mutationState: "not_applied" };
 }
