@@ -41,7 +41,12 @@ export const limitsSchema: JsonSchema = {
     max_write_calls: int(0, 100000, "Calls to write tools per run; the next returns :cap_exhausted (default 5)."),
     max_catalog_ops: int(0, 100000, "Discovery operations per run (default 25)."),
     call_timeout_ms: int(1, 600000, "Timeout of one tool call in ms (default 5000)."),
-    connect_timeout_ms: int(1, 600000, "Connect timeout for HTTP upstreams in ms (default 5000)."),
+    connect_timeout_ms: int(
+      1,
+      600000,
+      "Connect timeout for HTTP upstreams in ms; an upstream's own connect_timeout_ms applies too, the smaller wins " +
+        "(default 5000).",
+    ),
     max_response_bytes: int(1, 1073741824, "Largest upstream response per call, in bytes (default 2 MiB)."),
     max_catalog_result_bytes: int(1, 67108864, "Largest discovery result, in JSON bytes (default 262144)."),
   },

@@ -405,6 +405,12 @@ export const authEmitterSchema: JsonSchema = {
   additionalProperties: false,
 };
 
+/** An emitter of an upstream that cannot send `query` emitters (mcp_http): no `param` key, which nothing would read. */
+const headerEmitterSchema: JsonSchema = (() => {
+  const { param: _param, ...properties } = authEmitterSchema.properties as Record<string, JsonSchema>;
+  return { ...authEmitterSchema, properties };
+})();
+
 /** JSON-Schema `properties` for the common HTTP keys (merge into a transport's configSchema). */
 export function httpCommonSchemaProperties(options: HttpCommonOptions): Record<string, JsonSchema> {
   const props: Record<string, JsonSchema> = {
@@ -417,8 +423,10 @@ export function httpCommonSchemaProperties(options: HttpCommonOptions): Record<s
     },
     auth: {
       type: ["array", "null"],
-      items: authEmitterSchema,
-      description: "Credentials to send, in order: bearer, basic, custom_header, query, cookie or oauth2 emitters.",
+      items: options.urlKey === "base_url" ? authEmitterSchema : headerEmitterSchema,
+      description: options.urlKey === "base_url"
+        ? "Credentials to send, in order: bearer, basic, custom_header, query, cookie or oauth2 emitters."
+        : "Credentials to send, in order: bearer, basic, custom_header, cookie or oauth2 emitters.",
     },
     static_headers: {
       type: ["object", "null"],

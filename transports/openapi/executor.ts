@@ -13,6 +13,7 @@ import { hostSchema, plainValidatorError } from "../../src/upstream/host_schema.
 import type { CallContext, ToolResult, TransportDeps } from "../../src/upstream/types.ts";
 import { mapArgs } from "./args.ts";
 import type { CompiledOperation } from "./compiler.ts";
+import { connectTimeoutOf } from "../http_common/timeouts.ts";
 import type { OpenApiConfig } from "./config.ts";
 import { appendQuery, buildPayload, buildUrl, type BuiltPayload } from "./request.ts";
 import { failureResult, responseResult } from "./responses.ts";
@@ -119,7 +120,7 @@ export class OperationExecutor {
       headers,
       ...(payload.body !== undefined ? { body: payload.body } : {}),
       timeoutMs: Math.min(ctx.timeoutMs, this.#config.requestTimeoutMs),
-      connectTimeoutMs: this.#config.connectTimeoutMs,
+      connectTimeoutMs: connectTimeoutOf(this.#config.connectTimeoutMs, this.#deps),
       maxResponseBytes: Math.min(ctx.maxResponseBytes, op.maxResponseBytes),
       signal: ctx.signal,
       fetch: this.#deps.fetch,

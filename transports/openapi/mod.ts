@@ -7,6 +7,7 @@
 import { appendQuery } from "./request.ts";
 import { hostPortOf } from "../http_common/config.ts";
 import { publicEndpoint } from "../http_common/endpoint.ts";
+import { connectTimeoutOf } from "../http_common/timeouts.ts";
 import { withCaFile } from "../http_common/tls.ts";
 import type { JsonObject } from "../../src/core/json.ts";
 import {
@@ -48,7 +49,7 @@ export async function loadDocument(config: OpenApiConfig, deps: TransportDeps): 
     return await loadSchemaUrl(url, {
       maxBytes: config.schemaMaxBytes,
       timeoutMs: Math.min(config.requestTimeoutMs, deps.limits.callTimeoutMs || config.requestTimeoutMs),
-      connectTimeoutMs: config.connectTimeoutMs,
+      connectTimeoutMs: connectTimeoutOf(config.connectTimeoutMs, deps),
       headers,
       fetch: deps.fetch,
     });
