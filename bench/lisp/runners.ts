@@ -19,7 +19,7 @@ function median(xs: number[]): number {
 }
 
 /** Runs `ptc eval` with the given arguments; returns the parsed JSON object or null on any failure. */
-async function ptcEval(args: string[]): Promise<Record<string, unknown> | null> {
+async function ptcEval(args: string[], root = ROOT): Promise<Record<string, unknown> | null> {
   try {
     const out = await new Deno.Command(Deno.execPath(), {
       // node_modules is already installed by the parent `deno task`; `manual` skips re-resolving npm packages.
@@ -27,7 +27,7 @@ async function ptcEval(args: string[]): Promise<Record<string, unknown> | null> 
         "run",
         "--node-modules-dir=manual",
         "-A",
-        `${ROOT}main.ts`,
+        `${root}main.ts`,
         "eval",
         "--format",
         "json",
@@ -49,17 +49,44 @@ export async function cliReady(): Promise<boolean> {
   return r !== null && r.ok === true && typeof r.elapsed_ms === "number";
 }
 
-/** Median ms per program via the CLI (one process per program, as a user would run it). */
+/**
+ * Median ms per program via the CLI (one process per program, as a user would run it); `root` (a directory ending in
+ * `/`) runs another checkout's `main.ts`, e.g. a baseline tree.
+ */
 export async function timePtcCli(
   dataFile: string | null,
   programs: { id: string; lisp: string }[],
   repeat: number,
+  root = ROOT,
 ): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   for (const p of programs) {
-    const r = await ptcEval([...(dataFile ? ["--data", dataFile] : []), "--repeat", String(repeat), p.lisp]);
+    const r = await ptcEval([...(dataFile ? ["--data", dataFile] : []), "--repeat", String(repeat), p.lisp], root);
     if (!r || r.ok !== true) throw new Error(`ptc eval failed on program ${p.id}: ${JSON.stringify(r)}`);
     out[p.id] = r.elapsed_ms as number;
+  }
+  return out;
+}
+
+/** Median ms per program of `session.eval(source(p), options)`, after one warm-up run each. */
+function timeSession(
+  session: ReturnType<typeof createSession>,
+  programs: { id: string; lisp: string }[],
+  source: (lisp: string) => string,
+  options: EvalOptions,
+  repeat: number,
+): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const p of programs) {
+    const src = source(p.lisp);
+    const times: number[] = [];
+    for (let i = -1; i < repeat; i++) {
+      const t0 = performance.now();
+      const r = session.eval(src, options);
+      if (i >= 0) times.push(performance.now() - t0);
+      if (!r.ok) throw new Error(`ptc failed on program ${p.id}: ${r.reason}: ${r.message}`);
+    }
+    out[p.id] = median(times);
   }
   return out;
 }
@@ -70,25 +97,26 @@ export function timePtcApi(
   programs: { id: string; lisp: string }[],
   repeat: number,
 ): Record<string, number> {
-  const session = createSession();
-  // One options object for every run: the language converts `globals` once per object (the warm-up run below), as
+  // One options object for every run: the language converts `globals` once per object (the warm-up run), as
   // `ptc eval --data` converts the file once.
   const globals: Record<string, JsonValue> = data === null ? {} : { data };
-  const options: EvalOptions = { globals };
-  const out: Record<string, number> = {};
-  for (const p of programs) {
-    const once = session.eval(p.lisp, options);
-    if (!once.ok) throw new Error(`ptc failed on program ${p.id}: ${once.reason}: ${once.message}`);
-    const times: number[] = [];
-    for (let i = 0; i < repeat; i++) {
-      const t0 = performance.now();
-      const r = session.eval(p.lisp, options);
-      times.push(performance.now() - t0);
-      if (!r.ok) throw new Error(`ptc failed on program ${p.id}: ${r.reason}: ${r.message}`);
-    }
-    out[p.id] = median(times);
-  }
-  return out;
+  return timeSession(createSession(), programs, (lisp) => lisp, { globals }, repeat);
+}
+
+/**
+ * Median ms per program in-process over keyword-keyed maps: the data is converted once with `keywordize-keys` into a
+ * session var `kw-data` that each program binds as `data` (the shape nbb's data has), then each program runs `repeat`
+ * times. This is the language's best case; the decoded-JSON column is what users run.
+ */
+export function timePtcKeywords(
+  data: JsonValue,
+  programs: { id: string; lisp: string }[],
+  repeat: number,
+): Record<string, number> {
+  const session = createSession();
+  const conv = session.eval("(def kw-data (keywordize-keys data)) nil", { globals: { data } });
+  if (!conv.ok) throw new Error(`ptc keywordize failed: ${conv.reason}: ${conv.message}`);
+  return timeSession(session, programs, (lisp) => `(let [data kw-data] ${lisp})`, {}, repeat);
 }
 
 /** Median ms per program in plain JavaScript (result serialized, as the others print theirs). */

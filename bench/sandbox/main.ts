@@ -128,6 +128,85 @@ async function measure(Pool: PoolCtor, opts: { calls: number; trials: number; ki
   return row as Row;
 }
 
+/** A child that echoes 4-byte-length frames from stdin to stdout with blocking reads and writes, as a sandbox does. */
+const ECHO_CHILD = `
+const head = new Uint8Array(4);
+function readFull(buf) {
+  let off = 0;
+  while (off < buf.length) { const n = Deno.stdin.readSync(buf.subarray(off)); if (n === null) Deno.exit(0); off += n; }
+}
+function writeFull(buf) { let off = 0; while (off < buf.length) off += Deno.stdout.writeSync(buf.subarray(off)); }
+for (;;) {
+  readFull(head);
+  const body = new Uint8Array(new DataView(head.buffer).getUint32(0));
+  readFull(body);
+  const out = new Uint8Array(4 + body.length);
+  out.set(head);
+  out.set(body, 4);
+  writeFull(out);
+}
+`;
+
+/**
+ * The floor of a bridge round trip: a raw pipe ping-pong with a Deno child that echoes frames (JSON of the size of a
+ * tool request), µs per round trip (median of `trials` trials of `calls` round trips).
+ */
+async function pipePingPongUs(calls: number, trials: number): Promise<number> {
+  const dir = await Deno.makeTempDir({ prefix: "ptc-bench-pipe-" });
+  const file = `${dir}/echo.js`;
+  await Deno.writeTextFile(file, ECHO_CHILD);
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", "--no-prompt", file],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  const reader = child.stdout.getReader();
+  let pending = new Uint8Array(0);
+  const readFrame = async (): Promise<Uint8Array> => {
+    for (;;) {
+      if (pending.length >= 4) {
+        const n = new DataView(pending.buffer, pending.byteOffset).getUint32(0);
+        if (pending.length >= 4 + n) {
+          const body = pending.subarray(4, 4 + n);
+          pending = pending.subarray(4 + n);
+          return body;
+        }
+      }
+      const { value, done } = await reader.read();
+      if (done) throw new Error("echo child ended");
+      const merged = new Uint8Array(pending.length + value.length);
+      merged.set(pending);
+      merged.set(value, pending.length);
+      pending = merged;
+    }
+  };
+  const enc = new TextEncoder();
+  const dec = new TextDecoder();
+  const per: number[] = [];
+  try {
+    for (let t = 0; t < trials + 1; t++) {
+      const t0 = performance.now();
+      for (let i = 0; i < calls; i++) {
+        const body = enc.encode(JSON.stringify({ type: "request", id: i, name: "bench/echo", args: { i } }));
+        const frame = new Uint8Array(4 + body.length);
+        new DataView(frame.buffer).setUint32(0, body.length);
+        frame.set(body, 4);
+        await writer.write(frame);
+        JSON.parse(dec.decode(await readFrame()));
+      }
+      if (t > 0) per.push((performance.now() - t0) / calls);
+    }
+  } finally {
+    await writer.close();
+    await child.status;
+    await reader.cancel().catch(() => {});
+    await Deno.remove(dir, { recursive: true });
+  }
+  return median(per) * 1000;
+}
+
 /** Run the benchmark and print its table. */
 export async function run(args: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -157,7 +236,9 @@ export async function run(args: string[]): Promise<void> {
     }
     if (t > 0) direct.push((performance.now() - t0) / opts.calls);
   }
+  const pipeBefore = await pipePingPongUs(opts.calls, opts.trials);
   const rows: [string, Row][] = [["process pool (this tree)", await measure(SandboxPool as unknown as PoolCtor, opts)]];
+  const pipeAfter = await pipePingPongUs(opts.calls, opts.trials);
   const baseline = values["worker-baseline"];
   if (typeof baseline === "string") {
     const mod = await import(`${baseline.replace(/\/$/, "")}/src/sandbox/mod.ts`);
@@ -185,6 +266,11 @@ export async function run(args: string[]): Promise<void> {
   }
   console.log("");
   console.log(`direct host call (floor): ${(median(direct) * 1000).toFixed(2)} µs/call`);
+  const pipe = (pipeBefore + pipeAfter) / 2;
+  console.log(
+    `raw pipe ping-pong with a Deno child (same run, before/after the pools): ${pipeBefore.toFixed(1)} / ` +
+      `${pipeAfter.toFixed(1)} µs; bridge round trip / pipe: ${(rows[0][1].roundTripUs / pipe).toFixed(2)}`,
+  );
 }
 
 if (import.meta.main) await run(Deno.args);

@@ -1,95 +1,92 @@
 /**
- * Start-up benchmark: wall time of `ptc eval '(+ 1 2)'` (process start to exit) with no config, with a config of no
- * upstreams (what reading a config costs: the transports load to parse it) and with three MCP stdio upstreams
- * configured that the program never calls — what an unused upstream costs a program.
- * Both configs are measured interleaved in the same run (median of `--runs`), and the ratio is printed. With
- * `--baseline DIR` (another checkout, e.g. main's, used read-only) the same two figures are measured for that tree in
- * the same run, so the before/after ratios share one machine state.
- *
- * Usage: `deno task bench startup [--runs N] [--baseline DIR]`
+ * Start-up benchmark: wall time of one `(+ 1 2)` from another working directory, alternating in the same run
+ * `bin/ptc eval` with its flag cache warm, `bin/ptc eval` with the cache off (`PTC_LAUNCH_CACHE=0`: step 1 runs a whole
+ * Deno process), `deno run main.ts eval` without the launcher, `nbb -e` and `node -e`. Prints medians and the ratios
+ * to nbb. Options: `--runs N` (default 7), `--baseline DIR` (also another checkout's `bin/ptc eval` and `main.ts eval`).
  * @module
  */
 import { parseArgs } from "node:util";
-import { join } from "node:path";
 
-const HERE = new URL("../../", import.meta.url).pathname.replace(/\/$/, "");
+const ROOT = new URL("../../", import.meta.url).pathname;
+const NBB_CLI = `${ROOT}node_modules/nbb/cli.js`;
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+interface Contender {
+  name: string;
+  cmd: string;
+  args: string[];
+  env?: Record<string, string>;
 }
 
-/** A config with three MCP stdio upstreams (the tree's own fixture server, run from its root). */
-async function threeUpstreams(dir: string, tree: string): Promise<string> {
-  const entry = (name: string) => [name, {
-    transport: "mcp_stdio",
-    description: `unused upstream ${name}`,
-    command: Deno.execPath(),
-    args: ["run", "--frozen", "--cached-only", "--allow-env", join(tree, "fixtures/mcp/stdio.ts")],
-    cwd: tree,
-  }];
-  const file = join(dir, `three-${tree.replaceAll("/", "_")}.json`);
-  const upstreams = Object.fromEntries(["one", "two", "three"].map(entry));
-  await Deno.writeTextFile(file, JSON.stringify({ upstreams }));
-  return file;
-}
-
-/** One `ptc eval '(+ 1 2)'` of `tree`, from its root (its deno.json and lock), in ms. */
-async function once(tree: string, config?: string): Promise<number> {
-  const started = performance.now();
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", join(tree, "main.ts"), "eval", ...(config ? ["--upstreams-config", config] : []), "(+ 1 2)"],
-    cwd: tree,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const ms = performance.now() - started;
+async function timeOnce(c: Contender, cwd: string): Promise<number> {
+  const t0 = performance.now();
+  const out = await new Deno.Command(c.cmd, { args: c.args, cwd, env: c.env, stdout: "piped", stderr: "piped" })
+    .output();
+  const ms = performance.now() - t0;
   const text = new TextDecoder().decode(out.stdout).trim();
-  if (out.code !== 0 || text !== "3") {
-    throw new Error(
-      `${tree}: ptc eval '(+ 1 2)' gave exit ${out.code}, ${JSON.stringify(text)}: ` +
-        new TextDecoder().decode(out.stderr).slice(0, 400),
-    );
+  if (!out.success || text !== "3") {
+    throw new Error(`${c.name} failed (${out.code}): ${text} ${new TextDecoder().decode(out.stderr)}`);
   }
   return ms;
 }
 
-/** Entry point of `deno task bench startup`. */
-export async function run(args: string[]): Promise<void> {
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+
+/** Suite entry (see bench/README.md). */
+export async function run(args: string[] = []): Promise<void> {
   const { values } = parseArgs({
     args,
-    options: { runs: { type: "string", default: "9" }, baseline: { type: "string" } },
+    options: { runs: { type: "string", default: "7" }, baseline: { type: "string" } },
     strict: false,
   });
   const runs = Number(values.runs);
-  const trees = [{ label: "this tree", root: HERE }];
-  if (typeof values.baseline === "string") trees.push({ label: "baseline", root: values.baseline });
-  const dir = await Deno.makeTempDir({ prefix: "ptc-bench-startup-" });
+  const cwd = await Deno.makeTempDir({ prefix: "ptc-bench-startup-" });
+  const cache = `${cwd}/cache`;
   try {
-    const empty = join(dir, "empty.json");
-    await Deno.writeTextFile(empty, JSON.stringify({ upstreams: {} }));
-    const cases = [];
-    for (const t of trees) {
-      cases.push({ tree: t, config: undefined as string | undefined, times: [] as number[] });
-      cases.push({ tree: t, config: empty as string | undefined, times: [] as number[] });
-      cases.push({ tree: t, config: await threeUpstreams(dir, t.root), times: [] as number[] });
-    }
-    for (const c of cases) await once(c.tree.root, c.config); // warm the module caches
-    for (let i = 0; i < runs; i++) {
-      for (const c of cases) c.times.push(await once(c.tree.root, c.config));
-    }
-    console.log(`ptc eval '(+ 1 2)', wall ms, median of ${runs} (interleaved)`);
-    console.log("tree        | no config | config, 0 upstreams | 3 unused upstreams | ratio 3/0 | ratio 3/empty");
-    for (const t of trees) {
-      const [zero, none, three] = cases.filter((c) => c.tree === t).map((c) => median(c.times));
-      console.log(
-        `${t.label.padEnd(11)} | ${zero.toFixed(0).padStart(9)} | ${none.toFixed(0).padStart(19)} | ` +
-          `${three.toFixed(0).padStart(18)} | ${(three / zero).toFixed(2).padStart(9)} | ${(three / none).toFixed(2)}`,
+    const contenders: Contender[] = [
+      {
+        name: "bin/ptc eval (flag cache warm)",
+        cmd: `${ROOT}bin/ptc`,
+        args: ["eval", "(+ 1 2)"],
+        env: { XDG_CACHE_HOME: cache },
+      },
+      {
+        name: "bin/ptc eval (flag cache off)",
+        cmd: `${ROOT}bin/ptc`,
+        args: ["eval", "(+ 1 2)"],
+        env: { PTC_LAUNCH_CACHE: "0" },
+      },
+      {
+        name: "deno run -A main.ts eval",
+        cmd: Deno.execPath(),
+        args: ["run", "-A", "--quiet", `--config=${ROOT}deno.json`, `${ROOT}main.ts`, "eval", "(+ 1 2)"],
+      },
+      { name: "nbb -e", cmd: "node", args: [NBB_CLI, "-e", "(prn (+ 1 2))"] },
+      { name: "node -e", cmd: "node", args: ["-e", "console.log(1 + 2)"] },
+    ];
+    if (typeof values.baseline === "string") {
+      const base = values.baseline.replace(/\/?$/, "/");
+      contenders.push(
+        { name: "baseline: bin/ptc eval", cmd: `${base}bin/ptc`, args: ["eval", "(+ 1 2)"] },
+        {
+          name: "baseline: deno run -A main.ts eval",
+          cmd: Deno.execPath(),
+          args: ["run", "-A", "--quiet", `--config=${base}deno.json`, `${base}main.ts`, "eval", "(+ 1 2)"],
+        },
       );
     }
+    const times = contenders.map(() => [] as number[]);
+    for (const c of contenders) await timeOnce(c, cwd); // warm: module caches, the flag cache entry
+    for (let i = 0; i < runs; i++) {
+      for (let j = 0; j < contenders.length; j++) times[j].push(await timeOnce(contenders[j], cwd));
+    }
+    const nbb = median(times[3]);
+    console.log(`\nstart-up: (+ 1 2) from another directory (${runs} alternated runs, median ms)`);
+    contenders.forEach((c, j) => {
+      const m = median(times[j]);
+      console.log(`${c.name.padEnd(36)}${m.toFixed(0).padStart(8)}${(m / nbb).toFixed(2).padStart(8)}× nbb`);
+    });
   } finally {
-    await Deno.remove(dir, { recursive: true });
+    await Deno.remove(cwd, { recursive: true });
   }
 }
 

@@ -24,6 +24,10 @@ export const COMMANDS: Record<string, CommandSpec> = {
     summary: "write a commented config for an OpenAPI document (init openapi DOC)",
     load: async () => (await import("./init.ts")).run,
   },
+  auth: {
+    summary: "log in to an OAuth upstream once (auth login|status|logout NAME)",
+    load: async () => (await import("./auth.ts")).run,
+  },
   permissions: {
     summary: "print the minimal Deno permission flags a config needs",
     load: async () => (await import("./permissions.ts")).run,

@@ -20,6 +20,7 @@ Prints a completion script for the shell. Install it once:
 /** Words that follow a command before its options (its subcommands or topics). */
 const SUBCOMMANDS: Record<string, string[]> = {
   init: ["openapi"],
+  auth: ["login", "status", "logout"],
   fixture: ["observatory"],
   docs: ["schema-config"],
   completion: [...SHELLS],

@@ -166,13 +166,21 @@ export async function run(args: string[]): Promise<number> {
   return report.ok ? 0 : 1;
 }
 
-/** Credential names an upstream's parsed config references (`auth[].binding`, `env.X.binding`). */
+/**
+ * Credential names an upstream's parsed config references (`auth[].binding`, an oauth2 emitter's client id and secret
+ * bindings, `env.X.binding`).
+ */
 function bindingsOf(config: unknown): string[] {
   const out = new Set<string>();
   const c = config as { auth?: unknown; env?: unknown };
   if (Array.isArray(c?.auth)) {
     for (const a of c.auth) if (typeof a?.binding === "string") out.add(a.binding);
   }
+  // an oauth2 emitter's client id and secret (mcp_http keeps it beside auth, openapi under http)
+  type OAuthBindings = { clientIdBinding?: string; clientSecretBinding?: string };
+  const o = c as { oauth?: OAuthBindings; http?: { oauth?: OAuthBindings } };
+  const oauth = o?.oauth ?? o?.http?.oauth;
+  for (const b of [oauth?.clientIdBinding, oauth?.clientSecretBinding]) if (b) out.add(b);
   if (c?.env && typeof c.env === "object") {
     for (const v of Object.values(c.env as Record<string, unknown>)) {
       const b = (v as { binding?: unknown })?.binding;

@@ -7,7 +7,8 @@
  * can use the language but call no tools.
  * @module
  */
-import { processAllowsWrites, processReadOnly } from "../upstream/config.ts";
+import { locateConfig, processAllowsWrites, processApprovesWrites, processReadOnly } from "../upstream/config.ts";
+import { approveAll } from "../upstream/approval.ts";
 import type { JsonObject, JsonValue } from "../core/json.ts";
 import { createEngine, EngineStartError } from "../engine/engine.ts";
 import type { Engine, EngineEvalResult } from "../engine/types.ts";
@@ -21,8 +22,7 @@ import {
   limitsUsage,
   type SandboxLimits,
 } from "../sandbox/mod.ts";
-import type { TransportRegistry } from "../upstream/registry.ts";
-import { registerBuiltins } from "../../transports/mod.ts";
+import { TransportRegistry } from "../upstream/registry.ts";
 import { intFlag, parseFlags, UsageError, usageError } from "./usage.ts";
 import {
   openJournal,
@@ -43,6 +43,8 @@ export const EVAL_OPTIONS = {
   "upstreams-config": { type: "string" },
   "read-only": { type: "boolean" },
   "allow-writes": { type: "boolean" },
+  "approve-writes": { type: "boolean" },
+  yes: { type: "boolean", short: "y" },
   record: { type: "string" },
   replay: { type: "string" },
   help: { type: "boolean", short: "h" },
@@ -70,6 +72,10 @@ export function evalUsage(): string {
     "  --upstreams-config F      upstream config (JSONC) whose tools the program may call; env PTC_UPSTREAMS",
     "  --read-only               hide and refuse every write tool; env PTC_READ_ONLY",
     "  --allow-writes            install write tools the config allows (allow_writes); env PTC_ALLOW_WRITES",
+    "  --approve-writes          every write needs a person's approval (as the config's approve_writes); ptc eval",
+    "                            has no one to ask, so writes end :approval_unavailable unless --yes;",
+    "                            env PTC_APPROVE_WRITES",
+    "  -y, --yes                 approve every write of this run up front (under approval)",
     ...RECORD_REPLAY_USAGE,
     ...limitsUsage(),
     "  -h, --help                show this help",
@@ -89,16 +95,35 @@ interface EvalPlan {
   upstreamsConfig?: string;
   readOnly: boolean;
   allowWrites: boolean;
+  approveWrites: boolean;
+  /** `--yes`: the operator approved this run's writes up front. */
+  yes: boolean;
   recordReplay: RecordReplay;
 }
 
 /** Entry point of `ptc eval`. */
 export function run(args: string[]): Promise<number> {
-  return runEval(args, registerBuiltins());
+  return runEval(args, async () => (await import("../../transports/mod.ts")).registerBuiltins());
 }
 
-/** `ptc eval` with the transports of `registry`; returns the exit code. */
-export async function runEval(args: string[], registry: TransportRegistry): Promise<number> {
+/**
+ * The transports an evaluation needs: none when no config will be read and nothing is recorded or replayed (the
+ * transports' modules, MCP SDK and OpenAPI tooling included, are then never loaded: start-up of `ptc eval` on data).
+ */
+async function registryFor(
+  plan: EvalPlan,
+  registry: TransportRegistry | (() => Promise<TransportRegistry>),
+): Promise<TransportRegistry> {
+  if (typeof registry !== "function") return registry;
+  const bare = !("record" in plan.recordReplay) && !("replay" in plan.recordReplay);
+  return bare && locateConfig(plan.upstreamsConfig) === undefined ? new TransportRegistry() : await registry();
+}
+
+/** `ptc eval` with the transports of `registry` (or of its loader, called only when needed); returns the exit code. */
+export async function runEval(
+  args: string[],
+  registryOrLoader: TransportRegistry | (() => Promise<TransportRegistry>),
+): Promise<number> {
   let plan: EvalPlan;
   try {
     const parsed = await planFromArgs(args);
@@ -117,6 +142,7 @@ export async function runEval(args: string[], registry: TransportRegistry): Prom
   }
   let engine: Engine;
   try {
+    const registry = await registryFor(plan, registryOrLoader);
     const journal = await openJournal(plan.recordReplay, (m) => console.error(`ptc eval: ${m}`), "eval");
     engine = await createEngine({
       journal,
@@ -125,6 +151,7 @@ export async function runEval(args: string[], registry: TransportRegistry): Prom
       readOnly: plan.readOnly,
       allowWrites: plan.allowWrites,
       upstreamStart: "first_use",
+      approveWrites: plan.approveWrites,
       poolSize: 1,
       limits: plan.limits,
       onWarning: (w) => console.error(`ptc eval: ${w}`),
@@ -202,6 +229,8 @@ async function planFromArgs(args: string[]): Promise<EvalPlan | "help"> {
     upstreamsConfig: values["upstreams-config"],
     readOnly: processReadOnly(values["read-only"]),
     allowWrites: processAllowsWrites(values["allow-writes"]),
+    approveWrites: processApprovesWrites(values["approve-writes"]),
+    yes: values.yes === true,
     recordReplay,
   };
 }
@@ -257,7 +286,12 @@ async function evaluateRepeated(
   const times: number[] = [];
   let result: EngineEvalResult | undefined;
   for (let i = 0; i < plan.repeat; i++) {
-    result = await engine.evaluate({ program: source, globals: plan.globals, context: plan.context });
+    result = await engine.evaluate({
+      program: source,
+      globals: plan.globals,
+      context: plan.context,
+      ...(plan.yes ? { approver: approveAll } : {}),
+    });
     times.push(result.evalMs ?? result.elapsedMs);
     if (!result.ok) break;
   }

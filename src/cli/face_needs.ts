@@ -23,7 +23,6 @@ import { formatConfigError } from "../upstream/messages.ts";
 import { type FaceNeeds, mergeNeeds, noNeeds, readGranted } from "./needs.ts";
 import { isReplay, recordReplayChoice, recordReplayNeeds } from "./record_replay.ts";
 import { hostPortOf } from "../../transports/http_common/config.ts";
-import { isJsonFile, YAML_ENV } from "../../transports/openapi/overlay.ts";
 
 /** Where the computed flags will be used: `deno run` from this checkout, or a `deno compile`d binary. */
 export type Target = "source" | "compiled";
@@ -57,6 +56,7 @@ export const CONFINED_COMMANDS = [
   "demo",
   "fixture",
   "init",
+  "auth",
   "view",
 ] as const;
 
@@ -203,11 +203,20 @@ async function mcpNeeds(args: string[], o: FaceNeedsOptions & { target: Target }
   const own = mergeNeeds({
     // every PTC_<FLAG> fallback of a flag not given on the command line is read at start
     env: [...asked],
-    net: [options.http, options.view].filter((a) => a !== undefined).map((a) =>
-      `${a.hostname.includes(":") ? `[${a.hostname}]` : a.hostname}:${a.port}`
-    ),
-    read: options.httpAuthTokenFile ? [abs(options.httpAuthTokenFile)] : [],
-    // --audit-log: opened for appending (created if absent, reopened on SIGHUP): a write of that path only
+    // --http: the public address, and loopback, where the HTTP server listens behind the door (src/mcp/door.ts);
+    // --view: the viewer's address
+    net: [
+      ...[options.http, options.view].filter((a) => a !== undefined).map((a) =>
+        `${a.hostname.includes(":") ? `[${a.hostname}]` : a.hostname}:${a.port}`
+      ),
+      ...(options.http ? ["127.0.0.1"] : []),
+    ],
+    // --audit-log: opened for appending (created if absent, reopened on SIGHUP), and looked at (lstat) first and
+    // after each open: a symlink or anything but a regular file is refused
+    read: [
+      ...(options.httpAuthTokenFile ? [abs(options.httpAuthTokenFile)] : []),
+      ...(options.auditLog ? [abs(options.auditLog)] : []),
+    ],
     write: options.auditLog ? [abs(options.auditLog)] : [],
   }, recordReplayNeeds(options.recordReplay));
   // the config flag's own fallback (PTC_UPSTREAMS) was read above already; without either, the default places are
@@ -236,7 +245,9 @@ function urlPath(url: string): string {
  * An OpenAPI document named on the command line (`catalog --operations DOC`, `init openapi DOC`): the file's read or
  * the URL's host:port, and a read of each `--overlay` file.
  */
-function documentNeeds(doc: string, overlays: unknown): FaceNeeds {
+async function documentNeeds(doc: string, overlays: unknown): Promise<FaceNeeds> {
+  // Loaded here, not at start: the OpenAPI tooling (YAML, JSONPath) is only for the faces that read a document.
+  const { isJsonFile, YAML_ENV } = await import("../../transports/openapi/overlay.ts");
   const read = (Array.isArray(overlays) ? overlays : []).filter((f): f is string => typeof f === "string").map(abs);
   const url = /^https?:\/\//i.test(doc);
   // a file that is not .json is parsed as YAML, and the YAML parser reads its debug variables; so may the answer of a
@@ -256,7 +267,7 @@ async function catalogNeeds(args: string[], o: FaceNeedsOptions & { target: Targ
   if (!p) return unparsed("catalog");
   // --operations DOC surveys a document: no config is read
   if (typeof p.values.operations === "string") {
-    return { needs: documentNeeds(p.values.operations, p.values.overlay), problems: [] };
+    return { needs: await documentNeeds(p.values.operations, p.values.overlay), problems: [] };
   }
   const v = p.values as Record<string, string | boolean | undefined>;
   const config = await flagConfigNeeds(v, o.env);
@@ -270,7 +281,10 @@ async function initNeeds(args: string[]): Promise<FaceNeedsResult> {
   const p = parse(args, INIT_OPTIONS);
   if (!p || p.positionals.length !== 2) return unparsed("init");
   const output = typeof p.values.output === "string" ? [abs(p.values.output)] : [];
-  return { needs: mergeNeeds(documentNeeds(p.positionals[1], p.values.overlay), { write: output }), problems: [] };
+  return {
+    needs: mergeNeeds(await documentNeeds(p.positionals[1], p.values.overlay), { write: output }),
+    problems: [],
+  };
 }
 
 /**
@@ -297,6 +311,19 @@ async function doctorNeeds(args: string[], o: FaceNeedsOptions & { target: Targe
     }
     return mergeNeeds({ read, env: stdio ? ["PATH"] : [] });
   });
+}
+
+/**
+ * `ptc auth login|status|logout`: what the config needs (each OAuth upstream's token file, read and written, its
+ * server and authorization server); `login` also listens on 127.0.0.1 (an OS-assigned port) for the redirect.
+ */
+async function authNeeds(args: string[], o: FaceNeedsOptions & { target: Target }): Promise<FaceNeedsResult> {
+  const { AUTH_OPTIONS } = await import("./auth.ts");
+  const p = parse(args, AUTH_OPTIONS);
+  if (!p) return unparsed("auth");
+  const config = await configNeeds(p.values["upstreams-config"] as string | undefined, o.env, false);
+  const listen = p.positionals[0] === "login" ? ["127.0.0.1"] : [];
+  return { ...config, needs: mergeNeeds(config.needs, { net: listen }) };
 }
 
 /** A folder from `Deno.makeTempDir()`: reading and writing under $TMPDIR (read here to name it, as the check does). */
@@ -386,6 +413,8 @@ export async function faceNeeds(command: string, args: string[], options: FaceNe
       return await fixtureNeeds(args, o);
     case "init":
       return await initNeeds(args);
+    case "auth":
+      return await authNeeds(args, o);
     case "view":
       return await viewFaceNeeds(args);
     case "permissions":

@@ -88,6 +88,7 @@ export async function run(args: string[]): Promise<number> {
   };
   let cli;
   try {
+    progress(`reading ${positionals[1]}…`);
     cli = await loadCliDocument(positionals[1], values.overlay ?? [], schemaMaxBytes);
   } catch (e) {
     for (const line of (e as Error).message.split("\n")) console.error(`ptc init: ${line}`);
@@ -112,6 +113,7 @@ export async function run(args: string[]): Promise<number> {
     exclude: values.exclude ?? [],
     tags: values.tag ?? [],
   };
+  progress("compiling every operation…");
   const surveyed = surveyCliDocument(cli, name, baseUrl.url, schemeSupplied(doc, required));
   const operations = selectOperations(surveyed, filter);
   if (!isEmptyFilter(filter) && operations.length === 0) {
@@ -178,4 +180,9 @@ export function slug(title: string): string {
   const words = title.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "");
   const name = /^[a-z]/.test(words) ? words : `api_${words}`;
   return name.slice(0, 40).replace(/_+$/, "") || "api";
+}
+
+/** Progress on stderr, only where a person watches (a terminal): never in a pipe or a CI log. */
+function progress(line: string): void {
+  if (Deno.stderr.isTerminal()) console.error(`ptc init: ${line}`);
 }

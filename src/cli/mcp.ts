@@ -3,19 +3,22 @@
  * @module
  */
 import { createEngine, EngineStartError } from "../engine/engine.ts";
-import { readTokenFile } from "../mcp/auth.ts";
+import { readTokenFile, singleToken } from "../mcp/auth.ts";
 import { FlagError, mcpUsage, parseMcpFlags } from "./mcp_flags.ts";
 import { ConcurrencyGate } from "../mcp/gate.ts";
 import { buildGuard, GuardConfigError, isLoopbackHost } from "../mcp/guards.ts";
 import { startHttpFace } from "../mcp/http.ts";
 import { createServerFactory } from "../mcp/server.ts";
 import { SessionManager } from "../mcp/sessions.ts";
+import { ServerMetrics } from "../mcp/prometheus.ts";
+import { DEFAULT_PARKING } from "../mcp/parked_session.ts";
 import { protectStdout, serveMcpStdio } from "../mcp/stdio.ts";
 import { registerBuiltins } from "../../transports/mod.ts";
 import { usageError } from "./usage.ts";
 import { openAuditLog } from "./mcp_audit.ts";
 import { openJournal, RecordingError } from "./record_replay.ts";
 import { mcpView } from "./view.ts";
+import { serveStartFailure } from "./mcp_start_failure.ts";
 
 /** Entry point of `ptc mcp`. */
 export async function run(args: string[]): Promise<number> {
@@ -31,13 +34,13 @@ export async function run(args: string[]): Promise<number> {
     throw e;
   }
   if (!options.http) protectStdout();
-  let authToken: string | undefined;
+  let authTokens: string[] | undefined;
   try {
-    if (options.httpAuthTokenFile) authToken = await readTokenFile(options.httpAuthTokenFile);
+    if (options.httpAuthTokenFile) authTokens = await readTokenFile(options.httpAuthTokenFile);
     if (options.http) {
       // Refuse an unguardable bind before any upstream is started.
       buildGuard(options.http.hostname, options.allowedHosts, options.allowedOrigins);
-      if (!isLoopbackHost(options.http.hostname) && !authToken) {
+      if (!isLoopbackHost(options.http.hostname) && !authTokens) {
         throw new GuardConfigError(
           `--http ${options.http.hostname}: binding to a non-loopback address requires --http-auth-token-file`,
         );
@@ -68,6 +71,7 @@ export async function run(args: string[]): Promise<number> {
       // Upstreams start right away in the background (never waited for): their tools are usually known by the time
       // a client lists ours. A config's `start` wins.
       upstreamStart: "background",
+      approveWrites: options.approveWrites,
       // One pre-warmed sandbox process per gate permit: an admitted call never waits for a process.
       poolSize: options.maxConcurrentCalls,
       sandboxHeapMb: options.sandboxHeapMb,
@@ -76,15 +80,16 @@ export async function run(args: string[]): Promise<number> {
       onWarning: (m) => console.error(`ptc mcp: ${m}`),
     });
   } catch (e) {
+    // The client's user must see why: serve a lisp_eval that answers with the problems instead of exiting.
     if (e instanceof EngineStartError) {
       for (const line of e.lines) console.error(`ptc mcp: ${line}`);
       await audit?.close();
-      return 2;
+      return await serveStartFailure(options, authTokens, e.lines);
     }
     if (e instanceof RecordingError) {
       console.error(`ptc mcp: ${e.message}`);
       await audit?.close();
-      return 2;
+      return await serveStartFailure(options, authTokens, [e.message]);
     }
     throw e;
   }
@@ -96,9 +101,33 @@ export async function run(args: string[]): Promise<number> {
       maxPerOwner: options.maxSessionsPerOwner,
       ttlMs: options.sessionTtlMs,
       idleMs: options.sessionIdleMs,
+      parking: options.sessionParkMs > 0
+        ? {
+          ...DEFAULT_PARKING,
+          parkAfterMs: options.sessionParkMs,
+          replayTimeoutMs: Math.max(options.programTimeoutMs, DEFAULT_PARKING.replayTimeoutMs),
+          pinnedBytes: options.sandboxHeapMb * 1024 * 1024,
+          // Sandbox processes of sessions: those evaluating (at most the gate's permits) plus this many idle ones.
+          maxLive: options.maxConcurrentCalls,
+        }
+        : undefined,
+      memoryBudgetBytes: options.sessionParkMs > 0 ? options.sessionMemoryBudgetMb * 1024 * 1024 : undefined,
     })
     : undefined;
   sessions?.startSweeper();
+  // GET /metrics of the HTTP face; the connection counts come from the face once it listens.
+  let connections: (() => { open: number; refused: number }) | undefined;
+  const metrics = options.http
+    ? new ServerMetrics({
+      sandbox: () => {
+        const s = engine.diagnostics().sandbox as { busy?: number; idle?: number; sessions?: number };
+        return { busy: s.busy ?? 0, idle: s.idle ?? 0, sessions: s.sessions ?? 0 };
+      },
+      sessions: sessions ? () => sessions.size : undefined,
+      connections: () => connections?.() ?? { open: 0, refused: 0 },
+      gate: () => ({ inFlight: gate.inFlight, limit: gate.limit }),
+    })
+    : undefined;
   let shuttingDown = false;
   // --view: the live viewer, started before the face so its first evaluation is seen.
   let view;
@@ -107,7 +136,9 @@ export async function run(args: string[]): Promise<number> {
       view = await mcpView(engine, {
         listen: options.view,
         face: options.http ? "http" : "stdio",
-        authToken,
+        authToken: authTokens && options.httpAuthTokenFile
+          ? singleToken(authTokens, "--view with --http-auth-token-file", options.httpAuthTokenFile)
+          : undefined,
         allowedHosts: options.allowedHosts,
         allPrograms: options.viewAllPrograms,
         profile: options.responseProfile,
@@ -139,9 +170,11 @@ export async function run(args: string[]): Promise<number> {
     maxProgramBytes: options.maxProgramBytes,
     maxContextBytes: options.maxContextBytes,
     programTimeoutMs: options.programTimeoutMs,
+    approvalTimeoutMs: options.approvalTimeoutMs,
     isShuttingDown: () => shuttingDown,
     audit: trail,
     view: view?.feed,
+    metrics,
   });
   const onError = (e: Error) => console.error(`ptc mcp: ${e.message}`);
 
@@ -165,16 +198,19 @@ export async function run(args: string[]): Promise<number> {
       face = await startHttpFace(factory, {
         hostname: options.http.hostname,
         port: options.http.port,
-        authToken,
+        authTokens,
         allowedHosts: options.allowedHosts,
         allowedOrigins: options.allowedOrigins,
         maxBodyBytes: options.maxBodyBytes,
         bodyTimeoutMs: options.bodyTimeoutMs,
         maxOpenRequests: options.maxOpenRequests,
+        maxConnections: options.maxConnections,
+        headerTimeoutMs: options.headerTimeoutMs,
         // A large body is read only while an evaluation permit could take it: at most that many at once.
         maxLargeBodyReads: options.maxConcurrentCalls,
         trustedProxies: options.trustedProxies,
         saturated: () => gate.inFlight >= gate.limit,
+        metrics,
         onDenied: audit?.denied,
         onError,
       });
@@ -184,7 +220,8 @@ export async function run(args: string[]): Promise<number> {
       await audit?.close();
       return 2;
     }
-    console.error(`ptc mcp: listening on ${face.url}`);
+    connections = face.connections;
+    console.error(`ptc mcp: listening on ${face.url} (${readySummary(engine)})`);
     closeFace = async () => {
       face.drain();
       await gate.drained();
@@ -193,6 +230,8 @@ export async function run(args: string[]): Promise<number> {
   } else {
     const stdio = serveMcpStdio(factory, onError);
     stdio.closed.then(stopRequested);
+    // stderr is the client's MCP log: one line says the server is up (stdout carries protocol frames only).
+    console.error(`ptc mcp: ready on stdio (${readySummary(engine)})`);
     closeFace = async () => {
       await gate.drained();
       await stdio.close();
@@ -207,4 +246,11 @@ export async function run(args: string[]): Promise<number> {
   await audit?.close();
   for (const [s, fn] of listeners) Deno.removeSignalListener(s, fn);
   return 0;
+}
+
+/** The ready line's summary: how many upstreams and installed tools the description lists. */
+function readySummary(engine: { catalog(): { tools: unknown[] }[] }): string {
+  const servers = engine.catalog();
+  const tools = servers.reduce((n, s) => n + s.tools.length, 0);
+  return `${servers.length} upstream(s), ${tools} tool(s)`;
 }

@@ -89,6 +89,19 @@ export const MCP_FLAGS = {
     help: "install write tools of upstreams whose config sets allow_writes (both switches are needed)",
     default: false,
   },
+  "approve-writes": {
+    kind: "bool",
+    help: "every write waits for the client's user to approve it (MCP elicitation); the config's approve_writes " +
+      "also turns it on",
+    default: false,
+  },
+  "approval-timeout-ms": {
+    kind: "int",
+    help: "longest one approval may take before the write ends approval_unavailable (cap 300000)",
+    default: 120_000,
+    min: 1,
+    max: 300_000,
+  },
   "catalog-mode": {
     kind: { enum: ["auto", "inline", "lazy"] },
     help: "how the lisp_eval description shows the catalog (default: the config's catalog.exposure, else auto)",
@@ -120,6 +133,18 @@ export const MCP_FLAGS = {
   "max-sessions-per-owner": { kind: "int", help: "open sessions per client", default: 16, min: 1 },
   "session-ttl-ms": { kind: "int", help: "session lifetime", default: 1_800_000, min: 1 },
   "session-idle-ms": { kind: "int", help: "session idle expiry", default: 900_000, min: 1 },
+  "session-park-ms": {
+    kind: "int",
+    help: "a session idle this long gives back its sandbox process, restored on its next evaluation (0: keep it)",
+    default: 5_000,
+    min: 0,
+  },
+  "session-memory-budget-mb": {
+    kind: "int",
+    help: "what all parked sessions may hold (their history; a pinned one its heap cap); past it, `memory_budget`",
+    default: 1024,
+    min: 1,
+  },
   "max-body-bytes": { kind: "int", help: "largest accepted HTTP request body", default: 8_388_608, min: 1024 },
   "sandbox-heap-mb": {
     kind: "int",
@@ -129,6 +154,18 @@ export const MCP_FLAGS = {
   },
   "body-timeout-ms": { kind: "int", help: "longest an HTTP request body may take to arrive", default: 10_000, min: 1 },
   "max-open-requests": { kind: "int", help: "HTTP requests open at once; more get 503", default: 256, min: 1 },
+  "max-connections": {
+    kind: "int",
+    help: "HTTP connections open at once; more are closed at accept, before anything is read",
+    default: 512,
+    min: 1,
+  },
+  "header-timeout-ms": {
+    kind: "int",
+    help: "longest an HTTP request head may take to arrive (the first on a connection gets 408)",
+    default: 10_000,
+    min: 1,
+  },
   ...AUDIT_FLAGS,
   ...VIEW_FLAGS,
   ...RECORD_REPLAY_FLAGS,
@@ -148,6 +185,10 @@ export interface McpOptions {
   introspection: boolean;
   readOnly: boolean;
   allowWrites: boolean;
+  /** `--approve-writes`: writes wait for the client's user (elicitation). */
+  approveWrites: boolean;
+  /** `--approval-timeout-ms`: how long one approval may take. */
+  approvalTimeoutMs: number;
   /** `--catalog-mode`; undefined when not given, so the config's `catalog.exposure` decides. */
   catalogMode?: "auto" | "inline" | "lazy";
   maxConcurrentCalls: number;
@@ -166,6 +207,10 @@ export interface McpOptions {
   sandboxHeapMb: number;
   bodyTimeoutMs: number;
   maxOpenRequests: number;
+  maxConnections: number;
+  headerTimeoutMs: number;
+  sessionParkMs: number;
+  sessionMemoryBudgetMb: number;
   /** `--view HOST:PORT`: where the live viewer listens, absent when not given. */
   view?: { hostname: string; port: number };
   /** `--view-all-programs`: the viewer shows every owner's program. */
@@ -304,6 +349,8 @@ export function parseMcpFlags(args: string[], env: (name: string) => string | un
     introspection: values.introspection as boolean,
     readOnly: values["read-only"] as boolean,
     allowWrites: values["allow-writes"] as boolean,
+    approveWrites: values["approve-writes"] as boolean,
+    approvalTimeoutMs: values["approval-timeout-ms"] as number,
     ...(values["catalog-mode"] !== undefined
       ? { catalogMode: values["catalog-mode"] as "auto" | "inline" | "lazy" }
       : {}),
@@ -321,6 +368,10 @@ export function parseMcpFlags(args: string[], env: (name: string) => string | un
     sandboxHeapMb: values["sandbox-heap-mb"] as number,
     bodyTimeoutMs: values["body-timeout-ms"] as number,
     maxOpenRequests: values["max-open-requests"] as number,
+    maxConnections: values["max-connections"] as number,
+    sessionParkMs: values["session-park-ms"] as number,
+    sessionMemoryBudgetMb: values["session-memory-budget-mb"] as number,
+    headerTimeoutMs: values["header-timeout-ms"] as number,
     // --- audit trail ---
     ...(typeof values["audit-log"] === "string" ? { auditLog: values["audit-log"] } : {}),
     ...(typeof values.view === "string" ? { view: parseHostPort(values.view, "--view") } : {}),

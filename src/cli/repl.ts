@@ -3,7 +3,7 @@
  * non-interactively.
  * @module
  */
-import { processAllowsWrites, processReadOnly } from "../upstream/config.ts";
+import { processAllowsWrites, processApprovesWrites, processReadOnly } from "../upstream/config.ts";
 import { createEngine, EngineStartError } from "../engine/engine.ts";
 import { type BatchInput, runBatch } from "../repl/batch.ts";
 import { ReplCore } from "../repl/core.ts";
@@ -26,6 +26,9 @@ Options:
   -e, --eval EXPR             evaluate EXPR (repeatable; later ones see earlier defs and *1)
   --read-only                 hide and refuse every write tool; env PTC_READ_ONLY
   --allow-writes              install write tools the config allows (allow_writes); env PTC_ALLOW_WRITES
+  --approve-writes            ask on the terminal (y/N) before each write (as the config's approve_writes); a
+                              non-interactive run has no one to ask: writes end :approval_unavailable;
+                              env PTC_APPROVE_WRITES
   -h, --help                  this help
 Limits per evaluation (--timeout-ms defaults to ${REPL_TIMEOUT_MS} here):
 ${limitsUsage().join("\n")}
@@ -41,6 +44,7 @@ export const REPL_OPTIONS = {
   ...LIMIT_FLAG_OPTIONS,
   "read-only": { type: "boolean" },
   "allow-writes": { type: "boolean" },
+  "approve-writes": { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -102,6 +106,7 @@ export async function run(args: string[]): Promise<number> {
       readOnly: processReadOnly(v["read-only"] === true),
       allowWrites: processAllowsWrites(v["allow-writes"] === true),
       upstreamStart: "background",
+      approveWrites: processApprovesWrites(v["approve-writes"] === true),
       poolSize: 1,
       limits: effective,
       onWarning: (m) => console.error(`ptc repl: ${m}`),

@@ -8,7 +8,7 @@
 import { isAbsolute, resolve } from "node:path";
 import { createEngine, EngineStartError } from "../engine/engine.ts";
 import type { Engine } from "../engine/types.ts";
-import { readTokenFile } from "../mcp/auth.ts";
+import { readTokenFile, singleToken } from "../mcp/auth.ts";
 import { GuardConfigError } from "../mcp/guards.ts";
 import { lispEvalDescriptionOf } from "../mcp/server.ts";
 import type { ResponseProfile } from "../mcp/envelope.ts";
@@ -175,7 +175,9 @@ export async function run(args: string[]): Promise<number> {
   const sources: RunSourceReader[] = [...recordings, ...flags.auditLogs.map((f, i) => new AuditSource(f, i))];
   let server;
   try {
-    if (flags.authTokenFile) token = await readTokenFile(flags.authTokenFile);
+    if (flags.authTokenFile) {
+      token = singleToken(await readTokenFile(flags.authTokenFile), "--auth-token-file", flags.authTokenFile);
+    }
     for (const s of recordings) {
       await s.refresh();
       if (!s.manifest) throw new RecordingError(s.problems.at(-1) ?? `--recordings ${s.dir}: not a recording`);

@@ -73,4 +73,14 @@ export interface DiscoveryBackend {
 export interface HostCallbacks {
   callTool(request: ToolRequest): Promise<ToolOutcome>;
   discovery(op: DiscoveryOp, args: JsonObject): Promise<DiscoveryOutcome>;
+  /** The sandbox hands the run its program clock (so a person deciding about a write does not use up the deadline). */
+  attachClock?(clock: RunClock): void;
+}
+
+/**
+ * The program's clock as the sandbox runs it: `hold()` stops the deadline from advancing until the returned release
+ * is called (the program's deadline and the host's timers move by the time held).
+ */
+export interface RunClock {
+  hold(): () => void;
 }

@@ -51,6 +51,8 @@ export interface EngineOptions {
    * REPL) or `first_use` (`ptc eval`, the default). No upstream ever stops the engine from starting.
    */
   upstreamStart?: StartMode;
+  /** Every write waits for a person's approval (`--approve-writes`; the config's `approve_writes` also turns it on). */
+  approveWrites?: boolean;
   /** Pre-warmed sandbox processes for stateless evaluations. */
   poolSize?: number;
   /**
@@ -132,7 +134,12 @@ class EngineImpl implements Engine {
     const report = await withRunContext(
       this.runtime,
       (ctx) => run(recorded ? recordingHost(ctx.callbacks(), recorded) : ctx.callbacks(), limits),
-      { signal: request.signal, intercept: journal?.intercept },
+      {
+        signal: request.signal,
+        intercept: journal?.intercept,
+        approver: request.approver,
+        approvalWaitMs: request.approvalWaitMs,
+      },
     );
     const result = toEngineResult(report.value, report.calls, performance.now() - started, report.catalogOps);
     if (recorded) result.recorded = recorded;
@@ -216,7 +223,12 @@ class EngineImpl implements Engine {
       },
     };
     this.#sessions.add(session);
-    return Promise.resolve(session);
+    // The session is handed out once its process is ready: a caller that counts starts (the MCP gate) counts the
+    // process's start-up too, and a process that cannot start is an error here rather than at the first evaluation.
+    return inner.ready.then(() => session, async (e) => {
+      await session.close();
+      throw new Error(`the session's sandbox process failed to start: ${e instanceof Error ? e.message : String(e)}`);
+    });
   }
 
   catalog(): CatalogServer[] {
@@ -287,6 +299,10 @@ class EngineImpl implements Engine {
 
   runLimits(): RunLimits | undefined {
     return this.runtime?.limits;
+  }
+
+  approvesWrites(): boolean {
+    return this.runtime?.approveWrites === true;
   }
 
   diagnostics(): JsonObject {
@@ -401,6 +417,7 @@ async function startUpstreams(options: EngineOptions, config: PtcConfig | undefi
     start: options.upstreamStart ?? "first_use",
     readOnly: options.readOnly,
     allowWrites: options.allowWrites,
+    approveWrites: options.approveWrites,
     limits: {
       ...(options.maxToolCalls ? { maxToolCalls: options.maxToolCalls } : {}),
       ...(options.maxCatalogOps ? { maxCatalogOps: options.maxCatalogOps } : {}),

@@ -87,6 +87,8 @@ export interface RecordedUpstreamCall {
   tool: string;
   args: JsonObject;
   effect: ToolEffect;
+  /** A write a person approved before it was sent (`--approve-writes`). */
+  approval?: "accepted";
   /** Ms from the evaluation's start to the call's dispatch (version 2). */
   start_ms?: number;
   /** Ms the upstream took to answer (version 2). */
@@ -127,7 +129,7 @@ export interface RecordedEvaluation {
   prints?: string[];
   usage?: RecordedUsage;
   /** The writes it performed and what each did (version 2). */
-  writes?: { server: string; tool: string; mutation_state: string }[];
+  writes?: { server: string; tool: string; mutation_state: string; approval?: string }[];
   /** In completion order. */
   calls: RecordedUpstreamCall[];
 }
@@ -250,7 +252,12 @@ const EVALUATION_SCHEMA = {
       items: {
         type: "object",
         required: ["server", "tool", "mutation_state"],
-        properties: { server: { type: "string" }, tool: { type: "string" }, mutation_state: { type: "string" } },
+        properties: {
+          server: { type: "string" },
+          tool: { type: "string" },
+          mutation_state: { type: "string" },
+          approval: { enum: ["accepted", "declined", "cancelled", "unavailable"] },
+        },
       },
     },
     calls: {
@@ -263,6 +270,7 @@ const EVALUATION_SCHEMA = {
           tool: { type: "string" },
           args: { type: "object" },
           effect: { enum: ["read", "write"] },
+          approval: { const: "accepted" },
           start_ms: { type: "number", minimum: 0 },
           duration_ms: { type: "number", minimum: 0 },
           status: { enum: ["ok", "error"] },

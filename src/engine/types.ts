@@ -5,6 +5,7 @@
  * Layering: cli → mcp, repl → engine → sandbox, upstream. The engine is the only place that knows both.
  * @module
  */
+import type { Approver } from "../upstream/approval.ts";
 import type { JsonObject, JsonValue } from "../core/json.ts";
 import type { CallRecord } from "../upstream/run_context.ts";
 import type { RunLimits } from "../upstream/config.ts";
@@ -52,6 +53,13 @@ export interface EngineEvalRequest {
   outputSchema?: JsonObject;
   /** Return every tool call with its answer in the result's `recorded`. */
   record?: boolean;
+  /**
+   * Who approves this evaluation's writes when approval is on (`--approve-writes` / `approve_writes`): the MCP
+   * client through elicitation, the REPL's terminal. Without one such writes end `approval_unavailable`.
+   */
+  approver?: Approver;
+  /** How long one approval may take, ms (capped by `APPROVAL_WAIT_CAP_MS`). */
+  approvalWaitMs?: number;
   /**
    * Answer tool calls from a recording instead of the upstreams (never contacted): each recorded answer is used
    * once, for an identical request; any other call fails with reason `replay_mismatch`. No discovery.
@@ -170,6 +178,8 @@ export interface Engine {
   settleUpstreams(): Promise<void>;
   /** The per-evaluation budgets of the configured runtime (undefined without upstreams). */
   runLimits(): RunLimits | undefined;
+  /** Writes wait for a person's approval (`--approve-writes` or the config's `approve_writes`). */
+  approvesWrites(): boolean;
   /** The operator libraries loaded at start (namespaces with their public functions), in load order. */
   libraries(): LibraryNamespace[];
   close(): Promise<void>;

@@ -11,6 +11,8 @@ export type WriteRecord = {
   server: string;
   tool: string;
   mutation_state: string;
+  /** Under `--approve-writes`: how the person asked answered (`accepted`, `declined`, `cancelled`, `unavailable`). */
+  approval?: string;
 };
 
 /** Most writes named on the `Writes:` line (the structured list carries them all). */
@@ -22,6 +24,7 @@ export function writesOf(calls: readonly CallRecord[]): WriteRecord[] {
     server: c.server,
     tool: c.tool,
     mutation_state: c.mutation_state!,
+    ...(c.approval ? { approval: c.approval } : {}),
   }));
 }
 

@@ -39,6 +39,11 @@ export interface EvalLimits {
    * stop promptly without the host having to kill its worker. Not serializable: the sandbox worker supplies it.
    */
   interrupt?: () => "cancelled" | "timeout" | null;
+  /**
+   * Ms the host has held the program's clock so far (a person deciding about a write); the deadline moves by it. Not
+   * serializable: the sandbox process supplies it.
+   */
+  paused?: () => number;
 }
 
 /** Options of one evaluation. */

@@ -16,7 +16,7 @@ import type { Value } from "./values/types.ts";
 import type { LibraryIndex } from "./library_types.ts";
 
 /** Default budgets (api.ts `EvalLimits`). */
-export const DEFAULT_EVAL_LIMITS: Required<Omit<EvalLimits, "deadline" | "interrupt">> = {
+export const DEFAULT_EVAL_LIMITS: Required<Omit<EvalLimits, "deadline" | "interrupt" | "paused">> = {
   maxSteps: 50_000_000,
   maxAllocBytes: 256 * 1024 * 1024,
   maxPrintChars: 1_000_000,
@@ -56,6 +56,8 @@ export class EvalContext implements BuiltinContext {
   deadline = Infinity;
   /** Host interrupt probe (see EvalLimits.interrupt). */
   interrupt: (() => "cancelled" | "timeout" | null) | undefined = undefined;
+  /** Host clock holds so far (see EvalLimits.paused). */
+  paused: (() => number) | undefined = undefined;
   allocBytes = 0;
   maxAllocBytes = DEFAULT_EVAL_LIMITS.maxAllocBytes;
   printChars = 0;
@@ -91,6 +93,7 @@ export class EvalContext implements BuiltinContext {
     this.maxSteps = l.maxSteps;
     this.deadline = limits?.deadline ?? Infinity;
     this.interrupt = limits?.interrupt;
+    this.paused = limits?.paused;
     this.nextCheck = Math.min(this.maxSteps, CHECK_EVERY);
     this.allocBytes = 0;
     this.maxAllocBytes = l.maxAllocBytes;
@@ -134,6 +137,11 @@ export class EvalContext implements BuiltinContext {
     return callValue(f, args);
   }
 
+  /** The deadline, moved by the time the host held the program's clock. */
+  deadlineNow(): number {
+    return this.deadline + (this.paused?.() ?? 0);
+  }
+
   /** Called when `steps` reaches `nextCheck`: enforces the step budget and the deadline. */
   slowCheck(): void {
     if (this.steps >= this.maxSteps) {
@@ -142,7 +150,7 @@ export class EvalContext implements BuiltinContext {
         `Step budget exhausted (${this.maxSteps} steps): the program runs too long; check for an endless loop`,
       );
     }
-    if (Date.now() > this.deadline) {
+    if (Date.now() > this.deadlineNow()) {
       throw limitError("timeout", "Evaluation timed out (wall-clock deadline reached)");
     }
     const stop = this.interrupt?.();

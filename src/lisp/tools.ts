@@ -117,32 +117,57 @@ function nonEmptyString(v: Value, key: string): string {
 /** Normalize the forms of `tool/call` into `{server, tool, args}` (docs/language.md §6). */
 export function callToolArgs(args: Value[]): JsonObject {
   const first = args[0];
-  if (args.length === 0 || args.length > 2) {
+  if (args.length === 0 || args.length > 3) {
     runtimeError(
-      `tool/call takes 'server/tool and an optional argument map, or one map {:server .. :tool .. :args ..}; got ${args.length} arguments`,
+      `tool/call takes 'server/tool, an optional argument map and an optional option map {:reason "…"}, or one map ` +
+        `{:server .. :tool .. :args .. :reason ..}; got ${args.length} arguments`,
     );
   }
   if (first instanceof SymbolRef) {
     if (first.ns === null) {
       runtimeError(`tool/call needs a qualified symbol 'server/tool, got '${first.name}`);
     }
-    return { server: first.ns, tool: first.name, args: argsMap(args[1] ?? null, "call") as JsonValue };
+    return {
+      server: first.ns,
+      tool: first.name,
+      args: argsMap(args[1] ?? null, "call") as JsonValue,
+      ...callOptions(args[2] ?? null),
+    };
   }
   if (first instanceof PMap && args.length === 1) {
-    const allowed = new Set(["server", "tool", "args"]);
+    const allowed = new Set(["server", "tool", "args", "reason"]);
     first.forEach((k) => {
       const name = k instanceof Keyword ? k.name : typeof k === "string" ? k : prStr(k);
-      if (!allowed.has(name)) runtimeError(`tool/call: unknown key ${prStr(k)} (allowed: :server :tool :args)`);
+      if (!allowed.has(name)) runtimeError(`tool/call: unknown key ${prStr(k)} (allowed: :server :tool :args :reason)`);
     });
     const server = nonEmptyString(flexGet(first, K_SERVER, null), "server");
     const tool = nonEmptyString(flexGet(first, K_TOOL, null), "tool");
     const a = flexGet(first, K_ARGS, null);
     if (a !== null && !(a instanceof PMap)) runtimeError(`tool/call: :args must be a map, got ${describe(a)}`);
-    return { server, tool, args: argsMap(a, "call") as JsonValue };
+    return { server, tool, args: argsMap(a, "call") as JsonValue, ...reasonOf(flexGet(first, K_REASON, null)) };
   }
   return runtimeError(
     `tool/call expects 'server/tool (quoted) or a map {:server .. :tool .. :args ..}, got ${describe(first)}`,
   );
+}
+
+/** `(tool/call 'srv/op {…} {:reason "…"})`: the option map; `:reason` is the only option (shown to an approver). */
+function callOptions(options: Value): { reason?: string } {
+  if (options === null) return {};
+  if (!(options instanceof PMap)) {
+    runtimeError(`tool/call: options must be a map like {:reason "…"}, got ${describe(options)}`);
+  }
+  options.forEach((k) => {
+    const name = k instanceof Keyword ? k.name : typeof k === "string" ? k : prStr(k);
+    if (name !== "reason") runtimeError(`tool/call: unknown option ${prStr(k)} (allowed: :reason)`);
+  });
+  return reasonOf(flexGet(options, K_REASON, null));
+}
+
+function reasonOf(v: Value): { reason?: string } {
+  if (v === null) return {};
+  if (typeof v !== "string") return runtimeError(`tool/call: :reason must be a string, got ${describe(v)}`);
+  return { reason: v };
 }
 
 const K_SERVER = kw("server");
@@ -229,7 +254,7 @@ export function budgetRemaining(run: EvalContext): Value {
     const host = performTool(run, { name: "budget", args: {} });
     if (host instanceof PMap) host.forEach((k, v) => kvs.push(kw(k instanceof Keyword ? k.name : String(k)), v));
   }
-  if (Number.isFinite(run.deadline)) kvs.push(kw("time_ms"), Math.max(0, run.deadline - Date.now()));
+  if (Number.isFinite(run.deadline)) kvs.push(kw("time_ms"), Math.max(0, run.deadlineNow() - Date.now()));
   return mapFromKvs(kvs);
 }
 

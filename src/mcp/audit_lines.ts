@@ -116,6 +116,7 @@ export async function callLine(c: CallRecord, seq: number, facts: EvalFacts, ind
     tool: effect === undefined ? null : bound(c.tool),
     effect: c.mutation_state !== undefined ? "write" : effect ?? null,
     mutation_state: c.mutation_state ?? null,
+    approval: c.approval ?? null,
     status: c.status,
     reason: reasonCode(c.reason),
     ms: ms(c.duration_ms),

@@ -46,20 +46,39 @@ function osError(e: unknown): string {
   return String(e).slice(0, 200);
 }
 
-/** What `path` is when it is a FIFO or a socket (opening a FIFO would wait for a reader forever). */
+/**
+ * What `path` is when it is not a regular file, as replay judges its recording files: a symbolic link (it could lead
+ * out of the path the operator granted), a FIFO (opening it would wait for a reader), a socket, a directory or a
+ * device. Undefined when it is a regular file or absent (the open creates it).
+ */
 async function notRegular(path: string): Promise<string | undefined> {
   let info: Deno.FileInfo;
   try {
-    info = await Deno.stat(path);
-  } catch {
-    return undefined; // absent (created by the open) or unreadable (the open reports it)
+    info = await Deno.lstat(path);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return undefined;
+    return `not inspectable (${osError(e)})`;
   }
-  if (info.isFifo) return "a FIFO (named pipe): opening it would wait for a reader";
-  if (info.isSocket) return "a socket";
-  return undefined; // a directory or a device: the open says what is wrong
+  return describeNonRegular(info);
 }
 
-/** How long an open of FILE may take: opening a FIFO nobody reads never ends (ptc may not stat FILE to know). */
+function describeNonRegular(info: Deno.FileInfo): string | undefined {
+  if (info.isSymlink) return "a symbolic link: name the file itself";
+  if (info.isFile) return undefined;
+  if (info.isFifo) return "a FIFO (named pipe): opening it would wait for a reader";
+  if (info.isSocket) return "a socket";
+  if (info.isDirectory) return "a directory";
+  return "not a regular file (a device?)";
+}
+
+/** True when `opened` (fstat of the open file) is the regular file `path` names now (no symlink swapped in). */
+async function sameFile(path: string, opened: Deno.FileInfo): Promise<boolean> {
+  const now = await Deno.lstat(path).catch(() => undefined);
+  if (!now || !now.isFile || !opened.isFile) return false;
+  return now.ino === opened.ino && now.dev === opened.dev;
+}
+
+/** How long an open of FILE may take: opening a FIFO swapped in after the check never ends. */
 export const OPEN_TIMEOUT_MS = 2_000;
 
 function openError(name: string, what: string): Error {
@@ -69,7 +88,8 @@ function openError(name: string, what: string): Error {
 }
 
 /**
- * Open `path` for appending, refusing a FIFO or a socket, within `OPEN_TIMEOUT_MS`. An open that is still
+ * Open `path` for appending, refusing anything but a regular file (a symlink, a FIFO, a socket …), within
+ * `OPEN_TIMEOUT_MS`. An open that is still
  * waiting (a FIFO without a reader) is handed back through `stuck` and awaited again by the next attempt instead of
  * starting another: attempts never pile up blocked opens.
  */
@@ -86,10 +106,13 @@ async function openFile(path: string, stuck: { open?: Promise<Deno.FsFile> }): P
     opening.catch(() => {});
     throw openError("OpenTimedOut", `opening it did not finish within ${OPEN_TIMEOUT_MS} ms (a FIFO nobody reads?)`);
   }
-  const info = await file.stat().catch(() => undefined); // confined to a write of FILE, ptc may not look
-  if (info?.isFifo || info?.isSocket) {
+  // The path may have changed between the check and the open (a symlink swapped in): the file opened must be the
+  // regular file the path names now.
+  const info = await file.stat().catch(() => undefined);
+  if (!info || !(await sameFile(path, info))) {
     file.close();
-    throw openError("NotARegularFile", `it is ${info.isFifo ? "a FIFO (named pipe)" : "a socket"}`);
+    const what = info ? describeNonRegular(info) : undefined;
+    throw openError("NotARegularFile", what ? `it is ${what}` : "it changed while being opened (a symbolic link?)");
   }
   return file;
 }

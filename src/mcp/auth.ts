@@ -7,8 +7,13 @@
 /** Minimum accepted token length. */
 export const MIN_TOKEN_LENGTH = 32;
 
-/** Read and check the bearer token file; throws an Error with an actionable message (never the token). */
-export async function readTokenFile(path: string): Promise<string> {
+/**
+ * Read and check the bearer token file: one token per line (blank lines and `#` comments skipped), each at least
+ * `MIN_TOKEN_LENGTH` characters. Each token is a client of its own (its own sessions and fairness share), and a
+ * proxy hashing on `Authorization` keeps each client on one replica. Throws an Error with an actionable message
+ * naming the line (never a token).
+ */
+export async function readTokenFile(path: string): Promise<string[]> {
   let text: string;
   try {
     text = await Deno.readTextFile(path);
@@ -16,14 +21,39 @@ export async function readTokenFile(path: string): Promise<string> {
     const why = e instanceof Deno.errors.NotFound ? "file not found" : (e as Error).name;
     throw new Error(`--http-auth-token-file ${path}: cannot read the token (${why})`);
   }
-  const token = text.trim();
-  if (token.length < MIN_TOKEN_LENGTH) {
+  const tokens: string[] = [];
+  const lines = text.split("\n");
+  for (const [i, raw] of lines.entries()) {
+    const token = raw.trim();
+    if (token === "" || token.startsWith("#")) continue;
+    const where = lines.filter((l) => l.trim() !== "" && !l.trim().startsWith("#")).length > 1
+      ? ` (line ${i + 1})`
+      : "";
+    if (token.length < MIN_TOKEN_LENGTH) {
+      throw new Error(
+        `--http-auth-token-file ${path}${where}: the token must be at least ${MIN_TOKEN_LENGTH} characters (it has ${token.length})`,
+      );
+    }
+    if (/\s/.test(token)) {
+      throw new Error(`--http-auth-token-file ${path}${where}: the token must not contain whitespace`);
+    }
+    tokens.push(token);
+  }
+  if (tokens.length === 0) {
     throw new Error(
-      `--http-auth-token-file ${path}: the token must be at least ${MIN_TOKEN_LENGTH} characters (it has ${token.length})`,
+      `--http-auth-token-file ${path}: the token must be at least ${MIN_TOKEN_LENGTH} characters (it has 0)`,
     );
   }
-  if (/\s/.test(token)) throw new Error(`--http-auth-token-file ${path}: the token must not contain whitespace`);
-  return token;
+  return tokens;
+}
+
+/**
+ * The one token of a file for a face that takes a single token (the viewer): the file's tokens must be exactly one,
+ * else an Error naming `flag` (a file of one token per client gives no single viewer).
+ */
+export function singleToken(tokens: string[], flag: string, path: string): string {
+  if (tokens.length === 1) return tokens[0];
+  throw new Error(`${flag} ${path}: the viewer takes one bearer token; the file has ${tokens.length} (one per client)`);
 }
 
 const encoder = new TextEncoder();
@@ -37,20 +67,32 @@ export function constantTimeEqual(given: string, expected: string): boolean {
   return diff === 0;
 }
 
-/** Result of checking a request's Authorization header. */
-export type AuthCheck = { ok: true } | { ok: false; status: 401; challenge: string };
+/** Result of checking a request's Authorization header: the matched token when it is one of the expected. */
+export type AuthCheck = { ok: true; token: string } | { ok: false; status: 401; challenge: string };
 
-/** Check `Authorization: Bearer <token>` against the expected token. */
-export function checkBearer(header: string | null, expected: string): AuthCheck {
+/** Check `Authorization: Bearer <token>` against the expected tokens (each compared in constant time). */
+export function checkBearer(header: string | null, expected: string | string[]): AuthCheck {
   if (!header) return { ok: false, status: 401, challenge: 'Bearer realm="ptc"' };
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!m || !constantTimeEqual(m[1], expected)) {
+  let matched: string | undefined;
+  // Every token is compared (no early exit): the time does not say which one matched.
+  if (m) {
+    for (const token of Array.isArray(expected) ? expected : [expected]) {
+      if (constantTimeEqual(m[1], token)) matched = token;
+    }
+  }
+  if (matched === undefined) {
     return { ok: false, status: 401, challenge: 'Bearer realm="ptc", error="invalid_token"' };
   }
-  return { ok: true };
+  return { ok: true, token: matched };
 }
 
-/** Blocks a client after `maxFailures` failed authentications within `windowMs`, for `blockMs`. */
+/**
+ * Counts failed authentications per client address: after `maxFailures` within `windowMs` the address's further
+ * failures are refused (429) for `blockMs`. It only ever judges failures — the face checks the token first, so a
+ * request with the valid token is never refused — and a success does not reset the count (a guesser sharing an
+ * address with the rightful client gets no fresh attempts from the client's successes).
+ */
 export class FailedAuthLimiter {
   #failures = new Map<string, { count: number; windowStart: number; blockedUntil: number }>();
 
@@ -80,11 +122,6 @@ export class FailedAuthLimiter {
       if (f.count >= this.maxFailures) f.blockedUntil = t + this.blockMs;
     }
     if (this.#failures.size > 10_000) this.#prune(t);
-  }
-
-  /** Forget a client's failures after a success. */
-  succeed(client: string): void {
-    this.#failures.delete(client);
   }
 
   #prune(t: number) {

@@ -30,6 +30,13 @@ A server that is down or restarting answers {:ok false :reason :upstream_unavail
 export const WRITES_CARD =
   `Writes: a [write] tool changes the service. Its result carries :mutation_state :applied, :not_applied or :indeterminate (it may have happened); writes are never retried, so after :indeterminate read the service before repeating one.`;
 
+/**
+ * Added to the writes card under `--approve-writes`: each write waits for a person, and what a refusal looks like, so
+ * the model explains its writes and does not retry a declined one.
+ */
+export const APPROVAL_CARD =
+  `Approval: each write waits for a person's approval before it is sent (asked one at a time, never reused). Say why: (tool/call 'srv/op {…} {:reason "…"}). Declined → {:ok false :reason :declined :mutation_state :not_applied}; no one could be asked or no answer in time → :approval_unavailable, :not_applied. Do not retry a declined write.`;
+
 /** What a face shows of an answer before cutting it (the MCP envelope's profile limits). */
 export interface OutputCaps {
   /** Bytes of the answer's text. */
@@ -113,13 +120,17 @@ export function lispEvalDescription(
     librariesText?: string;
     /** A write tool is installed: the writes card is added. */
     writes?: boolean;
+    /** Writes wait for approval (`--approve-writes`): the approval card follows the writes card. */
+    approval?: boolean;
     /** The face's output caps (stated with the limits). */
     output?: OutputCaps;
   },
 ): string {
   const parts = [LANGUAGE_CARD];
   if (options.hasTools) parts.push(TOOLS_CARD);
-  if (options.hasTools && options.writes) parts.push(WRITES_CARD);
+  if (options.hasTools && options.writes) {
+    parts.push(options.approval ? `${WRITES_CARD}\n${APPROVAL_CARD}` : WRITES_CARD);
+  }
   const limits = [
     ...(options.limits ? [limitsCard(options.limits)] : []),
     ...(options.output ? [outputCard(options.output)] : []),

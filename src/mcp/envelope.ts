@@ -1,6 +1,7 @@
 /**
  * Turns an engine result into an MCP `CallToolResult` for one response profile:
- * `slim` (text only), `structured` (+ compact structuredContent), `debug` (+ call records and payload metrics).
+ * `slim` (text only), `structured` (+ compact structuredContent: the value once, as JSON, beside the text rendering),
+ * `debug` (+ call records and payload metrics).
  *
  * Everything the model reads is bounded; upstream data quoted back into error feedback is fenced as untrusted.
  * @module
@@ -174,11 +175,8 @@ function renderSuccess(
   if (writes) text += `\n\n${writes}`;
   const response: ToolResponse = { content: [{ type: "text", text }] };
   if (options.profile === "slim") return response;
-  const structured: JsonObject = {
-    status: "ok",
-    result: value.text,
-    truncated,
-  };
+  // The value travels once, as JSON in `value`; its rendering is the text content above (never repeated here).
+  const structured: JsonObject = { status: "ok", truncated };
   if (writes) structured.writes = writesOf(result.calls);
   if (result.sessionLost) structured.session_lost = true;
   if (result.budgetRefusals) structured.budget_exhausted = result.budgetRefusals;
@@ -235,6 +233,7 @@ function renderError(
       const rec: JsonObject = { server: c.server, tool: c.tool, status: c.status };
       if (c.status === "error") rec.reason = c.reason ?? "error";
       if (c.mutation_state) rec.mutation_state = c.mutation_state;
+      if (c.approval) rec.approval = c.approval;
       return rec;
     });
   } else {
@@ -268,6 +267,7 @@ function decorateDebug(structured: JsonObject, calls: CallRecord[], returned: st
     if (c.reason) rec.reason = c.reason;
     if (c.message) rec.message = c.message;
     if (c.mutation_state) rec.mutation_state = c.mutation_state;
+    if (c.approval) rec.approval = c.approval;
     return rec;
   });
   if (calls.length > 0) {

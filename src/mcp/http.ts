@@ -12,6 +12,8 @@ import { InFlightResponses } from "./inflight.ts";
 import { BodyReader } from "./body.ts";
 import { clientAddress, type TrustedProxies } from "./client_address.ts";
 import { sha256Hex } from "../core/digest.ts";
+import { DOOR_DEFAULTS, openDoor } from "./door.ts";
+import { startInnerServer } from "./inner_server.ts";
 
 /** Longest wait for open connections after draining; the process exits afterwards anyway. */
 const SHUTDOWN_GRACE_MS = 5_000;
@@ -35,8 +37,8 @@ export const DEFAULT_MAX_OPEN_REQUESTS = 256;
 export interface HttpFaceOptions {
   hostname: string;
   port: number;
-  /** Required when `hostname` is not loopback. */
-  authToken?: string;
+  /** Accepted bearer tokens, each a client of its own; at least one is required when `hostname` is not loopback. */
+  authTokens?: string[];
   allowedHosts: string[];
   allowedOrigins: string[];
   maxBodyBytes: number;
@@ -53,6 +55,14 @@ export interface HttpFaceOptions {
   trustedProxies?: TrustedProxies;
   /** Told of each request refused at the door (403 Host/Origin, 401, 429) with the client address (the audit log). */
   onDenied?: (denial: { status: number; reason: string; client: string }) => void;
+  /** Open client connections at most (default 512); more are closed at accept, before anything is parsed. */
+  maxConnections?: number;
+  /** Longest time a connection's first request head may take to arrive (default 10 s); slower is 408. */
+  headerTimeoutMs?: number;
+  /** Longest time a connection may pass with no byte either way (default 5 min). */
+  idleTimeoutMs?: number;
+  /** `GET /metrics` (Prometheus text format, same auth as /mcp); absent: no such route. */
+  metrics?: { render(): Promise<{ text: string; contentType: string }> };
   /** Reports saturation for `/ready`. */
   saturated: () => boolean;
   onError?: (error: Error) => void;
@@ -62,6 +72,8 @@ export interface HttpFaceOptions {
 export interface HttpFace {
   url: string;
   port: number;
+  /** Client connections open now, and those closed at accept for the cap since start. */
+  connections(): { open: number; refused: number };
   /** Stop accepting MCP requests (503) while in-flight calls finish. */
   drain(): void;
   /** Close the listener and the MCP handler. */
@@ -74,7 +86,7 @@ export function createHttpApp(
   options: HttpFaceOptions,
   state: { draining: boolean },
 ) {
-  if (!isLoopbackHost(options.hostname) && !options.authToken) {
+  if (!isLoopbackHost(options.hostname) && !options.authTokens?.length) {
     throw new Error(
       `--http ${options.hostname}: binding to a non-loopback address requires --http-auth-token-file`,
     );
@@ -101,6 +113,16 @@ export function createHttpApp(
     if (options.saturated()) return c.json({ status: "saturated" }, 503);
     return c.json({ status: "ready" });
   });
+  if (options.metrics) {
+    const metrics = options.metrics;
+    // The same door as /mcp: a scrape carries the bearer token when one is configured.
+    app.get("/metrics", async (c) => {
+      const admitted = await admit(c);
+      if ("refused" in admitted) return admitted.refused;
+      const { text, contentType } = await metrics.render();
+      return c.body(text, 200, { "Content-Type": contentType });
+    });
+  }
   app.all("/mcp", async (c) => {
     if (open >= maxOpen) {
       return c.json({ error: `server busy: ${maxOpen} requests open; retry shortly` }, 503, { "Retry-After": "1" });
@@ -112,7 +134,11 @@ export function createHttpApp(
       open--;
     }
   });
-  async function handle(c: Context): Promise<Response> {
+  /**
+   * The door checks every request to /mcp and /metrics passes: Host/Origin, draining, the bearer token (the limiter
+   * refuses only failures). Returns the refusal, or the owner key of the admitted client.
+   */
+  async function admit(c: Context): Promise<{ refused: Response } | { clientId: string }> {
     const req: Request = c.req.raw;
     // The socket peer, or the forwarded client when the peer is a trusted proxy (never a header from anyone else).
     const peer = (c.env as { remoteAddr?: string } | undefined)?.remoteAddr || "unknown";
@@ -121,26 +147,36 @@ export function createHttpApp(
     const rejected = guardResponse(req, guard);
     if (rejected) {
       denied(rejected.status, "forbidden");
-      return rejected;
+      return { refused: rejected };
     }
-    if (state.draining) return c.json({ error: "server is shutting down" }, 503);
+    if (state.draining) return { refused: c.json({ error: "server is shutting down" }, 503) };
     let clientId = "local";
-    if (options.authToken) {
+    if (options.authTokens?.length) {
+      // The token is checked first: the limiter only ever refuses a failure, so no one who sends wrong tokens from
+      // an address (or a shared proxy) can lock the rightful client out. A blocked address gets 429 instead of 401.
       const wait = limiter.retryAfter(client);
-      if (wait > 0) {
-        denied(429, "rate_limited");
-        return c.json({ error: "too many failed authentication attempts" }, 429, { "Retry-After": String(wait) });
-      }
-      const check = checkBearer(c.req.header("authorization") ?? null, options.authToken);
+      const check = checkBearer(c.req.header("authorization") ?? null, options.authTokens);
       if (!check.ok) {
+        if (wait > 0) {
+          denied(429, "rate_limited");
+          return {
+            refused: c.json({ error: "too many failed authentication attempts" }, 429, { "Retry-After": String(wait) }),
+          };
+        }
         limiter.fail(client);
         denied(401, "unauthorized");
-        return c.json({ error: "unauthorized" }, 401, { "WWW-Authenticate": check.challenge });
+        return { refused: c.json({ error: "unauthorized" }, 401, { "WWW-Authenticate": check.challenge }) };
       }
-      limiter.succeed(client);
-      clientId = `token:${(await sha256Hex(options.authToken)).slice(0, 12)}`;
+      clientId = `token:${(await sha256Hex(check.token)).slice(0, 12)}`;
     }
     if (options.trustedProxies) clientId = `${clientId}@${client}`;
+    return { clientId };
+  }
+  async function handle(c: Context): Promise<Response> {
+    const req: Request = c.req.raw;
+    const admitted = await admit(c);
+    if ("refused" in admitted) return admitted.refused;
+    const { clientId } = admitted;
     let forwarded = req;
     if (req.method === "POST") {
       // Read only now that the request is admitted (guards, auth, the open-request cap), within size and time.
@@ -174,34 +210,74 @@ export function createHttpApp(
 }
 
 /** Start listening. */
-export function startHttpFace(factory: Parameters<typeof createMcpHandler>[0], options: HttpFaceOptions): Promise<
-  HttpFace
-> {
+export async function startHttpFace(
+  factory: Parameters<typeof createMcpHandler>[0],
+  options: HttpFaceOptions,
+): Promise<HttpFace> {
   const state = { draining: false };
   const { app, mcp, inflight } = createHttpApp(factory, options, state);
-  return new Promise((resolve) => {
-    const server = Deno.serve({
+  // The HTTP server listens on loopback only (restarted if its accept loop dies); clients reach it through the door,
+  // which applies the connection cap and the header timeouts before a byte is parsed and survives accept errors.
+  let door: ReturnType<typeof openDoor> | undefined;
+  const server = await startInnerServer((req, info) => {
+    const peer = door?.peerOf(info.remoteAddr.port);
+    // Only the door connects here; anything else on this loopback port is refused.
+    if (peer === undefined) return new Response("connect through the public address", { status: 421 });
+    return app.fetch(req, { remoteAddr: peer });
+  }, options.onError);
+  try {
+    door = openDoor(() => server.port(), {
       hostname: options.hostname,
       port: options.port,
-      onListen: ({ port }) => {
-        const host = options.hostname.includes(":") ? `[${options.hostname}]` : options.hostname;
-        resolve({
-          url: `http://${host}:${port}/mcp`,
-          port,
-          drain: () => {
-            state.draining = true;
-          },
-          close: async () => {
-            state.draining = true;
-            // 1. Let answers already being written finish (evaluations drained before: the caller waits for the gate).
-            // 2. Close the MCP handler: it ends long-lived `subscriptions/listen` streams, which would otherwise hold
-            //    the listener's shutdown open. 3. Stop the listener. Each wait is bounded.
-            await bounded(inflight.idle());
-            await mcp.close();
-            await bounded(server.shutdown());
-          },
-        });
-      },
-    }, (req, info) => app.fetch(req, { remoteAddr: (info.remoteAddr as Deno.NetAddr).hostname }));
-  });
+      maxConnections: options.maxConnections ?? DOOR_DEFAULTS.maxConnections,
+      headerTimeoutMs: options.headerTimeoutMs ?? DOOR_DEFAULTS.headerTimeoutMs,
+      idleTimeoutMs: options.idleTimeoutMs ?? DOOR_DEFAULTS.idleTimeoutMs,
+      maxHeaderBytes: DOOR_DEFAULTS.maxHeaderBytes,
+      onAcceptError: acceptErrorReporter(options.onError),
+    });
+  } catch (e) {
+    await server.shutdown();
+    throw e;
+  }
+  const opened = door;
+  const host = options.hostname.includes(":") ? `[${options.hostname}]` : options.hostname;
+  return {
+    url: `http://${host}:${opened.port}/mcp`,
+    port: opened.port,
+    connections: () => ({ open: opened.open, refused: opened.refused }),
+    drain: () => {
+      state.draining = true;
+    },
+    close: async () => {
+      state.draining = true;
+      // 1. Let answers already being written finish (evaluations drained before: the caller waits for the gate).
+      // 2. Close the MCP handler: it ends long-lived `subscriptions/listen` streams, which would otherwise hold
+      //    the listener's shutdown open. 3. Stop accepting at the door, stop the server (its connections end once
+      //    their answers are written, and the door delivers those bytes), then close what is left. Each wait is
+      //    bounded.
+      await bounded(inflight.idle());
+      await mcp.close();
+      opened.stopAccepting();
+      await bounded(server.shutdown());
+      await bounded(opened.idle());
+      opened.close();
+    },
+  };
+}
+
+/** Report accept errors (EMFILE under a connection flood) at most once a second, with how many were suppressed. */
+function acceptErrorReporter(onError?: (e: Error) => void): (e: Error) => void {
+  let last = 0;
+  let suppressed = 0;
+  return (e) => {
+    const now = Date.now();
+    if (now - last < 1000) {
+      suppressed++;
+      return;
+    }
+    last = now;
+    const more = suppressed > 0 ? ` (${suppressed} more since the last report)` : "";
+    suppressed = 0;
+    onError?.(new Error(`accepting a connection failed: ${e.message}${more}; still serving`));
+  };
 }

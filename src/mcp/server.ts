@@ -5,6 +5,8 @@
  * @module
  */
 import { fromJsonSchema, McpServer } from "@modelcontextprotocol/server";
+import { elicitationApprover, type ElicitInput } from "./elicit_approval.ts";
+import { type Approver, DEFAULT_APPROVAL_WAIT_MS } from "../upstream/approval.ts";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/server/validators/cf-worker";
 import type { Engine, EngineEvalResult } from "../engine/types.ts";
 import type { JsonObject } from "../core/json.ts";
@@ -14,6 +16,7 @@ import { errorResponse, outputCaps, renderEvalResult, type ResponseProfile, type
 import type { AuditedEval, AuditTrail } from "./audit_trail.ts";
 import type { EvalSubject } from "./audit_lines.ts";
 import type { ConcurrencyGate } from "./gate.ts";
+import type { ServerMetrics } from "./prometheus.ts";
 import { getOperationSchema, IntrospectionError, listApiServices, listServiceOperations } from "./introspection.ts";
 import { SessionError, type SessionManager } from "./sessions.ts";
 import { ArgsError, checkContext, checkOutputSchema, checkProgram } from "./tool_args.ts";
@@ -32,10 +35,14 @@ export interface ServerDeps {
   maxProgramBytes: number;
   maxContextBytes: number;
   programTimeoutMs: number;
+  /** `--approval-timeout-ms`: how long one write approval (elicitation) may take. */
+  approvalTimeoutMs?: number;
   /** True once shutdown started: new calls get `shutting_down`. */
   isShuttingDown: () => boolean;
   /** `--audit-log`: every evaluation request and its upstream calls are logged; unwritable → `audit_unavailable`. */
   audit?: AuditTrail;
+  /** Counts every evaluation answer (`GET /metrics` of the HTTP face). */
+  metrics?: ServerMetrics;
   /** `--view`: told of every evaluation request and its response, like the audit trail (the live viewer). */
   view?: EvalObserver;
 }
@@ -129,6 +136,7 @@ export function lispEvalDescriptionOf(
     slim: view.profile === "slim",
     limits: limitsInView(view.programTimeoutMs, hasTools ? engine.runLimits() : undefined, writes),
     writes,
+    approval: engine.approvesWrites(),
     output: outputCaps(view.profile),
   });
 }
@@ -168,7 +176,7 @@ export function createServerFactory(deps: ServerDeps) {
           args,
           extra.mcpReq.signal,
           fairnessOwner(owner, extra),
-          (req) => deps.engine.evaluate({ ...req, owner }),
+          (req) => deps.engine.evaluate({ ...req, owner, ...approvalFor(deps, extra) }),
           observe(deps, { owner, tool: "lisp_eval" }, args.program),
         ),
     );
@@ -187,6 +195,13 @@ export function createServerFactory(deps: ServerDeps) {
     if (deps.introspection) registerIntrospection(server, deps);
     return server;
   };
+}
+
+/** The request's own approver: writes under `--approve-writes` ask this request's client (elicitation). */
+function approvalFor(deps: ServerDeps, extra: unknown): { approver: Approver; approvalWaitMs: number } {
+  const wait = deps.approvalTimeoutMs ?? DEFAULT_APPROVAL_WAIT_MS;
+  const elicit = (extra as { mcpReq?: { elicitInput?: ElicitInput } }).mcpReq?.elicitInput;
+  return { approver: elicitationApprover(elicit, wait), approvalWaitMs: wait };
 }
 
 type Evaluate = (req: {
@@ -217,13 +232,18 @@ async function runEval(
   evaluate: Evaluate,
   audit?: AuditedEval,
 ): Promise<ToolResponse> {
-  // Every answer of an audited request is logged before it goes out (inside the permit when it ran).
-  const answer = async (response: ToolResponse, result?: EngineEvalResult) => {
+  // Every answer of an audited request is logged before it goes out (inside the permit when it ran), and counted.
+  const answer = async (response: ToolResponse, result?: EngineEvalResult, refusal?: string) => {
+    if (result) deps.metrics?.evaluation(result, refusal);
+    else if (refusal) deps.metrics?.refused(refusal);
     await audit?.end(response, result);
     return response;
   };
-  if (deps.isShuttingDown()) return answer(errorResponse("shutting_down", "the server is shutting down", deps.profile));
+  const refuse = (reason: string, message: string) =>
+    answer(errorResponse(reason, message, deps.profile), undefined, reason);
+  if (deps.isShuttingDown()) return refuse("shutting_down", "the server is shutting down");
   if (deps.audit && !(await deps.audit.admit())) {
+    deps.metrics?.refused("audit_unavailable");
     return errorResponse("audit_unavailable", "the audit log cannot be written; ask the operator", deps.profile);
   }
   let program: string;
@@ -234,11 +254,11 @@ async function runEval(
     context = checkContext(args.context, deps);
     output = checkOutputSchema(args.output_schema);
   } catch (e) {
-    if (e instanceof ArgsError) return answer(errorResponse("args_error", e.message, deps.profile));
+    if (e instanceof ArgsError) return refuse("args_error", e.message);
     throw e;
   }
   const permit = deps.gate.tryAcquire(owner);
-  if (!permit.ok) return answer(errorResponse("busy", permit.message, deps.profile));
+  if (!permit.ok) return refuse("busy", permit.message);
   const release = permit.release;
   try {
     const result = await evaluate({
@@ -248,7 +268,14 @@ async function runEval(
       signal,
       outputSchema: output,
     });
-    return await answer(renderChecked(result, output !== undefined, deps.profile), result);
+    // A value that does not satisfy the client's output_schema is answered (and counted) as validation_error.
+    const invalid = output !== undefined && result.ok && result.status !== "failed" &&
+      result.outputCheck?.valid !== true;
+    return await answer(
+      renderChecked(result, output !== undefined, deps.profile),
+      result,
+      invalid ? "validation_error" : undefined,
+    );
   } finally {
     release();
   }
@@ -292,11 +319,18 @@ function registerSessionTools(
         "Returns {session_id}. Close it with lisp_session_close when done.",
       inputSchema: SCHEMAS.sessionStart,
     },
-    async (args) => {
+    async (args, extra) => {
+      if (deps.isShuttingDown()) return errorResponse("shutting_down", "the server is shutting down", deps.profile);
+      // A start brings up a sandbox process: it holds an evaluation permit meanwhile, so starts cannot outrun the
+      // gate. The manager reserves the session slot before it awaits anything.
+      const permit = deps.gate.tryAcquire(fairnessOwner(owner, extra));
+      if (!permit.ok) return errorResponse("busy", permit.message, deps.profile);
       try {
         return json(await sessions.start(owner, (args.title as string) ?? "", args.ttl_ms as number | undefined));
       } catch (e) {
         return sessionError(e, deps.profile);
+      } finally {
+        permit.release();
       }
     },
   );
@@ -318,12 +352,13 @@ function registerSessionTools(
               args,
               extra.mcpReq.signal,
               fairnessOwner(owner, extra),
-              (req) => s.eval({ ...req, owner }),
+              (req) => s.eval({ ...req, owner, ...approvalFor(deps, extra) }),
               observe(deps, { owner, sessionId: s.id, tool: "lisp_session_eval" }, args.program),
             ),
         );
       } catch (e) {
         const response = sessionError(e, deps.profile);
+        if (e instanceof SessionError) deps.metrics?.refused(e.reason);
         // Refused before it ran (unknown, foreign or busy session): the client's session id is not logged.
         await observe(deps, { owner, tool: "lisp_session_eval" }, args.program)?.end(response);
         return response;

@@ -1,10 +1,11 @@
 /**
- * Lisp sessions of the MCP face (`lisp_session_*` tools): each owns a sandbox worker whose namespace persists
- * between turns. Bounded: a total cap, a per-owner cap, a TTL from creation and an idle expiry. A closed or expired
+ * Lisp sessions of the MCP face (`lisp_session_*` tools): each has a namespace that persists between turns, on a
+ * sandbox worker of its own (with parking, only while it is used). Bounded: a total cap, a per-owner cap, a TTL from creation and an idle expiry. A closed or expired
  * session frees its worker.
  * @module
  */
 import type { Engine, EngineSession } from "../engine/types.ts";
+import { ParkedSession, type ParkingOptions } from "./parked_session.ts";
 
 /** Limits of the session manager. */
 export interface SessionLimits {
@@ -12,6 +13,16 @@ export interface SessionLimits {
   maxPerOwner: number;
   ttlMs: number;
   idleMs: number;
+  /**
+   * When set, a session holds a sandbox process only while it is used: it parks after `parkAfterMs` idle and is
+   * restored on its next evaluation (src/mcp/parked_session.ts). Absent: each session keeps its process.
+   */
+  parking?: ParkingOptions;
+  /**
+   * With parking: what all sessions may hold between evaluations (their logs; a pinned session counts its heap cap).
+   * Past it, session starts and evaluations are refused with `memory_budget` until sessions close or expire.
+   */
+  memoryBudgetBytes?: number;
 }
 
 /** Defaults: 64 sessions, 16 per owner, 30 min TTL, 15 min idle. */
@@ -52,9 +63,18 @@ export class SessionError extends Error {
   }
 }
 
-/** The session manager. `now` is injectable for tests. */
+/**
+ * The session manager. `now` is injectable for tests.
+ *
+ * Caps hold under concurrency: `start` checks both caps and reserves its slot in the same synchronous step, before it
+ * awaits anything (the engine's session start); a start that fails gives its slot back. Open sessions plus starts in
+ * progress never exceed `maxSessions`, nor `maxPerOwner` for one owner.
+ */
 export class SessionManager {
   #entries = new Map<string, Entry>();
+  /** Starts in progress per owner: slots reserved before the engine's session exists. */
+  #starting = new Map<string, number>();
+  #startingTotal = 0;
   #sweeper: ReturnType<typeof setInterval> | undefined;
 
   constructor(
@@ -71,20 +91,19 @@ export class SessionManager {
     this.#sweeper = timer;
   }
 
-  /** Open a session for `owner`. */
+  /** Open a session for `owner`; refused with `session_limit` when a cap is reached (counting starts in progress). */
   async start(owner: string, title = "", ttlMs?: number): Promise<SessionInfo> {
-    await this.sweep();
-    if (this.#entries.size >= this.limits.maxSessions) {
-      throw new SessionError("session_limit", `session limit reached (${this.limits.maxSessions} open sessions)`);
+    const release = this.#reserve(owner);
+    let session: EngineSession;
+    try {
+      session = this.limits.parking
+        ? new ParkedSession(this.engine, this.limits.parking)
+        : await this.engine.openSession();
+    } catch (e) {
+      throw new SessionError("internal_error", e instanceof Error ? e.message : String(e));
+    } finally {
+      release();
     }
-    const owned = [...this.#entries.values()].filter((e) => e.owner === owner).length;
-    if (owned >= this.limits.maxPerOwner) {
-      throw new SessionError(
-        "session_limit",
-        `this client already has ${owned} open sessions (max ${this.limits.maxPerOwner}); close one first`,
-      );
-    }
-    const session = await this.engine.openSession();
     const t = this.now();
     const ttl = Math.min(ttlMs ?? this.limits.ttlMs, this.limits.ttlMs);
     const entry: Entry = {
@@ -101,6 +120,58 @@ export class SessionManager {
     return this.#info(session.id, entry);
   }
 
+  /**
+   * Check both caps and take a slot, synchronously (no await between the count and the reservation): expired
+   * sessions are dropped first. Returns the function that gives the slot back once the session is in the table.
+   */
+  /** Bytes all sessions hold between evaluations (parked sessions only; others are bounded by their process). */
+  get footprintBytes(): number {
+    let n = 0;
+    for (const e of this.#entries.values()) if (e.session instanceof ParkedSession) n += e.session.footprintBytes;
+    return n;
+  }
+
+  #checkBudget(): void {
+    const budget = this.limits.memoryBudgetBytes;
+    if (budget === undefined) return;
+    const used = this.footprintBytes;
+    if (used < budget) return;
+    const mib = (b: number) => Math.round(b / (1024 * 1024));
+    throw new SessionError(
+      "memory_budget",
+      `the server's sessions hold about ${mib(used)} MiB, at their budget of ${mib(budget)} MiB ` +
+        "(--session-memory-budget-mb): close sessions you no longer need, or retry once others expire",
+    );
+  }
+
+  #reserve(owner: string): () => void {
+    // Closing is not awaited: the table is already right for the count below.
+    for (const e of this.#expire()) void e.session.close().catch(() => {});
+    this.#checkBudget();
+    if (this.#entries.size + this.#startingTotal >= this.limits.maxSessions) {
+      throw new SessionError("session_limit", `session limit reached (${this.limits.maxSessions} open sessions)`);
+    }
+    let owned = this.#starting.get(owner) ?? 0;
+    for (const e of this.#entries.values()) if (e.owner === owner) owned++;
+    if (owned >= this.limits.maxPerOwner) {
+      throw new SessionError(
+        "session_limit",
+        `this client already has ${owned} open sessions (max ${this.limits.maxPerOwner}); close one first`,
+      );
+    }
+    this.#starting.set(owner, (this.#starting.get(owner) ?? 0) + 1);
+    this.#startingTotal++;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.#startingTotal--;
+      const left = (this.#starting.get(owner) ?? 1) - 1;
+      if (left > 0) this.#starting.set(owner, left);
+      else this.#starting.delete(owner);
+    };
+  }
+
   /** Evaluate in a session; refuses unknown, foreign, expired or busy sessions. */
   async use<T>(owner: string, id: string, fn: (s: EngineSession) => Promise<T>): Promise<T> {
     await this.sweep();
@@ -111,6 +182,7 @@ export class SessionManager {
     if (entry.busy) {
       throw new SessionError("busy", `session '${id}' is already evaluating a program`);
     }
+    this.#checkBudget();
     entry.busy = true;
     try {
       return await fn(entry.session);
@@ -120,7 +192,21 @@ export class SessionManager {
       entry.lastUsed = this.now();
       // A session that passed its memory cap closed itself: it is gone for its owner too.
       if (entry.session.closed) this.#entries.delete(id);
+      this.#parkBeyondLimit();
     }
+  }
+
+  /**
+   * With parking, at most `parking.maxLive` idle sessions keep their process until their park timer: beyond that the
+   * least recently used are parked at once, so sessions used in quick succession cannot pile up processes.
+   */
+  #parkBeyondLimit(): void {
+    const max = this.limits.parking?.maxLive;
+    if (max === undefined) return;
+    const live = [...this.#entries.values()]
+      .filter((e) => !e.busy && e.session instanceof ParkedSession && e.session.holdsProcess && !e.session.pinned)
+      .sort((a, b) => a.lastUsed - b.lastUsed);
+    for (const e of live.slice(0, Math.max(0, live.length - max))) void (e.session as ParkedSession).park();
   }
 
   /** Sessions of an owner. */
@@ -137,6 +223,13 @@ export class SessionManager {
     return true;
   }
 
+  /** Open sessions that hold a sandbox process now. */
+  get holdingProcess(): number {
+    let n = 0;
+    for (const e of this.#entries.values()) if (!(e.session instanceof ParkedSession) || e.session.holdsProcess) n++;
+    return n;
+  }
+
   /** Number of open sessions. */
   get size(): number {
     return this.#entries.size;
@@ -144,6 +237,11 @@ export class SessionManager {
 
   /** Close expired and idle sessions. */
   async sweep(): Promise<void> {
+    await Promise.all(this.#expire().map((e) => e.session.close()));
+  }
+
+  /** Drop expired, idle and self-closed sessions from the table (synchronously); returns them, to be closed. */
+  #expire(): Entry[] {
     const t = this.now();
     const dead: Entry[] = [];
     for (const [id, e] of this.#entries) {
@@ -152,7 +250,7 @@ export class SessionManager {
         dead.push(e);
       }
     }
-    await Promise.all(dead.map((e) => e.session.close()));
+    return dead;
   }
 
   /** Close everything (shutdown). */

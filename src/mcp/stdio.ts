@@ -33,7 +33,8 @@ const NEWLINE = 10;
  * A stdio transport that reports end of input instead of closing, so in-flight answers can still be written, and
  * that survives an oversized frame: the SDK closes the transport when its read buffer passes 10 MiB (the server then
  * answers nothing until EOF); here a frame over `MAX_FRAME_BYTES` is discarded up to its newline and answered with a
- * JSON-RPC error (carrying the request's id when its first bytes show one), and the next frame is served as usual.
+ * JSON-RPC error (carrying the request's id when its first bytes show one), and the next frame is served as usual. A
+ * line that is not JSON is answered −32700 (the SDK would drop it silently).
  */
 class DrainingStdioTransport extends StdioServerTransport {
   readonly inputEnded: Promise<void>;
@@ -78,8 +79,29 @@ class DrainingStdioTransport extends StdioServerTransport {
         const line = this.#pending.length === 1 ? this.#pending[0] : Buffer.concat(this.#pending);
         this.#pending = [];
         this.#pendingBytes = 0;
-        deliver(line);
+        if (this.#parses(line)) deliver(line);
       }
+    }
+  }
+
+  /**
+   * True when `line` is JSON (or blank, which the SDK skips). Otherwise it is answered with JSON-RPC −32700 (Parse
+   * error, id null, as the spec says when the id cannot be read) instead of the SDK's silence, and not delivered.
+   */
+  #parses(line: Buffer): boolean {
+    const text = line.toString("utf8");
+    if (text.trim() === "") return true;
+    try {
+      JSON.parse(text);
+      return true;
+    } catch {
+      const message = {
+        jsonrpc: "2.0" as const,
+        id: null,
+        error: { code: -32700, message: "parse error: the line is not valid JSON" },
+      };
+      this.send(message as unknown as Parameters<StdioServerTransport["send"]>[0]).catch(() => {});
+      return false;
     }
   }
 

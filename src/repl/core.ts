@@ -4,6 +4,7 @@
  * people. The interactive loop (interactive.ts) and the batch runner (batch.ts) both drive it.
  * @module
  */
+import type { Approver } from "../upstream/approval.ts";
 import type { Engine, EngineEvalResult, EngineSession } from "../engine/types.ts";
 import type { JsonValue } from "../core/json.ts";
 import { writesLine } from "../engine/writes.ts";
@@ -48,6 +49,8 @@ export class ReplCore {
   #session: EngineSession;
   #pretty: PrettyOptions;
   #defs = new DefinitionLog();
+  /** Who approves writes under `--approve-writes` (the interactive loop's y/N); none → `approval_unavailable`. */
+  approver?: Approver;
   /** Bindings handed to every session evaluation: `*e` (the language session does not bind it in a sandbox process). */
   #globals: Record<string, JsonValue> = { "*e": null };
 
@@ -80,6 +83,7 @@ export class ReplCore {
       globals: this.#globals,
       // the tool answers of a definition are kept so it can be re-created if the sandbox process must be replaced
       record: definedNames(input).length > 0,
+      ...(this.approver ? { approver: this.approver } : {}),
     });
     const ok = this.#show(result, isDocForm(text));
     // What the evaluation changed, after its answer (also after a failure: an earlier write may have been applied).

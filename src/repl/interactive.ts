@@ -7,6 +7,7 @@ import * as readline from "node:readline";
 import process from "node:process";
 import { inputStatus, oneLine } from "./balance.ts";
 import type { ReplCore } from "./core.ts";
+import { approvalSummary } from "../upstream/approval.ts";
 import { appendHistory, HISTORY_LIMIT, loadHistory } from "./history.ts";
 import type { Style } from "./style.ts";
 
@@ -44,6 +45,22 @@ export async function runInteractive(core: ReplCore, options: InteractiveOptions
   console.log(options.banner);
   let buffer = "";
   let running: AbortController | undefined;
+  /** A y/N question about a write is open: the next line answers it. */
+  let answering: ((line: string) => void) | undefined;
+  core.approver = (request, signal) =>
+    new Promise((resolve) => {
+      const settle = (outcome: "accepted" | "declined" | "unavailable") => {
+        answering = undefined;
+        signal.removeEventListener("abort", onAbort);
+        resolve({ outcome });
+      };
+      const onAbort = () => settle("unavailable");
+      signal.addEventListener("abort", onAbort, { once: true });
+      answering = (line) => settle(/^\s*(y|yes)\s*$/i.test(line) ? "accepted" : "declined");
+      console.error(options.style.hint(approvalSummary(request)));
+      rl.setPrompt("approve? [y/N] ");
+      rl.prompt();
+    });
   const queue: string[] = [];
   let done!: (code: number) => void;
   const finished = new Promise<number>((r) => (done = r));
@@ -97,6 +114,10 @@ export async function runInteractive(core: ReplCore, options: InteractiveOptions
   // Lines that arrive while an entry is handled (typed during an evaluation, or pasted) wait their turn.
   let busy = false;
   rl.on("line", (line: string) => {
+    if (answering) {
+      answering(line);
+      return;
+    }
     if (busy) {
       queue.push(line);
       return;

@@ -6,7 +6,7 @@
  * after its evaluation ended can never leak into the next one.
  * @module
  */
-import type { DiscoveryOp, DiscoveryOutcome, ToolOutcome, ToolRequest } from "../core/tool_seam.ts";
+import type { DiscoveryOp, DiscoveryOutcome, RunClock, ToolOutcome, ToolRequest } from "../core/tool_seam.ts";
 import type { JsonObject } from "../core/json.ts";
 import type { BridgeRequest } from "./protocol.ts";
 
@@ -21,6 +21,8 @@ export interface SandboxHost {
   callTool(request: ToolRequest): Promise<ToolOutcome>;
   /** Discovery backend (`apropos`, `dir`, `doc`, `meta`, `tool/servers`); absent → the language sees none. */
   discovery?(op: DiscoveryOp, args: JsonObject): Promise<DiscoveryOutcome>;
+  /** Receives the evaluation's clock when it starts (write approval holds it while a person decides). */
+  attachClock?(clock: RunClock): void;
 }
 
 const encoder = new TextEncoder();

@@ -84,13 +84,15 @@ const ABORT_MESSAGES = {
 class EvalBridge {
   #seq = 0;
   aborted: "timeout" | "cancelled" | null = null;
+  /** Ms the host held this evaluation's clock (`paused` frames): the deadline moves by it. */
+  pausedMs = 0;
 
   constructor(private channel: Channel, private evalId: number, private deadline: number) {}
 
   /** Send a request and block until its answer; null when the evaluation was aborted or its deadline passed. */
   request(request: BridgeRequest): unknown | null {
     if (this.aborted) return null;
-    if (Date.now() >= this.deadline) {
+    if (Date.now() >= this.deadline + this.pausedMs) {
       this.aborted = "timeout";
       return null;
     }
@@ -103,6 +105,10 @@ class EvalBridge {
     while (true) {
       const msg = this.channel.receive();
       if (msg.type === "answer" && msg.seq === seq) return msg.value;
+      if (msg.type === "paused" && msg.id === this.evalId) {
+        this.pausedMs += Math.max(0, msg.ms);
+        continue;
+      }
       if (msg.type === "abort" && msg.id === this.evalId) {
         this.aborted = (msg as AbortMessage).why;
         return null;
@@ -280,6 +286,7 @@ export async function serveChild<L>(language: LanguageModule<L>, options: ChildO
             if (Deno.ppid !== parent) Deno.exit(1);
             return bridge.aborted;
           },
+          paused: () => bridge.pausedMs,
         },
         onPrint: msg.streamPrints ? (line) => channel.send({ type: "print", id: msg.id, line }) : undefined,
       };

@@ -313,6 +313,11 @@ export class SandboxSession {
     return this.#ended;
   }
 
+  /** Resolves once the session's current process has loaded the language (rejects if it could not start). */
+  get ready(): Promise<void> {
+    return this.#worker.ready;
+  }
+
   /** Pid of the session's process (diagnostics and tests). */
   get pid(): number {
     return this.#worker.pid;

@@ -178,10 +178,22 @@ export class SandboxProcess {
       };
       this.#bridge.begin(opts.host);
       this.#write(frame);
-      stopWatch = watchRun(limits, started, opts.signal, {
+      const watch = watchRun(limits, started, opts.signal, {
         abort: (why) => this.#send({ type: "abort", id, why }),
         finish: (r) => this.#finish(id, r),
         kill: () => this.kill(),
+      });
+      stopWatch = watch;
+      // A person deciding about a write holds the clock: the host's timers stop, and on release the process is told
+      // how long, before any answer it waits for, so its own deadline moves by as much.
+      opts.host?.attachClock?.({
+        hold: () => {
+          const release = watch.hold();
+          return () => {
+            const ms = release();
+            if (ms > 0 && this.#run?.id === id) this.#send({ type: "paused", id, ms });
+          };
+        },
       });
     });
   }

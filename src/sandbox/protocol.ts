@@ -67,6 +67,13 @@ export interface AbortMessage {
   why: "timeout" | "cancelled";
 }
 
+/** Host → child: the host held evaluation `id`'s clock for `ms` (a person deciding); its deadline moves by that. */
+export interface PausedMessage {
+  type: "paused";
+  id: number;
+  ms: number;
+}
+
 /** Host → child: session housekeeping and diagnostics. */
 export interface ControlMessage {
   type: "reset" | "names" | "probe";
@@ -83,7 +90,7 @@ export interface InitMessage {
 }
 
 /** Everything the host sends. */
-export type HostMessage = InitMessage | EvalMessage | AnswerMessage | AbortMessage | ControlMessage;
+export type HostMessage = InitMessage | EvalMessage | AnswerMessage | AbortMessage | PausedMessage | ControlMessage;
 
 /** How the returned value fared against an `outputSchema`. */
 export type OutputCheck = { valid: true } | { valid: false; message: string };

@@ -38,8 +38,8 @@ export function watchRun(
   started: number,
   signal: AbortSignal | undefined,
   act: RunWatchActions,
-): () => void {
-  const abortTimer = setTimeout(() => act.abort("timeout"), timerDelay(limits.timeoutMs));
+): (() => void) & { hold(): () => number } {
+  let abortTimer = setTimeout(() => act.abort("timeout"), timerDelay(limits.timeoutMs));
   let cancelTimer: ReturnType<typeof setTimeout> | undefined;
   const onCancel = () => {
     act.abort("cancelled");
@@ -53,7 +53,7 @@ export function watchRun(
     }, CANCEL_GRACE_MS);
   };
   signal?.addEventListener("abort", onCancel, { once: true });
-  const backstop = setTimeout(() => {
+  const timedOut = () => {
     act.finish(
       failure(
         "timeout",
@@ -63,11 +63,37 @@ export function watchRun(
       ),
     );
     act.kill();
-  }, timerDelay(limits.timeoutMs + limits.graceMs));
-  return () => {
+  };
+  let backstop = setTimeout(timedOut, timerDelay(limits.timeoutMs + limits.graceMs));
+  let held = 0;
+  let heldSince = 0;
+  /** Ms held in total: the deadline is `started + timeoutMs + pausedMs`. */
+  let pausedMs = 0;
+  const stop = () => {
     clearTimeout(abortTimer);
     clearTimeout(cancelTimer);
     clearTimeout(backstop);
     signal?.removeEventListener("abort", onCancel);
   };
+  /** Stop the deadline until the returned release (which answers the ms held); holds nest. */
+  const hold = (): () => number => {
+    if (held++ === 0) {
+      heldSince = Date.now();
+      clearTimeout(abortTimer);
+      clearTimeout(backstop);
+    }
+    let released = false;
+    return () => {
+      if (released) return 0;
+      released = true;
+      if (--held > 0) return 0;
+      const ms = Date.now() - heldSince;
+      pausedMs += ms;
+      const left = Math.max(0, started + limits.timeoutMs + pausedMs - Date.now());
+      abortTimer = setTimeout(() => act.abort("timeout"), timerDelay(left));
+      backstop = setTimeout(timedOut, timerDelay(left + limits.graceMs));
+      return ms;
+    };
+  };
+  return Object.assign(stop, { hold });
 }

@@ -4,6 +4,7 @@
  */
 import type { JsonValue } from "../core/json.ts";
 import type { MutationState } from "../core/tool_seam.ts";
+import type { ApprovalOutcome } from "./approval.ts";
 
 /**
  * One tool call as recorded for the run report (args redacted). The one call-record shape: the engine hands it to
@@ -25,4 +26,6 @@ export interface CallRecord {
   preview?: string;
   /** Calls to write tools: what the write did (`applied` / `not_applied` / `indeterminate`). */
   mutation_state?: MutationState;
+  /** Writes under `--approve-writes`: how the person asked answered (`accepted`, `declined`, …). */
+  approval?: ApprovalOutcome;
 }

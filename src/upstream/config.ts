@@ -94,6 +94,8 @@ export interface PtcConfig {
   readOnly: boolean;
   /** Top-level `allow_writes`: the config half of the write gate, for every upstream. */
   allowWrites?: boolean;
+  /** Top-level `approve_writes`: every write waits for a person's approval (either this or `--approve-writes`). */
+  approveWrites?: boolean;
   limits: RunLimits;
   catalog: CatalogSettings;
   /** Non-fatal notes (e.g. literal secrets). */
@@ -206,6 +208,14 @@ export const NO_CONFIG =
 
 /** The environment fallback of `--allow-writes`, the process half of the write gate. */
 export const ALLOW_WRITES_ENV = "PTC_ALLOW_WRITES";
+
+/** The environment fallback of `--approve-writes` (every face that takes the flag). */
+export const APPROVE_WRITES_ENV = "PTC_APPROVE_WRITES";
+
+/** The process half of write approval: `--approve-writes`, else `$PTC_APPROVE_WRITES` (the config can add it too). */
+export function processApprovesWrites(flag: boolean | undefined): boolean {
+  return flag === true || envSwitch(APPROVE_WRITES_ENV);
+}
 
 /** The environment fallback of `--read-only` (every face that takes the flag, as `ptc mcp` does). */
 export const READ_ONLY_ENV = "PTC_READ_ONLY";
@@ -426,7 +436,9 @@ export function parseConfigText(
   const warnings = [...(creds?.warnings ?? [])];
   const used = new Set<string>();
   JSON.stringify(rawUpstreams, (k, v) => {
-    if (k === "binding" && typeof v === "string") used.add(v);
+    if ((k === "binding" || k === "client_id_binding" || k === "client_secret_binding") && typeof v === "string") {
+      used.add(v);
+    }
     return v;
   });
   for (const name of credentialNames) {
@@ -439,6 +451,7 @@ export function parseConfigText(
     libraries: ((doc.libraries ?? []) as string[]).map((file) => ({ file, path: resolve(configDir, file) })),
     readOnly,
     ...(doc.allow_writes === true ? { allowWrites: true } : {}),
+    ...(doc.approve_writes === true ? { approveWrites: true } : {}),
     limits: resolveLimits((doc.limits ?? {}) as Record<string, unknown>),
     catalog: resolveCatalog((doc.catalog ?? {}) as Record<string, unknown>),
     warnings,

@@ -40,7 +40,12 @@ export const limitsSchema: JsonSchema = {
     max_write_calls: int(0, 100000, "Calls to write tools per run; the next returns :cap_exhausted (default 5)."),
     max_catalog_ops: int(0, 100000, "Discovery operations per run (default 25)."),
     call_timeout_ms: int(1, 600000, "Timeout of one tool call in ms (default 5000)."),
-    connect_timeout_ms: int(1, 600000, "Connect timeout for HTTP upstreams in ms (default 5000)."),
+    connect_timeout_ms: int(
+      1,
+      600000,
+      "Connect timeout for HTTP upstreams in ms; an upstream's own connect_timeout_ms applies too, the smaller wins " +
+        "(default 5000).",
+    ),
     max_response_bytes: int(1, 1073741824, "Largest upstream response per call, in bytes (default 2 MiB)."),
     max_catalog_result_bytes: int(1, 67108864, "Largest discovery result, in JSON bytes (default 262144)."),
   },
@@ -132,6 +137,11 @@ export function topLevelSchema(upstreamEntry: JsonSchema = { type: "object" }): 
         type: "boolean",
         description: "Install write tools on every upstream that does not set its own allow_writes (also needs the " +
           "process flag --allow-writes).",
+      },
+      approve_writes: {
+        type: "boolean",
+        description: "Every write waits for a person's approval before it is sent (MCP elicitation, the REPL's " +
+          "y/N); ptc eval refuses writes unless --yes. Either this or --approve-writes turns it on.",
       },
       libraries: {
         type: "array",

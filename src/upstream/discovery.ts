@@ -90,6 +90,10 @@ function listed(server: UpstreamSnapshot): ToolEntry[] {
   return server.tools.filter((t) => !t.hidden);
 }
 
+/** The last line of a write tool's doc when writes wait for approval (`--approve-writes` / `approve_writes`). */
+const APPROVAL_NOTE = `Approval: waits for a person to approve each call before it is sent; say why with ` +
+  `(tool/call 'srv/op {…} {:reason "…"}); declined → {:ok false :reason :declined :mutation_state :not_applied}`;
+
 /**
  * `(doc 'srv)`: the server's full description, its state when it is not ready, its one tool count (or that its tools
  * are not known yet), and where its tools and paging are.
@@ -138,7 +142,8 @@ function compute(ctx: RunScope, op: DiscoveryOp, args: JsonObject): { result: Js
       const ref = refOf(args, "doc").replace(/\/$/, "");
       if (!ref.includes("/")) return { result: serverDoc(ctx, findServer(catalog, ref)) };
       const [server, tool] = findTool(ctx, catalog, ref, "doc");
-      return { result: renderDoc(server.name, tool) };
+      const doc = renderDoc(server.name, tool);
+      return { result: tool.effect === "write" && ctx.runtime.approveWrites ? `${doc}\n${APPROVAL_NOTE}` : doc };
     }
     case "meta": {
       const [server, tool] = findTool(ctx, catalog, refOf(args, "meta"), "meta");

@@ -120,8 +120,12 @@ export async function guardedFetch(url: string, options: GuardedFetchOptions): P
   let method = (options.method ?? "GET").toUpperCase();
   let body = options.body;
   let received = 0;
-  // No idle connection is kept, so none is reused: every request of this exchange opens its own.
-  const client = options.freshConnection ? Deno.createHttpClient({ poolMaxIdlePerHost: 0 }) : undefined;
+  // No idle connection is kept, so none is reused: every request of this exchange opens its own (trusting the same
+  // extra CA certificates as the upstream's pooled client, see `trustingFetch`).
+  const caCerts = (doFetch as { caCerts?: string[] }).caCerts;
+  const client = options.freshConnection
+    ? Deno.createHttpClient({ poolMaxIdlePerHost: 0, ...(caCerts ? { caCerts } : {}) })
+    : undefined;
   try {
     for (let hop = 0;; hop++) {
       const response = await doFetch(current.href, {
@@ -277,7 +281,16 @@ export function classifyFetchError(
     };
   }
   if (/certificate|tls|ssl|handshake|unknownissuer|notvalidforname|peer is incompatible|alert/.test(text)) {
-    return { ok: false, kind: "tls_failed", message: "the TLS handshake failed (certificate or protocol)", bytes };
+    const untrusted = /unknownissuer|unknown issuer|invalid peer certificate|self.signed/.test(text);
+    return {
+      ok: false,
+      kind: "tls_failed",
+      message: untrusted
+        ? "the TLS handshake failed: the server's certificate is not trusted (a private CA goes in the upstream's " +
+          "ca_file, or DENO_CERT for the whole process)"
+        : "the TLS handshake failed (certificate or protocol)",
+      bytes,
+    };
   }
   if (/requests to port \d+ are blocked/.test(text)) {
     // Deno's fetch refuses the WHATWG "bad ports" (6000, 6665-6669, 10080, …) before it connects

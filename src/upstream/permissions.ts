@@ -29,6 +29,7 @@ export function computePermissions(
 ): PermissionNeeds {
   const net: string[] = [];
   const read: string[] = [];
+  const write: string[] = [];
   // PTC_ALLOW_WRITES is a face's flag fallback, not a need of the config: src/cli/face_needs.ts lists it for the
   // faces that take --allow-writes (when the flag is absent and the config allows writes).
   const env: string[] = options.configFromEnv === false ? [] : [CONFIG_ENV];
@@ -48,11 +49,19 @@ export function computePermissions(
     const needs = t.permissions(u.config);
     net.push(...needs.net);
     read.push(...needs.read);
+    write.push(...needs.write ?? []);
     env.push(...needs.env);
     run.push(...needs.run);
     anyEnv ||= needs.anyEnv === true;
   }
-  return { net: sortUnique(net), read: sortUnique(read), env: sortUnique(env), run: sortUnique(run), anyEnv };
+  return {
+    net: sortUnique(net),
+    read: sortUnique(read),
+    ...(write.length ? { write: sortUnique(write) } : {}),
+    env: sortUnique(env),
+    run: sortUnique(run),
+    anyEnv,
+  };
 }
 
 /** The flags for `deno run` / `deno compile`, e.g. `--allow-net=api.example.com:443`. */

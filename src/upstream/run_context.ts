@@ -8,13 +8,21 @@
 import type { JsonObject } from "../core/json.ts";
 import type { RunLimits } from "./config.ts";
 import type { Runtime } from "./runtime.ts";
-import type { DiscoveryOp, DiscoveryOutcome, HostCallbacks, ToolOutcome, ToolRequest } from "../core/tool_seam.ts";
+import type {
+  DiscoveryOp,
+  DiscoveryOutcome,
+  HostCallbacks,
+  RunClock,
+  ToolOutcome,
+  ToolRequest,
+} from "../core/tool_seam.ts";
 import { HOST_TOOL_NAMES } from "../core/tool_seam.ts";
 import { callTool } from "./tool_call.ts";
 import { RESOURCE_TOOLS, resourceTool } from "./tool_resources.ts";
 import type { CallInterceptor, CallRecord, CatalogOpRecord, RunRecords, RunScope } from "./run_records.ts";
 import { pagesTool } from "./tool_pages.ts";
 import { discover } from "./discovery.ts";
+import { ApprovalQueue, type Approver } from "./approval.ts";
 
 export type {
   CallInterceptor,
@@ -33,6 +41,10 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Sees or answers every dispatched call (a recording, a replay). */
   intercept?: CallInterceptor;
+  /** Who approves writes when the runtime requires approval (the face's person: MCP elicitation, the terminal). */
+  approver?: Approver;
+  /** How long one approval may take (default `DEFAULT_APPROVAL_WAIT_MS`, capped by `APPROVAL_WAIT_CAP_MS`). */
+  approvalWaitMs?: number;
 }
 
 /** The per-run state. Create with `createRunContext` or (preferably) `withRunContext`. */
@@ -55,10 +67,21 @@ export class RunContext implements RunScope {
   /** Calls to write tools attempted (charged against `maxWriteCalls`). */
   writeCount = 0;
   readonly intercept?: CallInterceptor;
+  readonly approver?: Approver;
+  readonly approvalWaitMs?: number;
+  readonly approvals = new ApprovalQueue();
+  #clock?: RunClock;
+
+  /** Hold the program's clock (a person deciding about a write); a run without a sandbox clock holds nothing. */
+  holdClock(): () => void {
+    return this.#clock?.hold() ?? (() => {});
+  }
 
   constructor(readonly runtime: Runtime, options: RunOptions = {}) {
     this.limits = { ...runtime.limits, ...options.limits };
     this.intercept = options.intercept;
+    this.approver = options.approver;
+    this.approvalWaitMs = options.approvalWaitMs;
     if (options.signal) {
       this.#outer = options.signal;
       if (options.signal.aborted) this.#controller.abort(options.signal.reason);
@@ -173,6 +196,7 @@ export class RunContext implements RunScope {
       toolNames: [...HOST_TOOL_NAMES],
       callTool: (request) => this.callTool(request),
       discovery: (op, args) => this.discovery(op, args),
+      attachClock: (clock) => (this.#clock = clock),
     };
   }
 }

@@ -10,6 +10,7 @@ import type { CallRecord } from "./call_record.ts";
 import type { RunLimits } from "./config.ts";
 import type { Runtime } from "./runtime.ts";
 import type { ToolEffect, ToolResult } from "./types.ts";
+import type { ApprovalQueue, Approver } from "./approval.ts";
 
 export type { CallRecord } from "./call_record.ts";
 
@@ -34,6 +35,8 @@ export interface DispatchedCall {
   tool: string;
   args: JsonObject;
   effect: ToolEffect;
+  /** A write a person approved (`--approve-writes`) before it was sent. */
+  approval?: "accepted";
 }
 
 /**
@@ -61,6 +64,14 @@ export interface RunScope {
   writeCount: number;
   /** Sees (or answers) every call that passed validation and the budgets (record / replay). */
   readonly intercept?: CallInterceptor;
+  /** Who approves writes when the runtime requires approval; absent → such writes are `approval_unavailable`. */
+  readonly approver?: Approver;
+  /** How long one approval may take (capped by `APPROVAL_WAIT_CAP_MS`). */
+  readonly approvalWaitMs?: number;
+  /** The run's approvals, asked one at a time. */
+  readonly approvals: ApprovalQueue;
+  /** Stop the program's deadline while a person decides; call the returned function when they have. */
+  holdClock(): () => void;
   record(r: CallRecord): void;
   recordOp(r: CatalogOpRecord): void;
   /**

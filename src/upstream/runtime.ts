@@ -33,6 +33,8 @@ export interface RuntimeOptions {
   readOnly?: boolean;
   /** The process switch of the write gate (`--allow-writes` / `PTC_ALLOW_WRITES`); the config must allow too. */
   allowWrites?: boolean;
+  /** Writes wait for a person's approval (`--approve-writes`); the config's `approve_writes` can only add to it. */
+  approveWrites?: boolean;
   /** fetch handed to transports (tests substitute it). */
   fetch?: typeof fetch;
   /** Receives diagnostics lines, already redacted. Default: stderr. */
@@ -129,6 +131,8 @@ export class Runtime {
   readonly credentials: Materializer;
   readonly limits: RunLimits;
   readonly readOnly: boolean;
+  /** Every write waits for a person's approval: `--approve-writes` or the config's `approve_writes` (either one). */
+  readonly approveWrites: boolean;
   /** The process switch of the write gate (`--allow-writes`). */
   readonly processAllowsWrites: boolean;
   readonly upstreams = new Map<string, ConfiguredUpstream>();
@@ -144,6 +148,7 @@ export class Runtime {
     this.credentials = createMaterializer(config.credentials, this.redactor, options.credentialIo);
     this.limits = { ...config.limits, ...options.limits };
     this.readOnly = options.readOnly === true || config.readOnly;
+    this.approveWrites = options.approveWrites === true || config.approveWrites === true;
     this.processAllowsWrites = options.allowWrites === true;
     this.clock = options.clock ?? systemClock;
     const sink = options.log ?? ((line: string) => console.error(line));

@@ -20,6 +20,7 @@ import { argumentProblems, matchArgNames } from "./tool_args.ts";
 import { didYouMean } from "../core/suggest.ts";
 import { describeValue } from "./messages.ts";
 import { unavailableMessage } from "./upstream_state.ts";
+import { type ApprovalOutcome, approvalRequest, askBounded } from "./approval.ts";
 
 export { argumentProblems, matchArgNames } from "./tool_args.ts";
 
@@ -158,17 +159,27 @@ export async function callTool(ctx: RunScope, request: ToolRequest): Promise<Too
   return outcome;
 }
 
-/** A well-formed `tool/call` request. */
+/** A well-formed `tool/call` request; `reason` is the program's explanation (`{:reason "…"}`), shown to an approver. */
 export interface CallTarget {
   server: string;
   tool: string;
   rawArgs: JsonObject;
+  reason?: string;
 }
 
 /** How a call ended, before it is recorded: a value, or a world fault; a write says what it did. */
 export type Settled =
-  | { ok: true; value: JsonValue; valueKind: "json" | "text" | "none"; mutationState?: MutationState }
-  | { ok: false; reason: string; message: string; mutationState?: MutationState };
+  | {
+    ok: true;
+    value: JsonValue;
+    valueKind: "json" | "text" | "none";
+    mutationState?: MutationState;
+    approval?: Approval;
+  }
+  | { ok: false; reason: string; message: string; mutationState?: MutationState; approval?: Approval };
+
+/** The approve step's outcome, kept on the call's record (never shown to the program as a key). */
+type Approval = ApprovalOutcome;
 
 /** Records a call that reached the budget and returns its outcome to the program; `args` as recorded (redacted). */
 export type Recorder = ((settled: Settled, bytes: number) => ToolOutcome) & { args: JsonValue };
@@ -198,7 +209,10 @@ export function isFault(x: object): x is Settled {
   return "ok" in x;
 }
 
-/** validate → budget → resolve (upstream, tool, arguments) → dispatch (through the run's interceptor) → settle → record. */
+/**
+ * validate → budget → resolve (upstream, tool, arguments) → approve (writes, when approval is on) → dispatch (through
+ * the run's interceptor) → settle → record.
+ */
 async function callToolUnredacted(ctx: RunScope, request: ToolRequest): Promise<ToolOutcome> {
   const target = validateRequest(ctx, request);
   if (isOutcome(target)) return target;
@@ -216,9 +230,18 @@ async function callToolUnredacted(ctx: RunScope, request: ToolRequest): Promise<
     const overWrites = chargeWrites(ctx);
     if (overWrites) return record(overWrites, 0);
   }
+  const approval = write ? await approve(ctx, target, resolved.effect, record.args) : undefined;
+  if (ctx.closed) return CLOSED;
+  if (approval && !approval.ok) return record(approval, 0);
   const perform = () =>
     dispatch(ctx, { target: state, tool: target.tool, args: resolved.args, effect: resolved.effect, deadline });
-  const call = { server: target.server, tool: target.tool, args: resolved.args, effect: resolved.effect };
+  const call = {
+    server: target.server,
+    tool: target.tool,
+    args: resolved.args,
+    effect: resolved.effect,
+    ...(approval ? { approval: "accepted" as const } : {}),
+  };
   const release = write
     ? ctx.writeInFlight({ server: target.server, tool: target.tool, args: record.args })
     : undefined;
@@ -235,7 +258,8 @@ async function callToolUnredacted(ctx: RunScope, request: ToolRequest): Promise<
     return result;
   }
   const { settled, bytes } = settle(ctx, result);
-  return record(write ? withMutationState(settled, result.ok ? undefined : result.mutationState) : settled, bytes);
+  const stated = write ? withMutationState(settled, result.ok ? undefined : result.mutationState) : settled;
+  return record(approval ? { ...stated, approval: approval.approval } : stated, bytes);
 }
 
 /** The request's shape: `{:server s :tool t :args {…}}` on `tool/call` of an open run. Raises on a bad shape. */
@@ -245,9 +269,7 @@ function validateRequest(ctx: RunScope, request: ToolRequest): CallTarget | Tool
   const req = request.args;
   if (!isObject(req)) return raise("tool/call expects {:server … :tool … :args {…}}");
   for (const key of Object.keys(req)) {
-    if (!["server", "tool", "args"].includes(key)) {
-      return raise(`tool/call got unknown key "${key}"${didYouMean(key, ["server", "tool", "args"])}`);
-    }
+    if (!CALL_KEYS.includes(key)) return raise(`tool/call got unknown key "${key}"${didYouMean(key, CALL_KEYS)}`);
   }
   const server = req.server;
   if (typeof server !== "string" || server === "") {
@@ -268,8 +290,14 @@ function validateRequest(ctx: RunScope, request: ToolRequest): CallTarget | Tool
       `tool '${server}/${tool}' rejected args: they nest vectors/maps deeper than ${MAX_RESPONSE_DEPTH} levels`,
     );
   }
-  return { server, tool, rawArgs };
+  const reason = req.reason;
+  if (reason !== undefined && typeof reason !== "string") {
+    return raise(`tool '${server}/${tool}': :reason must be a string, got ${describeValue(reason)}`);
+  }
+  return { server, tool, rawArgs, ...(reason ? { reason: ctx.runtime.redactor.redact(reason) } : {}) };
 }
+
+const CALL_KEYS = ["server", "tool", "args", "reason"];
 
 export function configured(ctx: RunScope): string {
   return `Configured upstreams: ${ctx.runtime.serverNames().join(", ") || "(none)"}`;
@@ -296,6 +324,61 @@ function chargeWrites(ctx: RunScope): Settled | undefined {
     message: `write budget exhausted: at most ${ctx.limits.maxWriteCalls} write calls per run (max_write_calls); ` +
       "this write was not sent",
     mutationState: "not_applied",
+  };
+}
+
+/**
+ * The approve step: a write, when the runtime requires approval (`--approve-writes` / `approve_writes`), waits for the
+ * run's approver (asked one call at a time per run, bounded in time) before anything is sent. Accepted → `{ok: true}`
+ * and the call proceeds; declined or cancelled → `declined`; no approver, no capability, no answer in time →
+ * `approval_unavailable`; both refusals are `not_applied`. Reads and runs without approval skip it (`undefined`).
+ */
+async function approve(
+  ctx: RunScope,
+  target: CallTarget,
+  effect: ToolEffect,
+  recordedArgs: JsonValue,
+): Promise<{ ok: true; approval: Approval } | Settled | undefined> {
+  if (!ctx.runtime.approveWrites) return undefined;
+  const what = `write ${target.server}/${target.tool}`;
+  if (!ctx.approver) {
+    return {
+      ok: false,
+      reason: "approval_unavailable",
+      message: `${what} needs a person's approval (approve_writes / --approve-writes) and no one can be asked here ` +
+        "(ptc eval: add --yes to approve this run's writes); it was not sent",
+      ...NOT_SENT,
+      approval: "unavailable",
+    };
+  }
+  const request = approvalRequest({ server: target.server, tool: target.tool, effect }, recordedArgs, target.reason);
+  const approver = ctx.approver;
+  const answer = await ctx.approvals.run(async () => {
+    // The program's deadline pauses while a person decides (at most the approval wait, capped at 5 minutes).
+    const release = ctx.holdClock();
+    try {
+      return await askBounded(approver, request, ctx.signal, ctx.approvalWaitMs);
+    } finally {
+      release();
+    }
+  });
+  if (answer.outcome === "accepted") return { ok: true, approval: "accepted" };
+  if (answer.outcome === "unavailable") {
+    const why = answer.detail ? `: ${answer.detail}` : "";
+    return {
+      ok: false,
+      reason: "approval_unavailable",
+      message: `${what} could not be approved${why}; it was not sent`,
+      ...NOT_SENT,
+      approval: "unavailable",
+    };
+  }
+  return {
+    ok: false,
+    reason: "declined",
+    message: `${what} was ${answer.outcome} by the person asked to approve it; it was not sent`,
+    ...NOT_SENT,
+    approval: answer.outcome,
   };
 }
 
@@ -352,7 +435,9 @@ function unavailable(ctx: RunScope, target: ConfiguredUpstream): ToolResult & { 
   const s = target.supervisor;
   const state = { name: target.spec.name, state: s.phase, cause: s.cause, next_attempt_at: s.nextAttemptAt };
   const message = unavailableMessage(state, ctx.runtime.clock.now(), ctx.limits.callTimeoutMs);
-  return { ok: false, reason: "upstream_unavailable", message: ctx.runtime.redactor.redact(message) };
+  // an OAuth upstream that needs a new login is an auth failure, whose message says to run `ptc auth login`
+  const reason = s.cause?.code === "login_required" ? "auth_failed" : "upstream_unavailable";
+  return { ok: false, reason, message: ctx.runtime.redactor.redact(message) };
 }
 
 /**
@@ -410,11 +495,15 @@ export function recorder(ctx: RunScope, target: CallTarget): Recorder {
   const base = { server: target.server, tool: target.tool, args: ctx.runtime.redactor.redactJson(target.rawArgs) };
   return Object.assign((settled: Settled, bytes: number): ToolOutcome => {
     const duration_ms = Math.round((performance.now() - started) * 1000) / 1000;
-    const m = settled.mutationState ? { mutation_state: settled.mutationState } : {};
+    const { approval, ...outcome } = settled;
+    const m = {
+      ...(settled.mutationState ? { mutation_state: settled.mutationState } : {}),
+      ...(approval ? { approval } : {}),
+    };
     const record: CallRecord = settled.ok
       ? { ...base, status: "ok", duration_ms, bytes, preview: previewJson(settled.value), ...m }
       : { ...base, status: "error", reason: settled.reason, message: settled.message, duration_ms, bytes, ...m };
     ctx.record(record);
-    return { kind: "tagged", ...settled };
+    return { kind: "tagged", ...outcome };
   }, { args: base.args });
 }

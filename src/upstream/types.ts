@@ -184,6 +184,8 @@ export interface PermissionNeeds {
   net: string[];
   /** absolute paths. */
   read: string[];
+  /** absolute paths the upstream writes (an OAuth token file). */
+  write?: string[];
   env: string[];
   run: string[];
   /** The transport needs unrestricted --allow-env (e.g. node:child_process). */

@@ -103,15 +103,16 @@ export function createViewApp(options: ViewAppOptions): ViewApp {
     if (rejected) return c.text("forbidden: this view answers only its own host name", 403);
     if (options.authToken) {
       const client = (c.env as { remoteAddr?: string } | undefined)?.remoteAddr ?? "unknown";
+      // As on the MCP endpoint, the limiter refuses only failures: the rightful viewer is never locked out.
       const wait = limiter.retryAfter(client);
-      if (wait > 0) return c.text("too many failed attempts", 429, { "Retry-After": String(wait) });
+      const refuse = () => {
+        if (wait > 0) return c.text("too many failed attempts", 429, { "Retry-After": String(wait) });
+        limiter.fail(client);
+        return undefined;
+      };
       const offered = c.req.query("token");
       if (offered !== undefined) {
-        if (!constantTimeEqual(offered, options.authToken)) {
-          limiter.fail(client);
-          return c.text("unauthorized", 401);
-        }
-        limiter.succeed(client);
+        if (!constantTimeEqual(offered, options.authToken)) return refuse() ?? c.text("unauthorized", 401);
         setCookie(c, COOKIE, offered, { httpOnly: true, sameSite: "Strict", path: "/" });
         const url = new URL(c.req.url);
         url.searchParams.delete("token");
@@ -121,12 +122,11 @@ export function createViewApp(options: ViewAppOptions): ViewApp {
       const header = c.req.header("authorization") ?? (cookie ? `Bearer ${cookie}` : null);
       const check = checkBearer(header, options.authToken);
       if (!check.ok) {
-        limiter.fail(client);
-        return c.text("unauthorized: open this view with ?token=… once, or send Authorization: Bearer", 401, {
-          "WWW-Authenticate": check.challenge,
-        });
+        return refuse() ??
+          c.text("unauthorized: open this view with ?token=… once, or send Authorization: Bearer", 401, {
+            "WWW-Authenticate": check.challenge,
+          });
       }
-      limiter.succeed(client);
     }
     const nonce = crypto.randomUUID().replaceAll("-", "");
     c.set("nonce" as never, nonce as never);

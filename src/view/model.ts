@@ -25,6 +25,8 @@ export interface ViewCall {
   /** Bytes the upstream answered. */
   bytes?: number;
   mutationState?: string;
+  /** Under write approval: how the person answered. */
+  approval?: string;
   /** The call's arguments (redacted; recordings and live runs only). */
   args?: JsonValue;
 }
@@ -34,6 +36,8 @@ export interface ViewWrite {
   server: string;
   tool: string;
   mutation_state: string;
+  /** Under write approval: how the person answered (`accepted`, `declined`, `cancelled`, `unavailable`). */
+  approval?: string;
 }
 
 /** What a run used of its budgets. */
@@ -243,6 +247,7 @@ function auditCall(line: JsonObject): ViewCall {
     reason: str(line.reason),
     bytes: num(line.bytes_in),
     mutationState: str(line.mutation_state),
+    ...(str(line.approval) ? { approval: str(line.approval) } : {}),
   };
 }
 
@@ -276,6 +281,7 @@ export function runFromAudit(evalLine: JsonObject, callLines: JsonObject[], inde
       server: c.server,
       tool: c.tool,
       mutation_state: c.mutationState!,
+      ...(c.approval ? { approval: c.approval } : {}),
     })),
     usage: {
       toolCalls: num(evalLine.upstream_calls) ?? calls.length,

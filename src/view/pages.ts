@@ -362,7 +362,13 @@ ${
     run.writes.length
       ? html`<ul>${
         run.writes.map((w) =>
-          html`<li>${w.server}/${w.tool} <span class="badge ${w.mutation_state}">${w.mutation_state}</span></li>`
+          html`<li>${w.server}/${w.tool} <span class="badge ${w.mutation_state}">${w.mutation_state}</span>${
+            w.approval
+              ? html`
+                <span class="badge">approval: ${w.approval}</span>
+              `
+              : ""
+          }</li>`
         )
       }</ul>`
       : html`<p class="muted">No writes.</p>`

@@ -60,12 +60,13 @@ Deno.test("mcp over stdio reads every PTC_<FLAG> fallback; over HTTP it listens 
     "--upstreams-config",
     EXAMPLE,
   ]);
-  assert.deepEqual(http.net, ["127.0.0.1:7332", "127.0.0.1:8765"]);
+  // the public address, and loopback, where the HTTP server listens behind the door on an OS-assigned port
+  assert.deepEqual(http.net, ["127.0.0.1", "127.0.0.1:7332", "127.0.0.1:8765"]);
   assert.ok(http.read.includes("/run/t"));
   assert.ok(!http.env.includes("PTC_HTTP") && !http.env.includes("PTC_HTTP_AUTH_TOKEN_FILE"));
 
   const fromEnv = await needs("mcp", [], { PTC_HTTP: "[::1]:9000", PTC_UPSTREAMS: EXAMPLE });
-  assert.deepEqual(fromEnv.net, ["127.0.0.1:8765", "[::1]:9000"]);
+  assert.deepEqual(fromEnv.net, ["127.0.0.1", "127.0.0.1:8765", "[::1]:9000"]);
   assert.ok(fromEnv.env.includes("PTC_HTTP") && fromEnv.env.includes("PTC_UPSTREAMS"));
 });
 
@@ -171,10 +172,11 @@ Deno.test("ptc permissions: usage errors name the fix", async () => {
   assert.match(bogus.err, /unknown command 'bogus'/);
 });
 
-Deno.test("mcp --audit-log: a write of that file only (absolute), no read; PTC_AUDIT_LOG names it too", async () => {
+Deno.test("mcp --audit-log: a write and a look (lstat) of that file only (absolute); PTC_AUDIT_LOG names it too", async () => {
   const n = await needs("mcp", ["--upstreams-config", EXAMPLE, "--audit-log", "logs/audit.jsonl"]);
   assert.deepEqual(n.write, [join(Deno.cwd(), "logs/audit.jsonl")]);
-  assert.ok(!n.read.includes(join(Deno.cwd(), "logs/audit.jsonl")));
+  assert.ok(n.read.includes(join(Deno.cwd(), "logs/audit.jsonl")));
+  assert.ok(!n.read.includes(join(Deno.cwd(), "logs")), "not its directory");
   assert.ok(!n.env.includes("PTC_AUDIT_LOG"), "the flag was given");
   const fromEnv = await needs("mcp", ["--upstreams-config", EXAMPLE], { PTC_AUDIT_LOG: "/var/log/ptc.jsonl" });
   assert.deepEqual(fromEnv.write, ["/var/log/ptc.jsonl"]);

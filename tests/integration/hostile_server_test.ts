@@ -253,24 +253,55 @@ Deno.test("hostile server: a stdio upstream's grandchildren end with ptc mcp", a
   await Deno.remove(dir, { recursive: true });
 });
 
-Deno.test("hostile server: --audit-log at a FIFO nobody reads is refused at start naming the flag, confined too", async () => {
+Deno.test("hostile server: --audit-log at a FIFO, a symlink or a directory is refused at start naming the flag, confined too", async () => {
   const dir = await Deno.makeTempDir({ prefix: "ptc-hostile-audit-" });
   try {
     const fifo = join(dir, "audit.fifo");
     assert.equal((await new Deno.Command("mkfifo", { args: [fifo] }).output()).code, 0);
-    const start = async (permissions: string[]) => {
-      const out = await runPtc(["mcp", "--audit-log", fifo], permissions);
+    // A link to a file outside the granted path: following it would write where the operator did not say.
+    const outside = join(dir, "outside.txt");
+    await Deno.writeTextFile(outside, "");
+    const link = join(dir, "audit.jsonl");
+    await Deno.symlink(outside, link);
+    const start = async (file: string, permissions: string[]) => {
+      const out = await runPtc(["mcp", "--audit-log", file], permissions);
       assert.equal(out.code, 2, out.stderr);
       assert.equal(out.stdout, "");
       return out.stderr;
     };
-    // With read permission ptc sees what FILE is; confined (a write of FILE only) it cannot, and the open is bounded.
-    assert.match(await start(["-A"]), /^ptc mcp: --audit-log .*audit\.fifo: .*it is a FIFO \(named pipe\)/);
-    const flags = await printedFlags(["mcp", "--audit-log", fifo], dir);
-    assert.ok(!flags.some((f) => f.startsWith("--allow-read")), `${flags}`);
-    assert.match(await start(flags), /^ptc mcp: --audit-log .*audit\.fifo: .*did not finish within 2000 ms \(a FIFO/);
+    for (const confined of [false, true]) {
+      const flags = (file: string) => confined ? printedFlags(["mcp", "--audit-log", file], dir) : ["-A"];
+      assert.match(
+        await start(fifo, await flags(fifo)),
+        /^ptc mcp: --audit-log .*audit\.fifo: .*it is a FIFO \(named pipe\)/,
+      );
+      assert.match(
+        await start(link, await flags(link)),
+        /^ptc mcp: --audit-log .*audit\.jsonl: .*it is a symbolic link/,
+      );
+      assert.match(await start(dir, await flags(dir)), /^ptc mcp: --audit-log .*: .*it is a directory/);
+    }
+    assert.equal(await Deno.readTextFile(outside), "", "nothing was written through the link");
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("hostile server: a stdio line that is not JSON is answered -32700 and the next request is served", async () => {
+  const server = spawnStdioServer([]);
+  try {
+    await server.initialize({ wait: true });
+    await server.send("{not json");
+    await server.send('{"jsonrpc":"2.0","id":3,"method":');
+    await server.call(4, "(+ 40 2)");
+    assert.match(JSON.stringify(await server.answer(4)), /42/);
+    const errors = server.frames().filter((f) => f.error?.code === -32700);
+    assert.equal(errors.length, 2, server.lines.join("\n"));
+    assert.ok(errors.every((f) => f.id === null && /parse error/.test(f.error!.message)));
+    await server.closeInput();
+    assert.equal((await server.finished()).code, 0);
+  } finally {
+    await server.dispose();
   }
 });
 

@@ -123,25 +123,41 @@ Deno.test("HTTP face: auth, rate limit, Host/Origin, body cap, health and readin
       assert.equal(await status(await post(server.url, bearer, chunks)), 413);
     });
 
-    await t.step("missing or wrong tokens get 401 with a challenge, then 429 after five failures", async () => {
-      const none = await post(server.url, {});
-      assert.equal(none.status, 401);
-      assert.equal(none.headers.get("www-authenticate"), 'Bearer realm="ptc"');
-      await none.body?.cancel();
-      const wrong = await post(server.url, { authorization: `Bearer ${"x".repeat(48)}` });
-      assert.equal(wrong.status, 401);
-      assert.equal(wrong.headers.get("www-authenticate"), 'Bearer realm="ptc", error="invalid_token"');
-      const body = await wrong.text();
-      assert.ok(!body.includes(token));
-      // Three more failures (five in all) block the address; X-Forwarded-For cannot dodge the limiter.
-      for (let i = 0; i < 3; i++) {
-        assert.equal(await status(await post(server.url, { "x-forwarded-for": `10.0.0.${i}` })), 401);
-      }
-      const blocked = await post(server.url, { ...bearer, "x-forwarded-for": "10.9.9.9" });
-      assert.equal(blocked.status, 429);
-      assert.ok(Number(blocked.headers.get("retry-after")) > 0);
-      await blocked.body?.cancel();
-    });
+    await t.step(
+      "missing or wrong tokens get 401 with a challenge, then 429 after five failures, never for the token",
+      async () => {
+        const none = await post(server.url, {});
+        assert.equal(none.status, 401);
+        assert.equal(none.headers.get("www-authenticate"), 'Bearer realm="ptc"');
+        await none.body?.cancel();
+        const wrong = await post(server.url, { authorization: `Bearer ${"x".repeat(48)}` });
+        assert.equal(wrong.status, 401);
+        assert.equal(wrong.headers.get("www-authenticate"), 'Bearer realm="ptc", error="invalid_token"');
+        const body = await wrong.text();
+        assert.ok(!body.includes(token));
+        // Three more failures (five in all) block the address; X-Forwarded-For cannot dodge the limiter.
+        for (let i = 0; i < 3; i++) {
+          assert.equal(await status(await post(server.url, { "x-forwarded-for": `10.0.0.${i}` })), 401);
+        }
+        const blocked = await post(server.url, {
+          authorization: `Bearer ${"y".repeat(48)}`,
+          "x-forwarded-for": "10.9",
+        });
+        assert.equal(blocked.status, 429);
+        assert.ok(Number(blocked.headers.get("retry-after")) > 0);
+        await blocked.body?.cancel();
+        // The rightful client from that same address is never locked out: only failures are refused.
+        assert.equal(await status(await post(server.url, bearer)), 200);
+        const c = await connectHttp("modern", server.url, token);
+        try {
+          assert.equal(textOf(await evalLisp(c, "(+ 1 1)")), "2");
+        } finally {
+          await c.close();
+        }
+        // Its successes give a guesser at that address no fresh attempts.
+        assert.equal(await status(await post(server.url, {})), 429);
+      },
+    );
   } finally {
     const code = await server.stop();
     await Deno.remove(dir, { recursive: true });
@@ -162,9 +178,10 @@ Deno.test("HTTP face behind --trusted-proxy: the limiter keys on the forwarded c
     for (let i = 0; i < 5; i++) {
       assert.equal(await status(await post(server.url, { "x-forwarded-for": "203.0.113.7" })), 401);
     }
-    const blocked = await post(server.url, { ...bearer, "x-forwarded-for": "203.0.113.7" });
-    assert.equal(blocked.status, 429, "the bad client is blocked");
+    const blocked = await post(server.url, { "x-forwarded-for": "203.0.113.7" });
+    assert.equal(blocked.status, 429, "the bad client's failures are refused");
     await blocked.body?.cancel();
+    assert.equal(await status(await post(server.url, { ...bearer, "x-forwarded-for": "203.0.113.7" })), 200);
     // Everyone else behind the proxy still gets in, whatever the client claims further left in the chain.
     assert.equal(await status(await post(server.url, { ...bearer, "x-forwarded-for": "198.51.100.2" })), 200);
     assert.equal(

@@ -236,7 +236,7 @@ Deno.test("OpenAPI coverage: query and cookie keys (never shown), form writes, o
     // text/csv: the text, bounded like JSON
     const csv = await run(`(let [r (tool/call 'shop/export-widgets {})] [(:value_kind r) (:value r)])`);
     assert.deepEqual(csv, ["text", "id,status\nw1,open\nw2,closed\n"]);
-    const rows = await run(`(->> (:value (tool/call 'shop/export-widgets {})) split-lines rest (map #(split % ",")))`);
+    const rows = await run(`(->> (:value (tool/call 'shop/export-widgets {})) split-lines rest (map #(split % #",")))`);
     assert.deepEqual(rows, [["w1", "open"], ["w2", "closed"]]);
 
     // a Stripe-style form write with the cookie key: the service parses exactly what the program wrote

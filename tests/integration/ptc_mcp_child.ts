@@ -30,10 +30,21 @@ export interface HttpServer {
   exited(): Promise<number>;
 }
 
-/** Spawn `ptc mcp --http 127.0.0.1:0 …` and wait for its "listening on" line. */
-export async function spawnHttpServer(flags: string[], env: Record<string, string> = {}): Promise<HttpServer> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ptcMcpArgs(["--http", "127.0.0.1:0", ...flags]),
+/**
+ * Spawn `ptc mcp --http 127.0.0.1:0 …` and wait for its "listening on" line. With `openFiles`, the child runs under
+ * `ulimit -n openFiles` (through `sh -c`, which then execs it).
+ */
+export async function spawnHttpServer(
+  flags: string[],
+  env: Record<string, string> = {},
+  options: { openFiles?: number } = {},
+): Promise<HttpServer> {
+  const args = ptcMcpArgs(["--http", "127.0.0.1:0", ...flags]);
+  const limited = options.openFiles !== undefined;
+  const child = new Deno.Command(limited ? "sh" : Deno.execPath(), {
+    args: limited
+      ? ["-c", `ulimit -n ${Math.floor(options.openFiles!)} && exec "$0" "$@"`, Deno.execPath(), ...args]
+      : args,
     cwd: ROOT,
     env,
     stdin: "null",

@@ -40,6 +40,26 @@ Deno.test("tools: tool/call forms normalize to {server, tool, args}", () => {
   );
 });
 
+Deno.test("tools: tool/call's third argument {:reason …} (or :reason in the map form) goes to the host", () => {
+  const tools = new FakeTools();
+  ev(`(tool/call 'fs/read {:path "a"} {:reason "to show the notes"})`, { tools });
+  assert.deepEqual(tools.calls[0].args, {
+    server: "fs",
+    tool: "read",
+    args: { path: "a" },
+    reason: "to show the notes",
+  });
+  ev('(tool/call {:server "fs" :tool "read" :reason "r"})', { tools });
+  assert.deepEqual(tools.calls[1].args, { server: "fs", tool: "read", args: {}, reason: "r" });
+  assert.match(
+    err(`(tool/call 'fs/read {} {:why "x"})`, { tools }).message,
+    /unknown option :why \(allowed: :reason\)/,
+  );
+  assert.match(err(`(tool/call 'fs/read {} {:reason 3})`, { tools }).message, /:reason must be a string, got/);
+  assert.match(err(`(tool/call 'fs/read {} "why")`, { tools }).message, /options must be a map like \{:reason/);
+  assert.match(err(`(tool/call 'fs/read {} {} {})`, { tools }).message, /got 4 arguments/);
+});
+
 Deno.test("tools: programmer faults raise, world faults are data", () => {
   const tools = new FakeTools();
   const e1 = err('(tool/call {:server "nope" :tool "read"})', { tools });

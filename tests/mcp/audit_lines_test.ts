@@ -77,6 +77,7 @@ Deno.test("an evaluation with calls: call lines (in order) then the eval line, e
     tool: "list",
     effect: "read",
     mutation_state: null,
+    approval: null,
     status: "ok",
     reason: null,
     ms: 3.25,

@@ -1,6 +1,6 @@
 /**
  * The audit log writer on real files: whole lines under concurrent appends, reopening after a move (rotation), a
- * write failure (the path now leads to /dev/full: ENOSPC) that fails closed and resumes, a path that cannot be
+ * symlink swapped in at the path (refused, never followed) that fails closed and resumes, a path that cannot be
  * reopened, and the bound on droppable lines while the disk is behind.
  */
 import assert from "node:assert/strict";
@@ -61,15 +61,18 @@ Deno.test("reopen after a move: earlier lines stay in the moved file, later ones
   });
 });
 
-Deno.test("a write failure (disk full) fails closed: lines go to stderr, admit() refuses until FILE is writable", async () => {
+Deno.test("a symlink swapped in at FILE fails closed: lines go to stderr, admit() refuses until FILE is a file", async () => {
   await withDir(async (dir) => {
     const path = join(dir, "audit.jsonl");
     const reports: string[] = [];
     const log = await AuditLog.open(path, { report: (m) => reports.push(m) });
     await Deno.rename(path, `${path}.1`);
-    await Deno.symlink("/dev/full", path);
-    await log.reopen(); // opens /dev/full; its `reopened` line fails to write
-    assert.match(log.failure ?? "", /cannot write \(.*No space left on device/);
+    // The rotation's new FILE is a link to a file outside the granted path: it is refused, never followed.
+    const outside = join(dir, "elsewhere.txt");
+    await Deno.writeTextFile(outside, "");
+    await Deno.symlink(outside, path);
+    await log.reopen();
+    assert.match(log.failure ?? "", /cannot reopen the file \(NotARegularFile: it is a symbolic link/);
     assert.ok(reports.some((r) => /evaluations are refused \(audit_unavailable\)/.test(r)), reports.join("\n"));
 
     assert.equal(await log.append([{ kind: "eval", n: 1 }]), false);
@@ -85,9 +88,10 @@ Deno.test("a write failure (disk full) fails closed: lines go to stderr, admit()
     await log.close();
     const lines = await readLines(path);
     assert.equal(lines[0].event, "resumed");
-    assert.equal(lines[0].lines_on_stderr, 2, "the reopened line and eval 1 went to stderr");
+    assert.equal(lines[0].lines_on_stderr, 1, "eval 1 went to stderr");
     assert.equal(lines[1].n, 2);
     assert.ok(reports.some((r) => /writable again/.test(r)));
+    assert.equal(await Deno.readTextFile(outside), "", "nothing was written through the link");
   });
 });
 
@@ -110,10 +114,23 @@ Deno.test("a FILE that cannot be reopened (its folder moved away) fails closed; 
       (e: Error) =>
         e instanceof AuditLogError && /^--audit-log .*a\.jsonl: cannot open the file for appending/.test(e.message),
     );
+    // Anything but a regular file is refused at open, as replay refuses it in a recording.
     await assert.rejects(
       () => AuditLog.open("/dev/full", { report: () => {} }),
-      (e: Error) => e instanceof AuditLogError && /cannot write to the file .*No space left/.test(e.message),
+      (e: Error) => e instanceof AuditLogError && /not a regular file \(a device\?\)/.test(e.message),
     );
+    await assert.rejects(
+      () => AuditLog.open(dir, { report: () => {} }),
+      (e: Error) => e instanceof AuditLogError && /it is a directory/.test(e.message),
+    );
+    const target = join(dir, "target.jsonl");
+    await Deno.writeTextFile(target, "");
+    await Deno.symlink(target, join(dir, "link.jsonl"));
+    await assert.rejects(
+      () => AuditLog.open(join(dir, "link.jsonl"), { report: () => {} }),
+      (e: Error) => e instanceof AuditLogError && /it is a symbolic link: name the file itself/.test(e.message),
+    );
+    assert.equal(await Deno.readTextFile(target), "");
   });
 });
 

@@ -118,3 +118,58 @@ Deno.test("sessions expire by TTL and idleness and free their worker", async () 
   assert.equal(m.size, 0);
   assert.equal(await m.close("o", s1.session_id), false);
 });
+
+Deno.test("sessions: concurrent starts never pass a cap, whatever the engine's start takes", async () => {
+  // Each engine start resolves only after every start was issued: a count taken before the await would let all pass.
+  const { engine } = countingEngine();
+  const opened: (() => void)[] = [];
+  const slow = {
+    openSession: () => new Promise<EngineSession>((resolve) => opened.push(() => resolve(engine.openSession()))),
+  } as unknown as Engine;
+  const m = new SessionManager(slow, { maxSessions: 5, maxPerOwner: 3, ttlMs: 10_000, idleMs: 10_000 });
+  const starts = [
+    ...Array.from({ length: 10 }, () => m.start("alice")),
+    ...Array.from({ length: 10 }, () => m.start("bob")),
+  ];
+  for (const open of opened.splice(0)) open();
+  const settled = await Promise.allSettled(starts);
+  const ok = settled.filter((s) => s.status === "fulfilled").length;
+  assert.equal(ok, 5, "the total cap holds");
+  assert.equal(m.list("alice").length, 3, "the per-owner cap holds");
+  assert.equal(m.list("bob").length, 2);
+  for (const s of settled) {
+    if (s.status === "rejected") assert.equal((s.reason as SessionError).reason, "session_limit");
+  }
+  // A start that failed gives its slot back.
+  await m.closeAll();
+  const failing = new SessionManager(
+    { openSession: () => Promise.reject(new Error("spawn failed")) } as unknown as Engine,
+    { maxSessions: 1, maxPerOwner: 1, ttlMs: 10, idleMs: 10 },
+  );
+  await assert.rejects(() => failing.start("o"), (e) => e instanceof SessionError && e.reason === "internal_error");
+  await assert.rejects(() => failing.start("o"), /spawn failed/);
+});
+
+Deno.test("parked sessions: at most maxLive idle ones keep a process; the least recently used park at once", async () => {
+  const { engine, closed } = countingEngine();
+  let now = 0;
+  const m = new SessionManager(engine, {
+    maxSessions: 10,
+    maxPerOwner: 10,
+    ttlMs: 60_000,
+    idleMs: 60_000,
+    parking: { parkAfterMs: 60_000, maxLogChars: 1 << 20, replayTimeoutMs: 1000, maxLive: 2 },
+  }, () => now);
+  const ids = [];
+  for (let i = 0; i < 5; i++) ids.push((await m.start("o")).session_id);
+  assert.equal(m.holdingProcess, 0, "a started session holds no process");
+  for (const id of ids) {
+    now++;
+    const r = await m.use("o", id, (s) => s.eval({ program: `(def x ${now})` }));
+    assert.equal(r.ok, true);
+  }
+  await new Promise((r) => setTimeout(r, 0));
+  assert.equal(m.holdingProcess, 2, "only the two most recently used keep theirs");
+  assert.equal(closed.length, 3);
+  await m.closeAll();
+});

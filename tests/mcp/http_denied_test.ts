@@ -1,6 +1,6 @@
 /**
  * The HTTP face tells `onDenied` (the audit log's `denied` lines) of every request refused at the door — a Host or
- * Origin refused (403), a missing or wrong token (401), a client blocked after repeated failures (429) — with the
+ * Origin refused (403), a missing or wrong token (401), a failure from a client blocked after repeated ones (429) — with the
  * client address, and such a request never reaches the MCP handler.
  */
 import assert from "node:assert/strict";
@@ -15,7 +15,7 @@ function app() {
   }, {
     hostname: "127.0.0.1",
     port: 7332,
-    authToken: TOKEN,
+    authTokens: [TOKEN],
     allowedHosts: [],
     allowedOrigins: [],
     maxBodyBytes: 1024,
@@ -34,7 +34,7 @@ Deno.test("refused requests are reported with status, reason and client address"
   for (let i = 0; i < 5; i++) {
     assert.equal((await post({ host: "127.0.0.1:7332", authorization: `Bearer wrong-${i}` })).status, 401);
   }
-  assert.equal((await post({ host: "127.0.0.1:7332", authorization: `Bearer ${TOKEN}` })).status, 429);
+  assert.equal((await post({ host: "127.0.0.1:7332", authorization: "Bearer wrong-again" })).status, 429);
   assert.deepEqual(denials.map((d) => [d.status, d.reason]), [
     [403, "forbidden"],
     [403, "forbidden"],

@@ -109,7 +109,9 @@ export const fakeTransport: Transport<FakeConfig> = {
   async start(config, deps): Promise<Upstream> {
     if (config.failStart !== undefined) {
       const headers = await deps.credentials.authHeaders(config.auth);
-      throw new UpstreamStartError("connect_failed", `${config.failStart} ${JSON.stringify(headers)}`, "check it");
+      // "login_required: …" starts with the code of an OAuth upstream that needs a login
+      const code = /^login_required\b/.test(config.failStart) ? "login_required" : "connect_failed";
+      throw new UpstreamStartError(code, `${config.failStart} ${JSON.stringify(headers)}`, "check it");
     }
     await heldStarts.get(deps.upstreamName);
     if (failingUpstreams.has(deps.upstreamName)) {

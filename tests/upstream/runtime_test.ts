@@ -165,6 +165,21 @@ Deno.test("runtime: a failed upstream is tried again after the backoff, not by e
   }
 });
 
+Deno.test("runtime: an upstream that needs an OAuth login answers its calls auth_failed with the start message", async () => {
+  const doc = broken();
+  doc.upstreams.bad.fail_start = "login_required: not logged in; run `ptc auth login bad`";
+  const { rt } = await lazy(doc, { start: "background" });
+  try {
+    await settle();
+    const { value } = await callIn(rt, "bad", "t");
+    assert.ok(value.kind === "tagged" && !value.ok);
+    assert.equal(value.reason, "auth_failed");
+    assert.match(String(value.message), /run `ptc auth login bad`/);
+  } finally {
+    await rt.stop();
+  }
+});
+
 Deno.test("runtime: reconnect_backoff_ms doubles up to reconnect_max_backoff_ms, and ptc keeps trying", async () => {
   failingUpstreams.add("flaky");
   const doc = {

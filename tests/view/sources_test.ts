@@ -101,6 +101,28 @@ Deno.test("audit source: eval and call lines become runs; appends are read, host
   }
 });
 
+Deno.test("audit source: a write's approval outcome shows with its mutation state", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "ptc-view-approval-" });
+  try {
+    const file = join(dir, "audit.jsonl");
+    const declined = call({
+      tool: "annotate",
+      status: "error",
+      reason: "declined",
+      mutation_state: "not_applied",
+      approval: "declined",
+    });
+    await Deno.writeTextFile(file, await auditLines("e1", [declined]));
+    const source = new AuditSource(file, 0);
+    await source.refresh();
+    assert.deepEqual(source.runs()[0].writes, [
+      { server: "obs", tool: "annotate", mutation_state: "not_applied", approval: "declined" },
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("audit source: a missing file or a directory is a problem, never a throw", async () => {
   const dir = await Deno.makeTempDir({ prefix: "ptc-view-audit-" });
   try {

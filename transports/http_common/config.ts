@@ -4,11 +4,13 @@
  * emitter list and `static_headers`. Every problem is a ConfigError naming its key path.
  * @module
  */
+import { resolve } from "node:path";
 import type { AuthEmitter, ConfigContext, ConfigError, JsonSchema } from "../../src/upstream/types.ts";
 import { HEADER_TOKEN_RE, isReservedHeader, secretNamePart } from "../../src/upstream/headers.ts";
 import { didYouMean } from "../../src/core/suggest.ts";
 import { joinIndex, joinKey, unknownKeyHint } from "../../src/upstream/messages.ts";
 import { optionalBool } from "../../src/upstream/config_keys.ts";
+import { type OAuthConfig, oauthEmitterSchema, parseOAuthEmitter, type UrlCheck } from "./oauth/config.ts";
 
 /** The parsed common part of an HTTP upstream. */
 export interface HttpCommonConfig {
@@ -21,11 +23,15 @@ export interface HttpCommonConfig {
   /** True when the URL is plain http. */
   insecure: boolean;
   auth: AuthEmitter[];
+  /** The `oauth2` emitter, if `auth` has one (it emits `Authorization: Bearer <access token>`). */
+  oauth?: OAuthConfig;
   /** Static headers as ordered `[lowercase-name, value]` pairs. */
   staticHeaders: [string, string][];
   allowInsecureHttp: boolean;
   allowInsecureAuth: boolean;
   allowInsecureLoopback: boolean;
+  /** `ca_file`, resolved against the config's folder: extra CA certificates (PEM) its TLS connections trust. */
+  caFile?: string;
 }
 
 /** Options of `parseHttpCommon`. */
@@ -96,7 +102,14 @@ export function checkHttpUrl(value: unknown, path: string, policy: UrlPolicy): U
   return url;
 }
 
-/** The emitter schemes, and the extra key each one takes. */
+/** How `parseAuth` reads an `oauth2` emitter: for which transport, with which URL check, and where it goes. */
+export interface OAuthEmitterOptions {
+  transport: "mcp_http" | "openapi";
+  checkUrl: UrlCheck;
+  found: (config: OAuthConfig) => void;
+}
+
+/** The emitter schemes that send a declared credential, and the extra key each one takes. */
 const SCHEMES = ["bearer", "basic", "custom_header", "query", "cookie"] as const;
 const EMITTER_KEYS = ["scheme", "binding", "header", "param", "cookie"];
 /** A query parameter or cookie name: a token, no `=`, `;`, `&` or space. */
@@ -104,7 +117,8 @@ const NAME_RE = /^[A-Za-z0-9!#$%'*+.^_`|~-]{1,128}$/;
 
 /**
  * Parse an `auth` list (null/absent = none). `queryKeys`: the transport can send `query` emitters (OpenAPI; the
- * MCP endpoint URL is the server's to choose).
+ * MCP endpoint URL is the server's to choose). An `oauth2` emitter goes to `oauth.found` instead of the list
+ * (without `oauth`, "oauth2" is not a scheme).
  */
 export function parseAuth(
   raw: unknown,
@@ -112,6 +126,7 @@ export function parseAuth(
   ctx: ConfigContext,
   errors: ConfigError[],
   queryKeys = true,
+  oauth?: OAuthEmitterOptions,
 ): AuthEmitter[] {
   if (raw === undefined || raw === null) return [];
   if (!Array.isArray(raw)) {
@@ -127,6 +142,18 @@ export function parseAuth(
       return;
     }
     const e = item as Record<string, unknown>;
+    if (e.scheme === "oauth2" && oauth) {
+      const emitted = 'header "authorization"';
+      const prev = emittedBy.get(emitted);
+      if (prev !== undefined) {
+        errors.push({ path: p, message: `emits ${emitted} already emitted by ${joinIndex(path, prev)}` });
+        return;
+      }
+      emittedBy.set(emitted, i);
+      const parsed = parseOAuthEmitter(e, p, ctx, oauth.transport, oauth.checkUrl, errors);
+      if (parsed) oauth.found(parsed);
+      return;
+    }
     let ok = true;
     for (const key of Object.keys(e)) {
       if (!EMITTER_KEYS.includes(key)) {
@@ -144,10 +171,12 @@ export function parseAuth(
       return;
     }
     if (!(SCHEMES as readonly unknown[]).includes(scheme)) {
+      const last = oauth
+        ? ', "cookie" (an API key in a cookie) or "oauth2" (ptc obtains and refreshes the token)'
+        : ' or "cookie" (an API key in a cookie)';
       errors.push({
         path: joinKey(p, "scheme"),
-        message: 'must be "bearer", "basic", "custom_header", "query" (an API key in the query string) or ' +
-          '"cookie" (an API key in a cookie)',
+        message: `must be "bearer", "basic", "custom_header", "query" (an API key in the query string)${last}`,
       });
       return;
     }
@@ -160,7 +189,11 @@ export function parseAuth(
     }
     const binding = e.binding;
     if (typeof binding !== "string" || binding === "") {
-      errors.push({ path: joinKey(p, "binding"), message: "must name a credential declared under credentials" });
+      const what = binding === undefined ? "is required: " : "must be ";
+      errors.push({
+        path: joinKey(p, "binding"),
+        message: `${what}the name of a credential declared under credentials`,
+      });
       return;
     }
     if (!ctx.credentialNames.has(binding)) {
@@ -289,9 +322,16 @@ export function parseHttpCommon(
       message: "requires allow_insecure_http: true as well (two separate opt-ins)",
     });
   }
-  const auth = parseAuth(raw.auth, joinKey(ctx.path, "auth"), ctx, errors, options.urlKey === "base_url");
-  const staticHeaders = parseStaticHeaders(raw.static_headers, joinKey(ctx.path, "static_headers"), errors);
   const hasAuth = Array.isArray(raw.auth) && raw.auth.length > 0;
+  let oauth: OAuthConfig | undefined;
+  const auth = parseAuth(raw.auth, joinKey(ctx.path, "auth"), ctx, errors, options.urlKey === "base_url", {
+    transport: options.urlKey === "url" ? "mcp_http" : "openapi",
+    // the authorization server's URLs obey the upstream's own policy: credentials travel to them
+    checkUrl: (value, path) =>
+      checkHttpUrl(value, path, { allowInsecureHttp, allowInsecureAuth, hasAuth: true, allowQuery: false }),
+    found: (c) => (oauth = c),
+  });
+  const staticHeaders = parseStaticHeaders(raw.static_headers, joinKey(ctx.path, "static_headers"), errors);
   if (allowInsecureLoopback && hasAuth) {
     errors.push({
       path: joinKey(ctx.path, "allow_insecure_loopback"),
@@ -321,13 +361,21 @@ export function parseHttpCommon(
       });
     }
   }
+  let caFile: string | undefined;
+  if (raw.ca_file !== undefined) {
+    if (typeof raw.ca_file !== "string" || raw.ca_file.trim() === "") {
+      errors.push({ path: joinKey(ctx.path, "ca_file"), message: "must be the path of a PEM file" });
+    } else caFile = resolve(ctx.configDir, raw.ca_file);
+  }
   if (errors.length > 0 || !(url instanceof URL)) return errors;
   return {
+    ...(caFile ? { caFile } : {}),
     url: url.href,
     origin: url.origin,
     hostPort: hostPortOf(url),
     insecure: url.protocol === "http:",
     auth,
+    ...(oauth ? { oauth } : {}),
     staticHeaders,
     allowInsecureHttp,
     allowInsecureAuth,
@@ -335,14 +383,15 @@ export function parseHttpCommon(
   };
 }
 
-/** JSON-Schema fragment of one `auth` emitter. */
+/** JSON-Schema fragment of one `auth` emitter (an `oauth2` emitter takes the keys of `oauthEmitterSchema`). */
 export const authEmitterSchema: JsonSchema = {
   type: "object",
   properties: {
+    ...(oauthEmitterSchema.properties as Record<string, JsonSchema>),
     scheme: {
-      enum: [...SCHEMES],
+      enum: [...SCHEMES, "oauth2"],
       description: "How the credential is sent: bearer, basic, custom_header (a header), query (openapi: a query " +
-        "parameter), cookie (a Cookie).",
+        "parameter), cookie (a Cookie); oauth2: ptc obtains, stores and refreshes the token itself.",
       "x-ptc-hints": {
         api_key: '"api_key" is not a scheme here; write "custom_header" with "header": "<Header-Name>"',
       },
@@ -352,9 +401,15 @@ export const authEmitterSchema: JsonSchema = {
     param: { type: "string", minLength: 1, description: "query only: the query parameter name." },
     cookie: { type: "string", minLength: 1, description: "cookie only: the cookie name." },
   },
-  required: ["scheme", "binding"],
+  required: ["scheme"],
   additionalProperties: false,
 };
+
+/** An emitter of an upstream that cannot send `query` emitters (mcp_http): no `param` key, which nothing would read. */
+const headerEmitterSchema: JsonSchema = (() => {
+  const { param: _param, ...properties } = authEmitterSchema.properties as Record<string, JsonSchema>;
+  return { ...authEmitterSchema, properties };
+})();
 
 /** JSON-Schema `properties` for the common HTTP keys (merge into a transport's configSchema). */
 export function httpCommonSchemaProperties(options: HttpCommonOptions): Record<string, JsonSchema> {
@@ -368,13 +423,21 @@ export function httpCommonSchemaProperties(options: HttpCommonOptions): Record<s
     },
     auth: {
       type: ["array", "null"],
-      items: authEmitterSchema,
-      description: "Credentials to send, in order: bearer, basic, custom_header, query or cookie emitters.",
+      items: options.urlKey === "base_url" ? authEmitterSchema : headerEmitterSchema,
+      description: options.urlKey === "base_url"
+        ? "Credentials to send, in order: bearer, basic, custom_header, query, cookie or oauth2 emitters."
+        : "Credentials to send, in order: bearer, basic, custom_header, cookie or oauth2 emitters.",
     },
     static_headers: {
       type: ["object", "null"],
       additionalProperties: { type: "string" },
       description: "Non-secret headers sent on every request (protocol and secret-looking names are rejected).",
+    },
+    ca_file: {
+      type: "string",
+      minLength: 1,
+      description: "PEM file of extra CA certificates this upstream's TLS connections trust (a private CA; relative " +
+        "to the config file). DENO_CERT does the same for the whole process.",
     },
     allow_insecure_http: { type: "boolean", description: "Allow a plain http:// URL." },
     allow_insecure_auth: { type: "boolean", description: "Also send credentials over plain http:// (needs both)." },

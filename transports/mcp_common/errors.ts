@@ -12,9 +12,9 @@ import { type ErrorFeedback, errorFeedbackText } from "./tool_map.ts";
 
 /**
  * Closed kinds of wire failure raised by our transports (fetch wrapper, stdio line reader): the guarded HTTP client's
- * failure kinds plus a credential that could not be materialized.
+ * failure kinds plus a credential that could not be materialized and an OAuth upstream that needs a new login.
  */
-export type WireFailureKind = HttpFailureKind | "credential_failed";
+export type WireFailureKind = HttpFailureKind | "credential_failed" | "login_required";
 
 /** A wire failure with a message that is safe to show (no endpoint, no certificate, no remote text). */
 export class McpWireFailure extends Error {
@@ -46,6 +46,7 @@ function wireReason(kind: WireFailureKind): FailureReason {
     case "response_too_large":
       return "response_too_large";
     case "credential_failed":
+    case "login_required":
       return "auth_failed";
     case "redirect_refused":
     case "too_many_redirects":

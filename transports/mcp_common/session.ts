@@ -190,6 +190,7 @@ function startError(error: unknown, tap: ProbeTap, options: ConnectOptions): Ups
       timeout: ["start_timeout", "raise `start_timeout_ms` or check that the server answers"],
       response_too_large: ["response_too_large", "raise `max_response_bytes` for this upstream"],
       credential_failed: ["credential_unavailable", "run `ptc doctor` to check the credential bindings"],
+      login_required: ["login_required", `log in once with \`ptc auth login ${n}\``],
       redirect_refused: ["redirect_refused", "point `url` at the final MCP endpoint"],
       too_many_redirects: ["redirect_refused", "point `url` at the final MCP endpoint"],
     };

@@ -43,6 +43,7 @@ const KEYS = [
   "url",
   "auth",
   "static_headers",
+  "ca_file",
   "allow_insecure_http",
   "allow_insecure_auth",
   "allow_insecure_loopback",

@@ -19,6 +19,7 @@ import { McpWireFailure } from "../mcp_common/errors.ts";
 import type { ProbeTap } from "../mcp_common/session.ts";
 import { currentCallScope } from "../mcp_common/call_scope.ts";
 import type { McpHttpConfig } from "./config.ts";
+import { connectTimeoutOf } from "../http_common/timeouts.ts";
 
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
@@ -107,7 +108,7 @@ export function makeMcpFetch(
       headers,
       body,
       timeoutMs: config.requestTimeoutMs,
-      connectTimeoutMs: config.connectTimeoutMs,
+      connectTimeoutMs: connectTimeoutOf(config.connectTimeoutMs, deps),
       maxResponseBytes: Math.min(config.maxResponseBytes, currentCallScope()?.maxResponseBytes ?? Infinity),
       signal: init?.signal ?? undefined,
       fetch: deps.fetch,

@@ -5,15 +5,30 @@
  * @module
  */
 import type { PermissionNeeds, Transport, TransportDeps, Upstream } from "../../src/upstream/types.ts";
+import { McpWireFailure } from "../mcp_common/errors.ts";
 import { startMcpUpstream } from "../mcp_common/upstream.ts";
 import { type McpHttpConfig, mcpHttpSchema, parseHttpConfig } from "./config.ts";
 import { makeWireConnector, type Wire } from "./protocol.ts";
 import { publicEndpoint } from "../http_common/endpoint.ts";
+import { withCaFile } from "../http_common/tls.ts";
+import { oauthAuthProvider, oauthPermissions } from "../http_common/oauth/mod.ts";
 
 export type { McpHttpConfig } from "./config.ts";
 
-async function start(config: McpHttpConfig, deps: TransportDeps): Promise<Upstream> {
-  const connectWire = makeWireConnector(config, deps);
+async function start(config: McpHttpConfig, given: TransportDeps): Promise<Upstream> {
+  const deps = await withCaFile(given, config.caFile, `upstreams.${given.upstreamName}.ca_file`);
+  // one OAuth session for the upstream, whichever wire it speaks: both SDK transports call token() before each
+  // request and onUnauthorized() after a 401
+  const authProvider = config.oauth
+    ? oauthAuthProvider(
+      config.oauth,
+      config.url,
+      deps,
+      config.requestTimeoutMs,
+      (m, login) => new McpWireFailure(login ? "login_required" : "credential_failed", m),
+    )
+    : undefined;
+  const connectWire = makeWireConnector(config, deps, authProvider);
   let wire: Wire | undefined;
   const connect = async () => {
     const conn = await connectWire();
@@ -36,9 +51,10 @@ async function start(config: McpHttpConfig, deps: TransportDeps): Promise<Upstre
   });
 }
 
-/** Permissions: `--allow-net=<host:port>` of the endpoint. */
+/** Permissions: `--allow-net=<host:port>` of the endpoint, plus the token file and authorization server with OAuth. */
 function permissions(config: McpHttpConfig): PermissionNeeds {
-  return { net: [config.hostPort], read: [], env: [], run: [] };
+  const own: PermissionNeeds = { net: [config.hostPort], read: config.caFile ? [config.caFile] : [], env: [], run: [] };
+  return config.oauth ? oauthPermissions(config.oauth, own) : own;
 }
 
 const transport: Transport<McpHttpConfig> = {

@@ -9,7 +9,7 @@
  * answered, never the URL's query or userinfo.
  * @module
  */
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { type AuthProvider, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { TransportDeps } from "../../src/upstream/types.ts";
 import { UpstreamStartError } from "../../src/upstream/types.ts";
 import { connectClient, type Connection, ProbeTap } from "../mcp_common/session.ts";
@@ -32,14 +32,21 @@ const FALLBACK_STATUSES = new Set([400, 404, 405]);
 /** One attempt's outcome: the connection, or the error with what the wire answered. */
 type Attempt = { conn: WireConnection } | { error: unknown; tap: WireTap };
 
-/** A connector for one upstream that remembers the wire that worked (see the module doc). */
-export function makeWireConnector(config: McpHttpConfig, deps: TransportDeps): () => Promise<WireConnection> {
+/**
+ * A connector for one upstream that remembers the wire that worked (see the module doc). `authProvider` (an `oauth2`
+ * emitter) is handed to whichever wire is tried.
+ */
+export function makeWireConnector(
+  config: McpHttpConfig,
+  deps: TransportDeps,
+  authProvider?: AuthProvider,
+): () => Promise<WireConnection> {
   let learned: Wire | undefined;
   return async () => {
     const order = wireOrder(config, learned);
     const failures: { wire: Wire; error: unknown; tap: WireTap }[] = [];
     for (const wire of order) {
-      const attempt = await connectOver(wire, config, deps);
+      const attempt = await connectOver(wire, config, deps, authProvider);
       if ("conn" in attempt) {
         learned = wire;
         return attempt.conn;
@@ -69,7 +76,12 @@ function mayTryNext(wire: Wire, attempt: { error: unknown; tap: WireTap }): bool
   return tap.getStatus !== 200;
 }
 
-async function connectOver(wire: Wire, config: McpHttpConfig, deps: TransportDeps): Promise<Attempt> {
+async function connectOver(
+  wire: Wire,
+  config: McpHttpConfig,
+  deps: TransportDeps,
+  authProvider: AuthProvider | undefined,
+): Promise<Attempt> {
   let tap: WireTap = {};
   const url = new URL(config.url);
   try {
@@ -82,8 +94,11 @@ async function connectOver(wire: Wire, config: McpHttpConfig, deps: TransportDep
         tap = {};
         const probe = new ProbeTap();
         const transport = wire === "sse"
-          ? makeSseTransport(config, deps, tap)
-          : new StreamableHTTPClientTransport(url, { fetch: makeMcpFetch(config, deps, probe, tap) });
+          ? makeSseTransport(config, deps, tap, authProvider)
+          : new StreamableHTTPClientTransport(url, {
+            fetch: makeMcpFetch(config, deps, probe, tap),
+            ...(authProvider ? { authProvider } : {}),
+          });
         return { transport, tap: probe };
       },
     });
@@ -99,6 +114,9 @@ const WIRE_WORDS: Record<Wire, string> = { streamable: "Streamable HTTP (POST)",
 function wireError(config: McpHttpConfig, failures: { wire: Wire; error: unknown; tap: WireTap }[]): unknown {
   const last = failures[failures.length - 1];
   const n = config.upstreamName;
+  // a precise refusal (an OAuth login_required, a protocol mismatch) is kept as it is
+  const specific = last.error instanceof UpstreamStartError && last.error.code !== "handshake_failed";
+  if (specific) return last.error;
   if (last.wire === "sse" && !last.tap.failure) {
     const status = last.tap.getStatus;
     if (status === 401 || status === 403) {
@@ -109,8 +127,7 @@ function wireError(config: McpHttpConfig, failures: { wire: Wire; error: unknown
       );
     }
   }
-  const specific = last.error instanceof UpstreamStartError && last.error.code !== "handshake_failed";
-  if (specific || last.tap.failure) return last.error;
+  if (last.tap.failure) return last.error;
   const endpoint = String(publicEndpoint({ url: config.url }).url ?? "the configured url");
   const answers = failures.map(({ wire, tap }) => {
     const status = wire === "sse" ? tap.getStatus : tap.postStatus;

@@ -11,7 +11,7 @@
  *   reconnect to a new server session that was never initialized); the upstream then reconnects as a whole.
  * @module
  */
-import { type FetchLike, SSEClientTransport, SseError } from "@modelcontextprotocol/client";
+import { type AuthProvider, type FetchLike, SSEClientTransport, SseError } from "@modelcontextprotocol/client";
 import type { TransportDeps } from "../../src/upstream/types.ts";
 import { classifyFetchError } from "../../src/upstream/http_client.ts";
 import { McpWireFailure } from "../mcp_common/errors.ts";
@@ -110,12 +110,19 @@ export function makeSseStreamFetch(config: McpHttpConfig, deps: TransportDeps, w
 
 /**
  * A fresh SSE client transport for one connection attempt. `wire` records what the GET and POSTs answered; the
- * transport closes itself when its stream fails after the handshake (see the module doc).
+ * transport closes itself when its stream fails after the handshake (see the module doc). `authProvider` (an
+ * `oauth2` emitter): the SDK sends its token on the GET and the POSTs and calls its `onUnauthorized` after a 401.
  */
-export function makeSseTransport(config: McpHttpConfig, deps: TransportDeps, wire: WireTap): SSEClientTransport {
+export function makeSseTransport(
+  config: McpHttpConfig,
+  deps: TransportDeps,
+  wire: WireTap,
+  authProvider?: AuthProvider,
+): SSEClientTransport {
   const transport = new SSEClientTransport(new URL(config.url), {
     fetch: makeMcpFetch(config, deps, undefined, wire),
     eventSourceInit: { fetch: makeSseStreamFetch(config, deps, wire) },
+    ...(authProvider ? { authProvider } : {}),
   });
   transport.onerror = (error) => {
     if (error instanceof SseError) void transport.close();

@@ -92,6 +92,7 @@ const OWN_KEYS = [
   "operation_overrides",
   "auth",
   "static_headers",
+  "ca_file",
   "allow_insecure_http",
   "allow_insecure_auth",
   "allow_insecure_loopback",

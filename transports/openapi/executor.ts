@@ -1,8 +1,9 @@
 /**
  * Executes one compiled OpenAPI operation: validate and map the arguments, build the URL (plus the config's query
- * API keys, which only the request ever sees), the header arguments of a write and its body, send them with the operation's method and the config-owned headers through the guarded
- * client, retry a read once on 401 with re-read credentials (a write is never sent twice), and map the outcome to
- * the result contract. World faults are returned, never thrown; every message is redacted.
+ * API keys, which only the request ever sees), the header arguments of a write and its body, send them with the
+ * operation's method and the config-owned headers (an `oauth2` emitter's access token among them) through the guarded
+ * client, retry a read once on 401 with re-read credentials and a new access token (a write is never sent twice),
+ * and map the outcome to the result contract. World faults are returned, never thrown; every message is redacted.
  * @module
  */
 import { Validator } from "@cfworker/json-schema";
@@ -12,19 +13,25 @@ import { hostSchema, plainValidatorError } from "../../src/upstream/host_schema.
 import type { CallContext, ToolResult, TransportDeps } from "../../src/upstream/types.ts";
 import { mapArgs } from "./args.ts";
 import type { CompiledOperation } from "./compiler.ts";
+import { connectTimeoutOf } from "../http_common/timeouts.ts";
 import type { OpenApiConfig } from "./config.ts";
 import { appendQuery, buildPayload, buildUrl, type BuiltPayload } from "./request.ts";
 import { failureResult, responseResult } from "./responses.ts";
+import { type OAuthSession, oauthSession } from "../http_common/oauth/mod.ts";
 
 /** Executes calls of one upstream. */
 export class OperationExecutor {
   readonly #config: OpenApiConfig;
   readonly #deps: TransportDeps;
   readonly #validators = new Map<string, Validator>();
+  /** The `oauth2` emitter's tokens (client credentials), when the config has one. */
+  readonly #oauth: OAuthSession | undefined;
 
   constructor(config: OpenApiConfig, deps: TransportDeps) {
     this.#config = config;
     this.#deps = deps;
+    const oauth = config.http.oauth;
+    this.#oauth = oauth ? oauthSession(oauth, config.baseUrl, deps, config.requestTimeoutMs) : undefined;
   }
 
   /** Run one call. */
@@ -51,8 +58,16 @@ export class OperationExecutor {
         withHint(this.#finish(response, where, op), "writes are not retried; fix the credential and re-run"),
       );
     }
-    if (auth.length === 0) {
+    if (auth.length === 0 && !this.#oauth) {
       return redact(withHint(this.#finish(response, where, op), "this upstream sends no credentials (configure auth)"));
+    }
+    if (this.#oauth) {
+      // the access token may have expired or been revoked: a new one, then one retry
+      try {
+        await this.#oauth.unauthorized();
+      } catch (error) {
+        return redact(oauthProblem(error));
+      }
     }
     // 401: file credentials may have been rotated — re-materialize (the materializer re-reads) and retry once.
     this.#deps.log(`HTTP 401 from ${where}; re-reading credentials and retrying once`);
@@ -90,6 +105,13 @@ export class OperationExecutor {
         mutationState: "not_applied",
       };
     }
+    if (this.#oauth) {
+      try {
+        headers.authorization = `Bearer ${await this.#oauth.accessToken()}`;
+      } catch (error) {
+        return oauthProblem(error);
+      }
+    }
     const result = await guardedFetch(target, {
       method: op.method,
       keepMethod: true,
@@ -98,7 +120,7 @@ export class OperationExecutor {
       headers,
       ...(payload.body !== undefined ? { body: payload.body } : {}),
       timeoutMs: Math.min(ctx.timeoutMs, this.#config.requestTimeoutMs),
-      connectTimeoutMs: this.#config.connectTimeoutMs,
+      connectTimeoutMs: connectTimeoutOf(this.#config.connectTimeoutMs, this.#deps),
       maxResponseBytes: Math.min(ctx.maxResponseBytes, op.maxResponseBytes),
       signal: ctx.signal,
       fetch: this.#deps.fetch,
@@ -174,4 +196,10 @@ function describeErrors(errors: OutputUnit[]): string[] {
     if (!byArg.has(arg)) byArg.set(arg, `argument "${pointer}": ${plainValidatorError(e.error)}`);
   }
   return byArg.size ? [...byArg.values()] : ["the arguments do not match the tool's input schema"];
+}
+
+/** No OAuth token could be had: the call was not sent. */
+function oauthProblem(error: unknown): ToolResult {
+  const why = error instanceof Error ? error.message : "no token";
+  return { ok: false, reason: "auth_failed", message: `OAuth: ${why}`, mutationState: "not_applied" };
 }

@@ -144,8 +144,32 @@ function authPlan(input: InitInput): AuthPlan {
     const type = String(scheme.type ?? "");
     let emitter: string | undefined;
     let header = "authorization";
+    const tokenUrl = clientCredentialsTokenUrl(scheme);
     if (type === "http" && String(scheme.scheme ?? "").toLowerCase() === "basic") {
       emitter = inline({ scheme: "basic", binding: cred });
+    } else if (tokenUrl !== undefined) {
+      // an oauth2 client-credentials flow: ptc fetches the token itself with the client id and secret
+      if (emitted.has(header)) continue;
+      emitted.add(header);
+      for (const part of ["client_id", "client_secret"]) {
+        const partVar = `${envVar}_${part.toUpperCase()}`;
+        plan.credentials.push(
+          `// PLACEHOLDER for the ${part} of security scheme ${comment(name)} (oauth2 client credentials): export`,
+          `// ${partVar}=<value> before starting ptc, or use {"source": "file", "path": "…"}.`,
+          `${j(`${cred}_${part}`)}: { "source": "env", "var": ${j(partVar)} },`,
+        );
+      }
+      plan.auth.push(inline({
+        scheme: "oauth2",
+        grant: "client_credentials",
+        client_id_binding: `${cred}_client_id`,
+        client_secret_binding: `${cred}_client_secret`,
+        token_url: tokenUrl,
+      }));
+      plan.notes.push(
+        `Scheme ${name} is oauth2 client credentials: add "scopes" to its auth entry if the API needs them.`,
+      );
+      continue;
     } else if (type === "http" || type === "oauth2" || type === "openIdConnect") {
       emitter = inline({ scheme: "bearer", binding: cred });
       if (type !== "http") {
@@ -190,6 +214,14 @@ function authPlan(input: InitInput): AuthPlan {
     plan.auth.push(emitter);
   }
   return plan;
+}
+
+/** The absolute token URL of an oauth2 scheme's client-credentials flow, if it has one. */
+function clientCredentialsTokenUrl(scheme: Record<string, unknown>): string | undefined {
+  if (scheme.type !== "oauth2") return undefined;
+  const flow = (scheme.flows as { clientCredentials?: { tokenUrl?: unknown } } | undefined)?.clientCredentials;
+  const url = flow?.tokenUrl;
+  return typeof url === "string" && /^https?:\/\/[^\s]+$/.test(url) ? url : undefined;
 }
 
 /** `{ "a": 1, "b": "x" }`: one-line JSON with spaces, as a person would write it. */

@@ -7,6 +7,8 @@
 import { appendQuery } from "./request.ts";
 import { hostPortOf } from "../http_common/config.ts";
 import { publicEndpoint } from "../http_common/endpoint.ts";
+import { connectTimeoutOf } from "../http_common/timeouts.ts";
+import { withCaFile } from "../http_common/tls.ts";
 import type { JsonObject } from "../../src/core/json.ts";
 import {
   type ConfigContext,
@@ -24,6 +26,8 @@ import { OperationExecutor } from "./executor.ts";
 import { type LoadedDocument, loadSchemaFile, loadSchemaUrl, safeUrl, SchemaLoadError } from "./loader.ts";
 import { isJsonFile, loadOverlays, OverlayError, YAML_ENV } from "./overlay.ts";
 import { applyOverlays } from "./overlay_apply.ts";
+
+import { oauthPermissions } from "../http_common/oauth/mod.ts";
 
 export type { OpenApiConfig } from "./config.ts";
 
@@ -45,7 +49,7 @@ export async function loadDocument(config: OpenApiConfig, deps: TransportDeps): 
     return await loadSchemaUrl(url, {
       maxBytes: config.schemaMaxBytes,
       timeoutMs: Math.min(config.requestTimeoutMs, deps.limits.callTimeoutMs || config.requestTimeoutMs),
-      connectTimeoutMs: config.connectTimeoutMs,
+      connectTimeoutMs: connectTimeoutOf(config.connectTimeoutMs, deps),
       headers,
       fetch: deps.fetch,
     });
@@ -79,8 +83,9 @@ export async function overlayDocument(config: OpenApiConfig, deps: TransportDeps
 }
 
 /** Start an upstream from a parsed config: load, apply the overlays, compile, and return the live upstream. */
-export async function startOpenApi(config: OpenApiConfig, deps: TransportDeps): Promise<Upstream> {
+export async function startOpenApi(config: OpenApiConfig, given: TransportDeps): Promise<Upstream> {
   const started = performance.now();
+  const deps = await withCaFile(given, config.http.caFile, `upstreams.${given.upstreamName}.ca_file`);
   const loaded = await loadDocument(config, deps);
   const overlayWarnings = await overlayDocument(config, deps, loaded);
   // the runtime prefixes log lines with the upstream name
@@ -175,6 +180,8 @@ export function suppliedByAuth(config: OpenApiConfig): {
     else if (e.scheme === "cookie") suppliedCookies.add(e.cookie!);
     else suppliedHeaders.add(e.header ? e.header.toLowerCase() : "authorization");
   }
+  // the oauth2 emitter sends Authorization: Bearer <access token>
+  if (config.http.oauth) suppliedHeaders.add("authorization");
   return { suppliedHeaders, suppliedQuery, suppliedCookies };
 }
 
@@ -190,7 +197,9 @@ export function openapiPermissions(config: OpenApiConfig): PermissionNeeds {
   if (config.schemaUrl) net.add(hostPortOf(new URL(config.schemaUrl)));
   const yaml = (config.schemaUrl !== undefined && !isJsonFile(new URL(config.schemaUrl).pathname)) ||
     [...config.overlays, ...(config.schemaFile ? [config.schemaFile] : [])].some((f) => !isJsonFile(f));
-  return { net: [...net], read, env: yaml ? [...YAML_ENV] : [], run: [] };
+  if (config.http.caFile) read.push(config.http.caFile);
+  const own: PermissionNeeds = { net: [...net], read, env: yaml ? [...YAML_ENV] : [], run: [] };
+  return config.http.oauth ? oauthPermissions(config.http.oauth, own) : own;
 }
 
 function loadHint(error: SchemaLoadError): string | undefined {

@@ -233,6 +233,11 @@ define("maps", {
     doc: "Map of only the listed keys (flexible lookup; the result keeps the map's own keys).",
     fn: (a, ctx) => {
       const m = a[0];
+      // Clojure takes a string's characters as the keys (so no keyword key ever matches); the flexible lookup would
+      // find :a for the one-character string "a". Refuse rather than answer differently.
+      if (typeof a[1] === "string") {
+        return argError("select-keys", 2, "a collection of keys", a[1], "; write a vector: (select-keys m [:a :b])");
+      }
       const ks = a[1] === null ? [] : seqView(a[1], "select-keys", 2);
       ctx.alloc(slots(2) + entries(ks.length));
       if (m === null) return EMPTY_MAP;

@@ -175,7 +175,12 @@ define("math", {
     doc: "Float division, left to right; (/ x) is 1/x; an integer 0 divisor raises.",
     groups: M,
     fn: (a) => {
-      if (a.length === 1) return divide(1, numArg("/", a, 0));
+      if (a.length === 1) {
+        // Clojure's one-argument (/ x) raises for any zero, a float 0.0 included (only (/ 1 0.0) is ##Inf)
+        const x = numArg("/", a, 0);
+        if (toNumber(x) === 0) throw new LispError("arithmetic_error", "/: division by zero ((/ x) of a zero)");
+        return divide(1, x);
+      }
       let acc = numArg("/", a, 0);
       for (let i = 1; i < a.length; i++) acc = divide(acc, numArg("/", a, i));
       return isFloat(acc) ? acc : float(toNumber(acc));

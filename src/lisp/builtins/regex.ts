@@ -61,10 +61,31 @@ export function tryCompileRegex(source: string): { ok: true; regex: LRegex } | {
   }
   let src = source;
   let flags = "";
-  const inline = /^\(\?([imsx]+)\)/.exec(src);
+  const inline = /^\(\?([imsxu]+)\)/.exec(src);
+  let unicodeCase = false;
   if (inline) {
     src = src.slice(inline[0].length);
-    for (const f of inline[1]) if (f !== "x" && !flags.includes(f)) flags += f;
+    unicodeCase = inline[1].includes("u");
+    for (const f of inline[1]) if (f !== "x" && f !== "u" && !flags.includes(f)) flags += f;
+  }
+  // Java's (?i) folds only ASCII letters unless (?u) is given; JavaScript's folds every letter. A pattern whose
+  // answer would differ says so instead of answering differently.
+  if (flags.includes("i") && !unicodeCase && [...src].some((ch) => ch.codePointAt(0)! > 0x7f)) {
+    return {
+      ok: false,
+      message: `regex ${JSON.stringify(source)}: (?i) matches only ASCII letters case-insensitively in Clojure; ` +
+        "write (?iu) for Unicode case folding, or spell both cases ([éÉ])",
+    };
+  }
+  // [[:alpha:]] is not a POSIX class in Java: it is the characters ':', 'a', 'l', 'p', 'h' (and JavaScript reads it
+  // differently again). Refuse it and name what works in both.
+  if (/\[:[a-z]+:\]/.test(src)) {
+    return {
+      ok: false,
+      message:
+        `regex ${JSON.stringify(source)}: POSIX classes like [[:alpha:]] are not classes in Clojure's regexes; ` +
+        "write [a-zA-Z], \\d, \\s or \\p{L} instead",
+    };
   }
   if (nestedRepetition(src)) {
     return {

@@ -145,6 +145,20 @@ export const CORPUS_RULES: CorpusRule[] = [
     covers: (c) => /Clojure tests an index/.test(ptcMessage(c)),
   },
   {
+    name: "select-keys takes a collection of keys, not a string",
+    doc: "`select-keys` with a string of keys (Clojure reads its characters)",
+    outcome: "refusal",
+    covers: (c) => /select-keys: expected a collection of keys as argument 2, got a string/.test(ptcMessage(c)),
+  },
+  {
+    name: "regexes that mean different things in Java and JavaScript are refused",
+    doc:
+      "Regexes whose meaning differs between Java and JavaScript: `(?i)` with non-ASCII letters … POSIX-looking brackets",
+    outcome: "refusal",
+    covers: (c) =>
+      /matches only ASCII letters case-insensitively|POSIX classes like \[\[:alpha:\]\]/.test(ptcMessage(c)),
+  },
+  {
     name: "integer division by zero raises",
     doc: "dividing by integer zero is an arithmetic_error",
     outcome: "refusal",
