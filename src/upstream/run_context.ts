@@ -172,10 +172,11 @@ export class RunContext implements RunScope {
 
   /**
    * What is left of this run's budgets (counts left, not used), and the per-call limits (`(budget/remaining)`; costs
-   * nothing). `write_calls` only when a write tool is installed: otherwise no call can spend it.
+   * nothing). `write_calls` only when a write tool is installed (or may be, by an upstream not started yet):
+   * otherwise no call can spend it.
    */
   remaining(): JsonObject {
-    const writes = this.runtime.catalog().some((s) => s.tools.some((t) => t.effect === "write"));
+    const writes = this.runtime.mayInstallWrites();
     return {
       tool_calls: Math.max(0, this.limits.maxToolCalls - this.callCount),
       ...(writes ? { write_calls: Math.max(0, this.limits.maxWriteCalls - this.writeCount) } : {}),

@@ -237,6 +237,20 @@ export class Runtime {
     };
   }
 
+  /**
+   * True when a write tool is installed, or may be once an upstream whose tools are not known yet starts (the write
+   * gate lets its writes through).
+   */
+  mayInstallWrites(): boolean {
+    const gateOpen = (spec: UpstreamSpec) => {
+      const p = this.policy(spec);
+      return !p.readOnly && p.processAllowsWrites === true && p.configAllowsWrites === true && !p.upstreamRefusesWrites;
+    };
+    return [...this.upstreams.values()].some((u) =>
+      u.catalogLoaded ? u.tools.some((t) => t.effect === "write") : gateOpen(u.spec)
+    );
+  }
+
   /** Start the upstreams configured to start in the background (without waiting for them). */
   startBackground(): void {
     for (const u of this.upstreams.values()) if (u.start === "background") u.supervisor.start();

@@ -184,10 +184,12 @@ Deno.test("config keys on repl: limits, allow_writes, read_only, credentials, pa
 async function overMcp(config: string, programs: string[]): Promise<{ description: string; answers: string[] }> {
   const c = await connectStdio("auto", ["--upstreams-config", config, ...W], env);
   try {
-    const { tools } = await c.listTools();
-    const description = tools.find((t) => t.name === "lisp_eval")?.description ?? "";
     const answers: string[] = [];
     for (const p of programs) answers.push(textOf(await evalLisp(c, p)));
+    // Upstreams start in the background: read the description once the programs used fx (its tools are known then;
+    // the description follows the upstream's state).
+    const { tools } = await c.listTools();
+    const description = tools.find((t) => t.name === "lisp_eval")?.description ?? "";
     return { description, answers };
   } finally {
     await c.close();
