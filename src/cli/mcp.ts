@@ -8,6 +8,7 @@ import { FlagError, mcpUsage, parseMcpFlags } from "./mcp_flags.ts";
 import { ConcurrencyGate } from "../mcp/gate.ts";
 import { buildGuard, GuardConfigError, isLoopbackHost } from "../mcp/guards.ts";
 import { startHttpFace } from "../mcp/http.ts";
+import { httpFaceSettings } from "./mcp_http_settings.ts";
 import { createServerFactory } from "../mcp/server.ts";
 import { SessionManager } from "../mcp/sessions.ts";
 import { ServerMetrics } from "../mcp/prometheus.ts";
@@ -196,19 +197,7 @@ export async function run(args: string[]): Promise<number> {
     let face;
     try {
       face = await startHttpFace(factory, {
-        hostname: options.http.hostname,
-        port: options.http.port,
-        authTokens,
-        allowedHosts: options.allowedHosts,
-        allowedOrigins: options.allowedOrigins,
-        maxBodyBytes: options.maxBodyBytes,
-        bodyTimeoutMs: options.bodyTimeoutMs,
-        maxOpenRequests: options.maxOpenRequests,
-        maxConnections: options.maxConnections,
-        headerTimeoutMs: options.headerTimeoutMs,
-        // A large body is read only while an evaluation permit could take it: at most that many at once.
-        maxLargeBodyReads: options.maxConcurrentCalls,
-        trustedProxies: options.trustedProxies,
+        ...httpFaceSettings({ ...options, http: options.http }, authTokens),
         saturated: () => gate.inFlight >= gate.limit,
         metrics,
         onDenied: audit?.denied,

@@ -5,6 +5,7 @@
  * @module
  */
 import { startHttpFace } from "../mcp/http.ts";
+import { httpFaceSettings } from "./mcp_http_settings.ts";
 import { serveMcpStdio } from "../mcp/stdio.ts";
 import { startFailureFactory } from "../mcp/start_failure.ts";
 import type { McpOptions } from "./mcp_flags.ts";
@@ -26,18 +27,7 @@ export async function serveStartFailure(
     let face;
     try {
       face = await startHttpFace(factory, {
-        hostname: options.http.hostname,
-        port: options.http.port,
-        authTokens,
-        allowedHosts: options.allowedHosts,
-        allowedOrigins: options.allowedOrigins,
-        maxBodyBytes: options.maxBodyBytes,
-        bodyTimeoutMs: options.bodyTimeoutMs,
-        maxOpenRequests: options.maxOpenRequests,
-        maxConnections: options.maxConnections,
-        headerTimeoutMs: options.headerTimeoutMs,
-        maxLargeBodyReads: options.maxConcurrentCalls,
-        trustedProxies: options.trustedProxies,
+        ...httpFaceSettings({ ...options, http: options.http }, authTokens),
         saturated: () => false,
         onError,
       });
