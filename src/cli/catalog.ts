@@ -110,7 +110,9 @@ export async function run(args: string[]): Promise<number> {
   try {
     // The catalog's job is the tools: every upstream gets one attempt to list them; one that cannot is shown with
     // its state (and why), never the reason the command fails to run.
+    const unsubscribe = Deno.stderr.isTerminal() ? watchStarts(engine) : undefined;
     await engine.settleUpstreams();
+    unsubscribe?.();
     let code = 0;
     if (values.prompt) {
       const { lispEvalDescriptionOf } = await import("../mcp/server.ts");
@@ -221,4 +223,20 @@ async function listOperations(docArg: string, overlays: string[], json: boolean)
     console.log(`${declarable} more compile once declared in operation_overrides.<id>.effect (writes or safe queries)`);
   }
   return 0;
+}
+
+/**
+ * Progress on a terminal while upstreams start (three MCP servers can take seconds): one line as each comes up or
+ * fails. Nothing in a pipe or a CI log, where the listing and the problems on stderr say it all.
+ */
+function watchStarts(engine: Engine): () => void {
+  const servers = engine.catalog().length;
+  if (servers > 0) console.error(`ptc catalog: starting ${servers} upstream(s)…`);
+  return engine.subscribe((e) => {
+    if (e.type !== "phase") return;
+    if (e.to === "ready") console.error(`ptc catalog: ${e.upstream} is up`);
+    else if (e.to === "failed" || e.to === "reconnecting") {
+      console.error(`ptc catalog: ${e.upstream} did not start${e.cause ? ` [${e.cause.code}]` : ""}`);
+    }
+  });
 }
