@@ -13,6 +13,7 @@ import { choiceFlag, parseFlags, UsageError, usageError } from "./usage.ts";
 import { documentBaseUrl, loadCliDocument, requiredSchemes, schemeSupplied, surveyCliDocument } from "./openapi_doc.ts";
 import { PLACEHOLDER_BASE_URL } from "../../transports/openapi/init_config.ts";
 import { MCP_FLAGS } from "./mcp_flags.ts";
+import { progress } from "./progress.ts";
 import type { ResponseProfile } from "../mcp/envelope.ts";
 
 const USAGE =
@@ -226,17 +227,17 @@ async function listOperations(docArg: string, overlays: string[], json: boolean)
 }
 
 /**
- * Progress on a terminal while upstreams start (three MCP servers can take seconds): one line as each comes up or
- * fails. Nothing in a pipe or a CI log, where the listing and the problems on stderr say it all.
+ * Progress on a terminal (src/cli/progress.ts) while upstreams start — three MCP servers can take seconds — one line
+ * as each comes up or fails. Off a terminal nothing is subscribed.
  */
 function watchStarts(engine: Engine): () => void {
   const servers = engine.catalog().length;
-  if (servers > 0) console.error(`ptc catalog: starting ${servers} upstream(s)…`);
+  if (servers > 0) progress("catalog", `starting ${servers} upstream(s)…`);
   return engine.subscribe((e) => {
     if (e.type !== "phase") return;
-    if (e.to === "ready") console.error(`ptc catalog: ${e.upstream} is up`);
+    if (e.to === "ready") progress("catalog", `${e.upstream} is up`);
     else if (e.to === "failed" || e.to === "reconnecting") {
-      console.error(`ptc catalog: ${e.upstream} did not start${e.cause ? ` [${e.cause.code}]` : ""}`);
+      progress("catalog", `${e.upstream} did not start${e.cause ? ` [${e.cause.code}]` : ""}`);
     }
   });
 }

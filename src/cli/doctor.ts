@@ -34,6 +34,7 @@ import type { TransportRegistry } from "../upstream/registry.ts";
 import { UpstreamStartError } from "../upstream/types.ts";
 import { registerBuiltins } from "../../transports/mod.ts";
 import { probeCheck, reachChecks, unprobedCheck } from "./doctor_connect.ts";
+import { progress } from "./progress.ts";
 
 const USAGE = `Usage: ptc doctor [--upstreams-config FILE] [--connect] [--format text|json] [--read-only]
                   [--allow-writes]
@@ -149,7 +150,7 @@ export async function run(args: string[]): Promise<number> {
     ? {
       head: (r: DoctorHead) => console.log(renderHead(r)),
       upstream: (u: UpstreamReport) => console.log(renderUpstream(u, connect)),
-      starting: (name: string) => progress(`checking upstream ${name}…`),
+      starting: (name: string) => progress("doctor", `checking upstream ${name}…`),
     }
     : undefined;
   const report = await diagnose(
@@ -311,11 +312,6 @@ async function diagnose(
 function upstreamOk(u: UpstreamReport): boolean {
   return (u.status === "ok" || u.status === "ready") && u.checks.every((c) => c.ok) &&
     (u.start_warnings ?? []).length === 0;
-}
-
-/** Progress on stderr, only where a person watches (a terminal): never in a CI log or a pipe. */
-function progress(line: string): void {
-  if (Deno.stderr.isTerminal()) console.error(`ptc doctor: ${line}`);
 }
 
 async function connectOne(

@@ -16,6 +16,7 @@ import {
   surveyCliDocument,
 } from "./openapi_doc.ts";
 import { intFlag, parseFlags, UsageError, usageError } from "./usage.ts";
+import { progress } from "./progress.ts";
 import { describeFilter, isEmptyFilter, type OperationFilter, selectOperations } from "./init_filter.ts";
 
 const USAGE = `Usage: ptc init openapi DOC_FILE_OR_URL [--name N] [--base-url U] [--overlay FILE]… [-o FILE] [--force]
@@ -88,7 +89,7 @@ export async function run(args: string[]): Promise<number> {
   };
   let cli;
   try {
-    progress(`reading ${positionals[1]}…`);
+    progress("init", `reading ${positionals[1]}…`);
     cli = await loadCliDocument(positionals[1], values.overlay ?? [], schemaMaxBytes);
   } catch (e) {
     for (const line of (e as Error).message.split("\n")) console.error(`ptc init: ${line}`);
@@ -113,7 +114,7 @@ export async function run(args: string[]): Promise<number> {
     exclude: values.exclude ?? [],
     tags: values.tag ?? [],
   };
-  progress("compiling every operation…");
+  progress("init", "compiling every operation…");
   const surveyed = surveyCliDocument(cli, name, baseUrl.url, schemeSupplied(doc, required));
   const operations = selectOperations(surveyed, filter);
   if (!isEmptyFilter(filter) && operations.length === 0) {
@@ -180,9 +181,4 @@ export function slug(title: string): string {
   const words = title.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "");
   const name = /^[a-z]/.test(words) ? words : `api_${words}`;
   return name.slice(0, 40).replace(/_+$/, "") || "api";
-}
-
-/** Progress on stderr, only where a person watches (a terminal): never in a pipe or a CI log. */
-function progress(line: string): void {
-  if (Deno.stderr.isTerminal()) console.error(`ptc init: ${line}`);
 }

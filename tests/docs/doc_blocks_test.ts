@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { writeConcreteConfig } from "../../src/cli/demo_session.ts";
 import { expectedPattern, isTranscript, type ShellBlock, shellBlocks, transcriptSteps } from "./doc_blocks.ts";
+import { freePort } from "../integration/launcher_helpers.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname.replace(/\/$/, "");
 const DOCS = ["README.md", ...[...Deno.readDirSync(join(ROOT, "docs"))].map((e) => `docs/${e.name}`)]
@@ -24,13 +25,6 @@ Deno.test("every shell block in README.md and docs/ is executed by this test or 
   assert.deepEqual(unexplained, [], "an illustrative or ci block says why");
   assert.ok(BLOCKS.filter((b) => b.marker?.kind === "run").length >= 10, "most paste-able blocks run");
 });
-
-function freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
-}
 
 /**
  * A user's folder: `ptc` on PATH, a HOME of its own, the example config (and its usual other names), a program. A

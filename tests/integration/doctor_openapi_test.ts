@@ -7,13 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createTokenDir, startObservatory } from "../../fixtures/observatory/mod.ts";
 import { runPtc } from "./ptc_process.ts";
-
-function freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
-}
+import { freePort } from "./launcher_helpers.ts";
 
 Deno.test("doctor --connect on an OpenAPI upstream: reach, probe, and an honest 'not checked'", async (t) => {
   const dir = await Deno.makeTempDir({ prefix: "ptc-doctor-openapi-" });

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { cleanEnv, LAUNCHER } from "./launcher_helpers.ts";
+import { cleanEnv, LAUNCHER, spawnLaunched, waitForListening } from "./launcher_helpers.ts";
 
 const BAD = `{
   "upstreams": {
@@ -54,23 +54,8 @@ Deno.test("ptc mcp with a broken config: the client connects and every call says
     });
 
     await t.step("HTTP: the same answer, behind the same guards", async () => {
-      const child = new Deno.Command(LAUNCHER, {
-        args: ["mcp", "--http", "127.0.0.1:0", "--upstreams-config", config],
-        cwd: dir,
-        clearEnv: true,
-        env: cleanEnv({ NO_COLOR: "1" }),
-        stdin: "null",
-        stdout: "null",
-        stderr: "piped",
-      }).spawn();
-      const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-      let text = "";
-      while (!/listening on (\S+)/.test(text)) {
-        const { value, done } = await reader.read();
-        assert.ok(!done, text);
-        text += value;
-      }
-      const url = /listening on (\S+)/.exec(text)![1];
+      const child = spawnLaunched(["mcp", "--http", "127.0.0.1:0", "--upstreams-config", config], dir);
+      const { url } = await waitForListening(child);
       const client = new Client({ name: "broken-config-test", version: "0.0.1" });
       await client.connect(new StreamableHTTPClientTransport(new URL(url)));
       try {
@@ -87,7 +72,6 @@ Deno.test("ptc mcp with a broken config: the client connects and every call says
         await client.close();
         child.kill("SIGTERM");
         const status = await child.status;
-        reader.cancel().catch(() => {});
         assert.equal(status.code, 2, "it never ran a program: the exit code stays a start failure");
       }
     });

@@ -13,6 +13,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { evalLisp, type HttpServer, newClient, ROOT, spawnHttpServer, textOf } from "./mcp_server_helpers.ts";
+import { freePort } from "./launcher_helpers.ts";
 
 function installed(...paths: string[]): string | undefined {
   return paths.find((p) => {
@@ -28,13 +29,6 @@ const NGINX = installed("/usr/sbin/nginx", "/usr/bin/nginx");
 
 /** Fixed client tokens: with consistent hashing their spread over the two replicas is the same on every run. */
 const TOKENS = Array.from({ length: 8 }, (_, i) => `client-${String(i).padStart(2, "0")}-${"k".repeat(32)}`);
-
-function freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
-}
 
 /** The `lang` block of docs/deploy.md, with its ports (7400 the balancer, 7401 and 7402 the replicas) replaced. */
 async function deployBlock(lang: string, port: number, replicas: HttpServer[]): Promise<string> {
