@@ -3,7 +3,7 @@
  * options, as the official MCP SDK client receives it — so an operator sees what the agent sees without a client.
  */
 import assert from "node:assert/strict";
-import { connectStdio, evalLisp, startWorld, textOf } from "./mcp_server_helpers.ts";
+import { connectStdio, startWorld, waitForUpstreams } from "./mcp_server_helpers.ts";
 import { runPtc } from "./ptc_process.ts";
 
 Deno.test("ptc catalog --prompt equals the lisp_eval description ptc mcp serves", async (t) => {
@@ -20,11 +20,7 @@ Deno.test("ptc catalog --prompt equals the lisp_eval description ptc mcp serves"
           // ptc mcp starts its upstreams in the background and keeps the description current; catalog --prompt waits
           // for each upstream's first attempt. List the tools once the server's upstreams have made theirs (bounded;
           // the client caches tools/list, so it is asked once).
-          for (let i = 0; i < 100; i++) {
-            const states = textOf(await evalLisp(client, "(mapv :state (tool/servers))"));
-            if (!/"(idle|connecting)"/.test(states)) break;
-            await new Promise((r) => setTimeout(r, 100));
-          }
+          await waitForUpstreams(client);
           const { tools } = await client.listTools();
           const served = tools.find((x) => x.name === "lisp_eval")?.description;
           assert.equal(printed.stdout.replace(/\n$/, ""), served);

@@ -31,7 +31,7 @@ import {
   writeConfig,
 } from "./config_keys_observe.ts";
 import { launch, ROOT } from "./launcher_helpers.ts";
-import { connectStdio, evalLisp, textOf } from "./mcp_server_helpers.ts";
+import { connectStdio, evalLisp, textOf, waitForUpstreams } from "./mcp_server_helpers.ts";
 
 /** This file: the pointer of every inline observation. */
 export const HERE = "tests/integration/config_keys_test.ts";
@@ -186,8 +186,9 @@ async function overMcp(config: string, programs: string[]): Promise<{ descriptio
   try {
     const answers: string[] = [];
     for (const p of programs) answers.push(textOf(await evalLisp(c, p)));
-    // Upstreams start in the background: read the description once the programs used fx (its tools are known then;
-    // the description follows the upstream's state).
+    // Upstreams start in the background: read the description once fx has made its first attempt (its tools are
+    // known then; the description follows the upstream's state).
+    await waitForUpstreams(c);
     const { tools } = await c.listTools();
     const description = tools.find((t) => t.name === "lisp_eval")?.description ?? "";
     return { description, answers };

@@ -147,3 +147,15 @@ export function textOf(result: unknown): string {
 export function evalLisp(client: Client, program: string, extra: Record<string, unknown> = {}) {
   return client.callTool({ name: "lisp_eval", arguments: { program, ...extra } });
 }
+
+/**
+ * Wait (bounded, 10 s) until every upstream of the `ptc mcp` behind `client` has made its first attempt — they start
+ * in the background — so a `tools/list` read after it shows their settled state (the client caches that listing).
+ */
+export async function waitForUpstreams(client: Client): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const states = textOf(await evalLisp(client, "(mapv :state (tool/servers))"));
+    if (!/"(idle|connecting)"/.test(states)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
