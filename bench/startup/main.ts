@@ -1,8 +1,9 @@
 /**
  * Start-up benchmark: wall time of one `(+ 1 2)` from another working directory, alternating in the same run
  * `bin/ptc eval` with its flag cache warm, `bin/ptc eval` with the cache off (`PTC_LAUNCH_CACHE=0`: step 1 runs a whole
- * Deno process), `deno run main.ts eval` without the launcher, `nbb -e` and `node -e`. Prints medians and the ratios
- * to nbb. Options: `--runs N` (default 7), `--baseline DIR` (also another checkout's `bin/ptc eval` and `main.ts eval`).
+ * Deno process), `deno run main.ts eval` without the launcher (with and without `--unstable-lazy-dynamic-imports`),
+ * `nbb -e` and `node -e`. Prints medians and the ratios to nbb. Options: `--runs N` (default 7), `--baseline DIR`
+ * (also another checkout's `bin/ptc eval` and `main.ts eval`).
  * @module
  */
 import { parseArgs } from "node:util";
@@ -56,6 +57,22 @@ export async function run(args: string[] = []): Promise<void> {
         env: { PTC_LAUNCH_CACHE: "0" },
       },
       {
+        // what `deno task ptc` runs: no launcher, modules loaded on first use
+        name: "deno run -A --unstable-lazy-dynamic-imports main.ts eval",
+        cmd: Deno.execPath(),
+        args: [
+          "run",
+          "-A",
+          "--quiet",
+          "--unstable-lazy-dynamic-imports",
+          `--config=${ROOT}deno.json`,
+          `${ROOT}main.ts`,
+          "eval",
+          "(+ 1 2)",
+        ],
+      },
+      {
+        // every module of every face resolved before the first line runs (Deno's default)
         name: "deno run -A main.ts eval",
         cmd: Deno.execPath(),
         args: ["run", "-A", "--quiet", `--config=${ROOT}deno.json`, `${ROOT}main.ts`, "eval", "(+ 1 2)"],
@@ -79,11 +96,11 @@ export async function run(args: string[] = []): Promise<void> {
     for (let i = 0; i < runs; i++) {
       for (let j = 0; j < contenders.length; j++) times[j].push(await timeOnce(contenders[j], cwd));
     }
-    const nbb = median(times[3]);
+    const nbb = median(times[contenders.findIndex((c) => c.name === "nbb -e")]);
     console.log(`\nstart-up: (+ 1 2) from another directory (${runs} alternated runs, median ms)`);
     contenders.forEach((c, j) => {
       const m = median(times[j]);
-      console.log(`${c.name.padEnd(36)}${m.toFixed(0).padStart(8)}${(m / nbb).toFixed(2).padStart(8)}× nbb`);
+      console.log(`${c.name.padEnd(58)}${m.toFixed(0).padStart(8)}${(m / nbb).toFixed(2).padStart(8)}× nbb`);
     });
   } finally {
     await Deno.remove(cwd, { recursive: true });

@@ -7,7 +7,12 @@
  * can use the language but call no tools.
  * @module
  */
-import { locateConfig, processAllowsWrites, processApprovesWrites, processReadOnly } from "../upstream/config.ts";
+import {
+  locateConfig,
+  processAllowsWrites,
+  processApprovesWrites,
+  processReadOnly,
+} from "../upstream/config_location.ts";
 import { approveAll } from "../upstream/approval.ts";
 import type { JsonObject, JsonValue } from "../core/json.ts";
 import { createEngine, EngineStartError } from "../engine/engine.ts";

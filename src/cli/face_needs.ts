@@ -6,23 +6,23 @@
  * @module
  */
 import { isAbsolute, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { sandboxPermissions } from "../sandbox/permissions.ts";
+import type { PtcConfig } from "../upstream/config.ts";
 import {
   ALLOW_WRITES_ENV,
   CONFIG_ENV,
   configLookupEnv,
-  loadConfigFile,
   locateConfig,
-  type PtcConfig,
   READ_ONLY_ENV,
-} from "../upstream/config.ts";
+} from "../upstream/config_location.ts";
 import { configAllowsWrites } from "../upstream/install.ts";
 import { computePermissions } from "../upstream/permissions.ts";
 import { formatConfigError } from "../upstream/messages.ts";
 import { type FaceNeeds, mergeNeeds, noNeeds, readGranted } from "./needs.ts";
+import type { ConfigError } from "../upstream/types.ts";
 import { isReplay, recordReplayChoice, recordReplayNeeds } from "./record_replay.ts";
-import { hostPortOf } from "../../transports/http_common/config.ts";
 
 /** Where the computed flags will be used: `deno run` from this checkout, or a `deno compile`d binary. */
 export type Target = "source" | "compiled";
@@ -76,6 +76,22 @@ export function sandboxNeeds(target: Target, compiledPath?: string): FaceNeeds {
   return mergeNeeds({ run, read: spawn.read });
 }
 
+/** This checkout's folders of modules (`src/`, `transports/`, `fixtures/`). */
+const CODE_DIRS = ["src", "transports", "fixtures"] as const;
+
+/**
+ * What a process started from source needs to load ptc's own modules on first use: a read of this checkout's module
+ * folders. `bin/ptc` runs Deno with `--unstable-lazy-dynamic-imports`, so a command's modules (and the transports, the
+ * MCP SDK, the OpenAPI tooling) are loaded when the command first needs them instead of all being resolved before the
+ * first line runs; Deno checks a module loaded that late like any other read. Code only — no data, no secret, never
+ * the working directory. A compiled binary embeds its modules and needs nothing.
+ */
+export function codeNeeds(target: Target): FaceNeeds {
+  if (target === "compiled") return noNeeds();
+  const root = fileURLToPath(new URL("../../", import.meta.url)).replace(/\/+$/, "");
+  return mergeNeeds({ read: CODE_DIRS.map((dir) => `${root}/${dir}`) });
+}
+
 const abs = (p: string) => (isAbsolute(p) ? p : resolve(p));
 const dirOf = (p: string) => abs(p).replace(/\/[^/]*$/, "") || "/";
 
@@ -100,7 +116,7 @@ async function configNeeds(
   flag: string | undefined,
   env: (name: string) => string | undefined,
   readOnly: boolean,
-  extra?: (config: Awaited<ReturnType<typeof loadConfigFile>>) => FaceNeeds,
+  extra?: (config: PtcConfig | ConfigError[]) => FaceNeeds,
   upstreams = true,
   allowWritesFlag?: boolean,
 ): Promise<FaceNeedsResult> {
@@ -111,7 +127,9 @@ async function configNeeds(
   const withFile = mergeNeeds(base, { read: [file] });
   // Loading needs the read; without it the face can only be told to add it.
   if (!readGranted(file)) return { needs: withFile, problems: [], configFile: file };
+  // The transports and the config parser load only when there is a config to read.
   const registry = (await import("../../transports/mod.ts")).registerBuiltins();
+  const { loadConfigFile } = await import("../upstream/config.ts");
   const loaded = await loadConfigFile(file, { registry, readOnly });
   if (Array.isArray(loaded)) {
     return { needs: withFile, problems: loaded.map(formatConfigError), configFile: file };
@@ -254,6 +272,7 @@ async function documentNeeds(doc: string, overlays: unknown): Promise<FaceNeeds>
   // URL whose path is not .json (YAML unless its content type says JSON or it starts with `{`)
   const env = [...read, url ? urlPath(doc) : doc].some((f) => !isJsonFile(f)) ? YAML_ENV : [];
   if (!url) return mergeNeeds({ read: [abs(doc), ...read], env });
+  const { hostPortOf } = await import("../../transports/http_common/config.ts");
   try {
     return mergeNeeds({ net: [hostPortOf(new URL(doc))], read, env });
   } catch {

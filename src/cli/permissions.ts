@@ -4,8 +4,8 @@
  * `face_needs.ts`) — for `deno run`, `bin/ptc` and `deno compile`.
  * @module
  */
-import { CONFINED_COMMANDS, faceNeeds, type Target } from "./face_needs.ts";
-import { faceFlags } from "./needs.ts";
+import { codeNeeds, CONFINED_COMMANDS, faceNeeds, isCompiled, type Target } from "./face_needs.ts";
+import { faceFlags, mergeNeeds } from "./needs.ts";
 import { UsageError, usageError } from "./usage.ts";
 
 const USAGE = `Usage: ptc permissions [--format flags|lines|json] [--target source|compiled] [COMMAND [ARGS…]]
@@ -101,8 +101,10 @@ export async function run(args: string[]): Promise<number> {
     for (const line of result.problems) console.error(`ptc permissions: ${line}`);
     return 2;
   }
-  const flags = faceFlags(result.needs);
-  if (p.format === "json") console.log(JSON.stringify(result.needs, null, 2));
+  // The process also loads ptc's own modules on first use (from source; a compiled binary embeds them).
+  const needs = mergeNeeds(result.needs, codeNeeds(p.target ?? (isCompiled() ? "compiled" : "source")));
+  const flags = faceFlags(needs);
+  if (p.format === "json") console.log(JSON.stringify(needs, null, 2));
   else if (p.format === "lines") console.log(flags.join("\n"));
   else console.log(flags.join(" "));
   return 0;

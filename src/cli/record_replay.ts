@@ -6,12 +6,10 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import type { RunJournal } from "../engine/journal.ts";
-import { Recorder } from "../engine/recorder.ts";
-import { Replayer } from "../engine/replayer.ts";
 import { type FaceNeeds, mergeNeeds } from "./needs.ts";
 import { VERSION } from "../version.ts";
 
-export { RecordingError } from "../engine/recording_format.ts";
+export { RecordingError } from "../engine/recording_error.ts";
 
 /** What the flags asked for. */
 export type RecordReplay = { record: string } | { replay: string } | Record<never, never>;
@@ -51,11 +49,13 @@ export async function openJournal(
   face?: string,
 ): Promise<RunJournal | undefined> {
   if ("record" in choice) {
+    // The recorder and replayer (schema checks, hashing) load only for a run that records or replays.
+    const { Recorder } = await import("../engine/recorder.ts");
     const recorder = await Recorder.open(choice.record, onNote, VERSION);
     recorder.face = face;
     return recorder;
   }
-  if ("replay" in choice) return await Replayer.load(choice.replay, onNote);
+  if ("replay" in choice) return await (await import("../engine/replayer.ts")).Replayer.load(choice.replay, onNote);
   return undefined;
 }
 

@@ -9,7 +9,6 @@ import type { SandboxHost } from "../sandbox/mod.ts";
 import type { SandboxLimits } from "../sandbox/mod.ts";
 import { catalogJson, catalogText, renderCatalog } from "../upstream/catalog.ts";
 import type { RunLimits } from "../upstream/config.ts";
-import { withRunContext } from "../upstream/run_context.ts";
 import { snapshotsOf } from "../upstream/snapshot_id.ts";
 import { renderDoc } from "../upstream/signature.ts";
 import { type Runtime, RuntimeStartError, startRuntime } from "../upstream/runtime.ts";
@@ -19,7 +18,7 @@ import type { PtcConfig, StartMode } from "../upstream/config.ts";
 import { stateLabel } from "../upstream/upstream_state.ts";
 import type { UpstreamListener } from "../upstream/events.ts";
 import { readLibraries } from "../upstream/libraries.ts";
-import { type LibraryNamespace, type LibrarySource, loadLibraries } from "../lisp/mod.ts";
+import type { LibraryNamespace, LibrarySource } from "../lisp/mod.ts";
 import type { TransportRegistry } from "../upstream/registry.ts";
 import type { JsonObject } from "../core/json.ts";
 import { recordingHost, replayHost } from "./replay.ts";
@@ -36,6 +35,13 @@ import type {
 } from "./types.ts";
 
 export { budgetRefusals } from "./results.ts";
+
+/**
+ * The run context (tool calls, their argument checks and schema tooling) loads with the first evaluation that has
+ * upstreams: a program run without a config never needs it.
+ */
+let runContext: Promise<typeof import("../upstream/run_context.ts")> | undefined;
+const runContextModule = () => runContext ??= import("../upstream/run_context.ts");
 
 /** Options of `createEngine`. */
 export interface EngineOptions {
@@ -131,6 +137,7 @@ class EngineImpl implements Engine {
       return result;
     }
     const recorded: RecordedCall[] | undefined = request.record ? [] : undefined;
+    const { withRunContext } = await runContextModule();
     const report = await withRunContext(
       this.runtime,
       (ctx) => run(recorded ? recordingHost(ctx.callbacks(), recorded) : ctx.callbacks(), limits),
@@ -365,7 +372,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       throw e;
     }
     if (sandboxProblem) throw new EngineStartError([sandboxProblem]);
-    if (libraries.length > 0) namespaces = checkLibraryTools(libraries, runtime);
+    if (libraries.length > 0) namespaces = await checkLibraryTools(libraries, runtime);
     await warming;
     // A recording stores the catalog: every upstream gets its chance to list its tools first (one attempt each).
     if (runtime && options.journal && !options.journal.replacesUpstreams) {
@@ -385,6 +392,8 @@ async function checkedLibraries(config: PtcConfig): Promise<LibrarySource[]> {
   const read = await readLibraries(config);
   if (!read.ok) throw new EngineStartError(read.problems);
   if (read.sources.length === 0) return [];
+  // The language is loaded in the host only to check a config's libraries (a sandbox process loads its own).
+  const { loadLibraries } = await import("../lisp/mod.ts");
   try {
     loadLibraries(read.sources);
   } catch (e) {
@@ -394,7 +403,11 @@ async function checkedLibraries(config: PtcConfig): Promise<LibrarySource[]> {
 }
 
 /** Check every `(tool/call 'server/tool …)` of the libraries against the started upstreams' tools. */
-function checkLibraryTools(sources: LibrarySource[], runtime: Runtime | undefined): LibraryNamespace[] {
+async function checkLibraryTools(
+  sources: LibrarySource[],
+  runtime: Runtime | undefined,
+): Promise<LibraryNamespace[]> {
+  const { loadLibraries } = await import("../lisp/mod.ts");
   const tools = new Set<string>();
   const unchecked = new Set<string>();
   for (const [name, state] of runtime?.upstreams ?? []) {

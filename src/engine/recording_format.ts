@@ -11,6 +11,9 @@ import type { ToolEffect } from "../upstream/types.ts";
 import type { CompiledServer } from "../upstream/snapshot_id.ts";
 import { MAX_RESPONSE_DEPTH, nestsDeeperThan } from "../core/json_depth.ts";
 import { sha256Hex } from "../core/digest.ts";
+import { RecordingError } from "./recording_error.ts";
+
+export { RecordingError };
 
 /** `format` of the manifest. */
 export const RECORDING_FORMAT = "ptc-recording";
@@ -132,14 +135,6 @@ export interface RecordedEvaluation {
   writes?: { server: string; tool: string; mutation_state: string; approval?: string }[];
   /** In completion order. */
   calls: RecordedUpstreamCall[];
-}
-
-/** A recording that cannot be written or read; the message names the directory or file. */
-export class RecordingError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "RecordingError";
-  }
 }
 
 /** The file name of evaluation `sequence` of a program with SHA-256 `hash` (hex). */

@@ -11,7 +11,7 @@
  * @module
  */
 import type { EvalLimits } from "../lisp/api.ts";
-import { DEFAULT_EVAL_LIMITS } from "../lisp/runtime.ts";
+import { DEFAULT_EVAL_LIMITS } from "../lisp/default_limits.ts";
 
 /** Every budget of one sandboxed evaluation. */
 export interface SandboxLimits {

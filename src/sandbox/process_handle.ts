@@ -13,7 +13,8 @@ import type { JsonObject, JsonValue } from "../core/json.ts";
 import { HostBridge, type SandboxHost } from "./bridge.ts";
 import { type SandboxLimits, toEvalLimits } from "./limits.ts";
 import { answerFrame, type ChildMessage, encodeFrame, type EvalMessage, type HostMessage } from "./protocol.ts";
-import { sandboxCommand, type SpawnSpec } from "./spawn.ts";
+import { sandboxCommand, spawnSandboxChild, type SpawnSpec } from "./spawn.ts";
+import { takePrestarted } from "./prestart.ts";
 import { failure, type RunResult, SandboxStopped } from "./run_result.ts";
 import { watchRun } from "./run_watch.ts";
 import { exitResult, readFrames, StderrTail } from "./child_streams.ts";
@@ -76,13 +77,8 @@ export class SandboxProcess {
     );
     const { command, args } = sandboxCommand(spec);
     try {
-      this.#child = new Deno.Command(command, {
-        args,
-        env: { NO_COLOR: "1" },
-        stdin: "piped",
-        stdout: "piped",
-        stderr: "piped",
-      }).spawn();
+      // A process `prestart.ts` started for exactly this command line while ptc was still loading, else a new one.
+      this.#child = takePrestarted(command, args) ?? spawnSandboxChild(command, args);
     } catch (e) {
       this.#dead = true;
       const detail = e instanceof Error ? e.message : String(e);

@@ -72,3 +72,17 @@ export function childOptionsFromArgs(args: string[]): ChildOptions {
   }
   return out;
 }
+
+/**
+ * Start the OS process of `sandboxCommand(spec)`'s command line: pipes for the frame protocol and stderr, colour off.
+ * The one place a sandbox process is spawned (`process_handle.ts`, and `prestart.ts` ahead of time).
+ */
+export function spawnSandboxChild(command: string, args: string[]): Deno.ChildProcess {
+  return new Deno.Command(command, {
+    args,
+    env: { NO_COLOR: "1" },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+}

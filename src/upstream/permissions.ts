@@ -5,7 +5,8 @@
  * @module
  */
 import type { PermissionNeeds } from "./types.ts";
-import { CONFIG_ENV, type PtcConfig } from "./config.ts";
+import type { PtcConfig } from "./config.ts";
+import { CONFIG_ENV } from "./config_location.ts";
 import { defaultRegistry, type TransportRegistry } from "./registry.ts";
 
 const sortUnique = (xs: Iterable<string>) => [...new Set(xs)].sort();

@@ -5,7 +5,8 @@
  * them and exits 2 before anything starts).
  * @module
  */
-import { type ConfigLocation, loadConfigFile, locateConfig, type PtcConfig } from "./config.ts";
+import type { PtcConfig } from "./config.ts";
+import { type ConfigLocation, locateConfig } from "./config_location.ts";
 import { checkPermissions, computePermissions } from "./permissions.ts";
 import type { TransportRegistry } from "./registry.ts";
 import { formatConfigError } from "./messages.ts";
@@ -36,6 +37,8 @@ export async function prepareConfig(options: PrepareOptions = {}): Promise<Prepa
   const location = locateConfig(options.configFlag);
   if (location === undefined) return { ok: true, config: undefined, warnings: [] };
   const file = location.file;
+  // The parser and its schema checks load only when there is a config to read.
+  const { loadConfigFile } = await import("./config.ts");
   const loaded = await loadConfigFile(file, { registry: options.registry, readOnly: options.readOnly });
   if (Array.isArray(loaded)) return { ok: false, problems: loaded.map(formatConfigError) };
   if (!options.skipPermissionCheck) {

@@ -5,6 +5,7 @@ import { parse as parseJsonc } from "jsonc-parser";
 import { Validator } from "@cfworker/json-schema";
 import { run as catalog } from "../../src/cli/catalog.ts";
 import { run as permissions } from "../../src/cli/permissions.ts";
+import { codeNeeds } from "../../src/cli/face_needs.ts";
 import { run as docs } from "../../src/cli/docs.ts";
 import { registerTransport } from "../../transports/mod.ts";
 import { fakeTransport } from "../upstream/fake_transport.ts";
@@ -193,7 +194,7 @@ Deno.test("ptc permissions prints the minimal flags", async () => {
       assert.equal(
         r.out,
         `--allow-net=obs.example.com:8443 --allow-read=${
-          [file, join(dir, "secret.txt")].sort().join(",")
+          [file, join(dir, "secret.txt"), ...codeNeeds("source").read].sort().join(",")
         } --allow-env=OBS_TOKEN --allow-run=${Deno.execPath()}`,
         "given --upstreams-config, $PTC_UPSTREAMS is never read",
       );

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createTokenDir, startObservatory } from "../../fixtures/observatory/mod.ts";
 import { writeConcreteConfig } from "../../src/cli/demo_session.ts";
-import { sandboxNeeds } from "../../src/cli/face_needs.ts";
+import { codeNeeds, sandboxNeeds } from "../../src/cli/face_needs.ts";
 import { cleanEnv, elsewhere, MAIN, printedFlags } from "./launcher_helpers.ts";
 
 const PROGRAM = `(->> (tool/call 'observatory/list-traces {:org_id "acme" :status "error" :limit 100})
@@ -50,7 +50,8 @@ Deno.test("sandboxed CI job: ptc eval under only the fixture's host:port and the
     assert.deepEqual(sandbox.net, [], "the sandbox needs no network");
     const flags = [
       `--allow-net=${hostPort}`,
-      `--allow-read=${[config, tokens.tokenFile, ...sandbox.read].sort().join(",")}`,
+      // ptc's own module folders: bin/ptc loads each module on first use
+      `--allow-read=${[config, tokens.tokenFile, ...sandbox.read, ...codeNeeds("source").read].sort().join(",")}`,
       ...(sandbox.run.length ? [`--allow-run=${sandbox.run.join(",")}`] : []),
       ...(sandbox.env.length ? [`--allow-env=${sandbox.env.join(",")}`] : []),
     ];

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { cleanEnv, elsewhere, launch, launchedFlags, LAUNCHER } from "./launcher_helpers.ts";
+import { codeNeeds } from "../../src/cli/face_needs.ts";
 
 Deno.test("bin/ptc through a symlink on PATH, from another directory, with a space in the config's path", async () => {
   const dir = await elsewhere();
@@ -42,7 +43,8 @@ Deno.test("bin/ptc --unconfined opts out; a command it does not know still gets 
     const unknown = await launch(["nope"], { cwd: dir });
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /ptc: unknown command 'nope'/);
-    assert.deepEqual(launchedFlags(unknown.stderr), []);
+    // an unknown command needs nothing but the read that loads ptc's own modules (to print its usage error)
+    assert.deepEqual(launchedFlags(unknown.stderr), [`--allow-read=${codeNeeds("source").read.join(",")}`]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { builtProblem, denortProblem, INCLUDED } from "../../scripts/compile.ts";
-import { sandboxNeeds } from "../../src/cli/face_needs.ts";
+import { codeNeeds, sandboxNeeds } from "../../src/cli/face_needs.ts";
+import { mergeNeeds } from "../../src/cli/needs.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname.replace(/\/$/, "");
 const EXAMPLE = join(ROOT, "upstreams.example.jsonc");
@@ -64,8 +65,9 @@ for (const face of FACES) {
     assert.deepEqual(args.slice(0, 2), ["compile", "--no-prompt"]);
     const baked = args.filter((a) => a.startsWith("--allow-"));
     assert.ok(baked.length > 0);
-    // what bin/ptc runs from source, with the sandbox executable (deno) replaced by the binary itself
-    const source = sandboxNeeds("source");
+    // what bin/ptc runs from source, with the sandbox executable (deno) replaced by the binary itself and without
+    // the read of ptc's own module folders (a compiled binary embeds its modules)
+    const source = mergeNeeds(sandboxNeeds("source"), codeNeeds("source"));
     const output = join(ROOT, `dist/ptc-${face[0]}`);
     const launcher = (await permissions(face)).map((f) => {
       for (const [flag, list] of [["--allow-read=", source.read], ["--allow-run=", source.run]] as const) {
