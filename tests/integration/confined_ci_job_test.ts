@@ -9,32 +9,13 @@ import { join } from "node:path";
 import { createTokenDir, startObservatory } from "../../fixtures/observatory/mod.ts";
 import { writeConcreteConfig } from "../../src/cli/demo_session.ts";
 import { codeNeeds, sandboxNeeds } from "../../src/cli/face_needs.ts";
-import { cleanEnv, elsewhere, MAIN, printedFlags } from "./launcher_helpers.ts";
+import { elsewhere, MAIN, printedFlags, runDeno } from "./launcher_helpers.ts";
 
 const PROGRAM = `(->> (tool/call 'observatory/list-traces {:org_id "acme" :status "error" :limit 100})
                       :value :traces (map :error_class) frequencies (sort-by val >) first key)`;
 
-async function ciJob(flags: string[], config: string, cwd: string) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--quiet",
-      "--no-prompt",
-      ...flags,
-      MAIN,
-      "eval",
-      "--upstreams-config",
-      config,
-      PROGRAM,
-    ],
-    cwd,
-    clearEnv: true,
-    env: cleanEnv({ NO_COLOR: "1" }),
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+function ciJob(flags: string[], config: string, cwd: string) {
+  return runDeno(["run", "--quiet", "--no-prompt", ...flags, MAIN, "eval", "--upstreams-config", config, PROGRAM], cwd);
 }
 
 Deno.test("sandboxed CI job: ptc eval under only the fixture's host:port and the token read", async (t) => {

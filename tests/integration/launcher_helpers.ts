@@ -52,6 +52,19 @@ export async function launch(
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
 }
 
+/** Run `deno ARGS…` (this Deno, e.g. `run` with hand-picked flags and `MAIN`) in `cwd` with a clean environment. */
+export async function runDeno(args: string[], cwd: string): Promise<Launched> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args,
+    cwd,
+    clearEnv: true,
+    env: cleanEnv({ NO_COLOR: "1" }),
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
 /**
  * Run `bin/ptc ARGS…` in `cwd` and check it ran confined, under exactly the flags `ptc permissions` prints for the
  * same arguments; the result carries those flags.

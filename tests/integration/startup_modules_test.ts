@@ -9,7 +9,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { cleanEnv, elsewhere, MAIN, printedFlags, ROOT } from "./launcher_helpers.ts";
+import { elsewhere, MAIN, printedFlags, ROOT, runDeno } from "./launcher_helpers.ts";
 
 /** Every module file under `dir` (checkout-relative), recursively. */
 function modulesUnder(dir: string): string[] {
@@ -39,26 +39,12 @@ const NOT_WITHOUT_CONFIG = [
 
 async function evalDenying(args: string[], cwd: string, deny: string[]) {
   const flags = await printedFlags(args, cwd);
-  const r = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--quiet",
-      "--no-prompt",
-      `--config=${join(ROOT, "deno.json")}`,
-      "--unstable-lazy-dynamic-imports",
-      ...flags,
-      `--deny-read=${deny.map((m) => join(ROOT, m)).join(",")}`,
-      MAIN,
-      ...args,
-    ],
+  const denied = `--deny-read=${deny.map((m) => join(ROOT, m)).join(",")}`;
+  const lazy = "--unstable-lazy-dynamic-imports";
+  return await runDeno(
+    ["run", "--quiet", "--no-prompt", `--config=${join(ROOT, "deno.json")}`, lazy, ...flags, denied, MAIN, ...args],
     cwd,
-    clearEnv: true,
-    env: cleanEnv({ NO_COLOR: "1" }),
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const dec = new TextDecoder();
-  return { code: r.code, stdout: dec.decode(r.stdout), stderr: dec.decode(r.stderr) };
+  );
 }
 
 Deno.test("ptc eval without a config loads neither the interpreter, the config tooling nor a transport in the host", async () => {
