@@ -18,10 +18,11 @@ Deno.test("ptc catalog --prompt equals the lisp_eval description ptc mcp serves"
         const client = await connectStdio("auto", ["--upstreams-config", world.configPath, ...extra]);
         try {
           // ptc mcp starts its upstreams in the background and keeps the description current; catalog --prompt waits
-          // for each upstream's first attempt. List the tools once the server's upstreams have made theirs (bounded;
-          // the client caches tools/list, so it is asked once).
+          // for each upstream's first attempt. List the tools once the server's upstreams have made theirs (bounded),
+          // bypassing the client's tools/list cache: a tool call may have filled it before the upstreams settled, and
+          // the server's list_changed that evicts it may still be on its way.
           await waitForUpstreams(client);
-          const { tools } = await client.listTools();
+          const { tools } = await client.listTools(undefined, { cacheMode: "refresh" });
           const served = tools.find((x) => x.name === "lisp_eval")?.description;
           assert.equal(printed.stdout.replace(/\n$/, ""), served);
         } finally {

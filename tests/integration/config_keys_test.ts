@@ -181,17 +181,21 @@ Deno.test("config keys on repl: limits, allow_writes, read_only, credentials, pa
 });
 
 /** The `lisp_eval` description and the answers to `programs` of a `ptc mcp` over `config` (SDK client, stdio). */
-async function overMcp(config: string, programs: string[]): Promise<{ description: string; answers: string[] }> {
+async function overMcp(
+  config: string,
+  programs: string[],
+): Promise<{ description: string; answers: string[]; states: string }> {
   const c = await connectStdio("auto", ["--upstreams-config", config, ...W], env);
   try {
     const answers: string[] = [];
     for (const p of programs) answers.push(textOf(await evalLisp(c, p)));
     // Upstreams start in the background: read the description once fx has made its first attempt (its tools are
-    // known then; the description follows the upstream's state).
-    await waitForUpstreams(c);
-    const { tools } = await c.listTools();
+    // known then; the description follows the upstream's state). Bypass the client's tools/list cache: a tool call
+    // may have filled it before fx settled, and the list_changed that evicts it may still be on its way.
+    const states = await waitForUpstreams(c);
+    const { tools } = await c.listTools(undefined, { cacheMode: "refresh" });
     const description = tools.find((t) => t.name === "lisp_eval")?.description ?? "";
-    return { description, answers };
+    return { description, answers, states };
   } finally {
     await c.close();
   }
@@ -204,7 +208,7 @@ Deno.test("config keys on mcp: limits, allow_writes, read_only, credentials, cat
       READ_ONLY_PROGRAM,
     ]);
     // 7 tools > inline_max_tools 2: auto picks lazy (the default 8 lists every signature, as catalog --prompt shows).
-    assert.match(tools.description, /fx \(5 tools\)/);
+    assert.match(tools.description, /fx \(5 tools\)/, `${tools.states}\n${tools.description}`);
     assert.doesNotMatch(tools.description, /fx\/echo/);
     assert.ok(tools.answers[0].includes(LIMITS_ANSWER), tools.answers[0]);
     assert.match(tools.description, /cfgkeys/, "libraries: the library's card");
@@ -220,7 +224,11 @@ Deno.test("config keys on mcp: limits, allow_writes, read_only, credentials, cat
       APPROVE_PROGRAM,
     ]);
     assert.ok(approve.answers[0].includes(":approval_unavailable"), "a client without elicitation cannot approve");
-    assert.match(ro.description, /fx \(4 tools\)/, "lazy by inline_max_chars; the write tool withheld");
+    assert.match(
+      ro.description,
+      /fx \(4 tools\)/,
+      `lazy by inline_max_chars; the write tool withheld:\n${ro.states}\n${ro.description}`,
+    );
     assert.doesNotMatch(ro.description, /fx\/echo/);
     assert.equal(ro.answers[0], READ_ONLY_ANSWERS.readOnly);
   });

@@ -149,13 +149,16 @@ export function evalLisp(client: Client, program: string, extra: Record<string, 
 }
 
 /**
- * Wait (bounded, 10 s) until every upstream of the `ptc mcp` behind `client` has made its first attempt — they start
- * in the background — so a `tools/list` read after it shows their settled state (the client caches that listing).
+ * Wait (bounded, 30 s) until every upstream of the `ptc mcp` behind `client` has made its first attempt — they start
+ * in the background — so a `tools/list` read after it shows their settled state. Returns each upstream's name and
+ * state as the server reports them (for assertion messages); throws, naming them, when the bound passes first.
  */
-export async function waitForUpstreams(client: Client): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    const states = textOf(await evalLisp(client, "(mapv :state (tool/servers))"));
-    if (!/"(idle|connecting)"/.test(states)) return;
+export async function waitForUpstreams(client: Client): Promise<string> {
+  let states = "";
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline;) {
+    states = textOf(await evalLisp(client, "(mapv (juxt :name :state :status) (tool/servers))"));
+    if (!/"(idle|connecting|reconnecting)"/.test(states)) return states;
     await new Promise((r) => setTimeout(r, 100));
   }
+  throw new Error(`ptc mcp's upstreams did not settle within 30 s: ${states}`);
 }
