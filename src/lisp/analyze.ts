@@ -8,7 +8,19 @@
 import { type Form, formText, isSym, symbolText } from "./forms.ts";
 import { type Ana, constNode, constValue, formError, isConst, type Node, nonTail } from "./nodes.ts";
 import { SPECIALS } from "./specials.ts";
-import { EMPTY_VEC, flexGet, kw, makeRegex, mapFromKvs, mkFloat, setFromItems, vecFrom } from "./vals.ts";
+import {
+  EMPTY_VEC,
+  flexGet,
+  Keyword,
+  kw,
+  makeRegex,
+  mapFromKvs,
+  mkFloat,
+  setFromItems,
+  type Value,
+  vecFrom,
+} from "./vals.ts";
+import { SMALL_MAP_MAX, smallMapOfDistinct } from "./values/hashmap.ts";
 import { builtinCall, callNode, callSite, staticBuiltin } from "./calls.ts";
 import { analyzeSymbol, qualifiedHooks } from "./symbols.ts";
 import { takeRangeZero, takeRangeZeroForms } from "./take_range.ts";
@@ -106,12 +118,43 @@ function checkDuplicates(a: Ana, items: Form[], stride: number, what: string, fo
   void form;
 }
 
+/**
+ * The keys of a map literal's nodes when all are distinct constant keywords or strings and few enough for a flat map.
+ */
+function distinctNameKeys(nodes: Node[]): Value[] | null {
+  if (nodes.length > 2 * SMALL_MAP_MAX) return null;
+  const keys: Value[] = [];
+  for (let i = 0; i < nodes.length; i += 2) {
+    if (!isConst(nodes[i])) return null;
+    const k = constValue(nodes[i]);
+    if (!(k instanceof Keyword) && typeof k !== "string") return null;
+    // Keywords are interned and strings compare by value: a key written twice in another spelling (`':a` and `:a`)
+    // is seen here, and such a literal keeps the builder's last-wins rule.
+    if (keys.includes(k)) return null;
+    keys.push(k);
+  }
+  return keys;
+}
+
 function analyzeMap(form: Form & { type: "map" }, a: Ana): Node {
   checkDuplicates(a, form.items, 2, "key", form);
   const nodes = form.items.map((x) => analyze(x, a));
   if (nodes.every(isConst)) return constNode(mapFromKvs(nodes.map(constValue)));
   const n = nodes.length;
   const R = a.p.run;
+  const fixed = distinctNameKeys(nodes);
+  if (fixed !== null) {
+    // Constant keyword/string keys, distinct (checked above): the entries array is the map, no builder, no scan.
+    const strings = fixed.every((k) => typeof k === "string");
+    return (f) => {
+      // Built by push: a packed array, the elements kind every other small map has (a holey one would make the
+      // lookups' scans polymorphic).
+      const arr: Value[] = [];
+      for (let i = 0; i < n; i += 2) arr.push(fixed[i >> 1], nodes[i + 1](f));
+      R.alloc(32 + 24 * n);
+      return smallMapOfDistinct(arr, strings);
+    };
+  }
   return (f) => {
     const arr = new Array(n);
     for (let i = 0; i < n; i++) arr[i] = nodes[i](f);

@@ -7,7 +7,7 @@ import { type Form, lineCol, type SymbolForm } from "./forms.ts";
 import { type Ana, formError, type Node, UNBOUND } from "./nodes.ts";
 import { LispError } from "./errors.ts";
 import type { EvalContext } from "./runtime.ts";
-import { INTRINSIC1, INTRINSIC2, MISS } from "./intrinsics.ts";
+import { INTRINSIC1, INTRINSIC2, INTRINSIC3, MISS } from "./intrinsics.ts";
 import { type Builtin, checkArity, lookupBuiltin } from "./builtins/registry.ts";
 import { callValue, LispFn } from "./vals.ts";
 
@@ -139,6 +139,35 @@ export function builtinCall(b: Builtin, args: Node[], form: Form, a: Ana): Node 
         if (++R.steps >= R.nextCheck) R.slowCheck();
         try {
           return fn([x, y], R);
+        } catch (e) {
+          throw located(e, site);
+        }
+      };
+    }
+    case 3: {
+      const [a0, a1, a2] = args;
+      const op = Object.hasOwn(INTRINSIC3, b.name) ? INTRINSIC3[b.name] : undefined;
+      if (op !== undefined) {
+        return (f) => {
+          const x = a0(f);
+          const y = a1(f);
+          const z = a2(f);
+          if (++R.steps >= R.nextCheck) R.slowCheck();
+          try {
+            const r = op(x, y, z, R);
+            return r !== MISS ? r : fn([x, y, z], R);
+          } catch (e) {
+            throw located(e, site);
+          }
+        };
+      }
+      return (f) => {
+        const x = a0(f);
+        const y = a1(f);
+        const z = a2(f);
+        if (++R.steps >= R.nextCheck) R.slowCheck();
+        try {
+          return fn([x, y, z], R);
         } catch (e) {
           throw located(e, site);
         }

@@ -54,9 +54,12 @@ export function mapFlexGet(m: PMap, key: Value): Value {
     return m.get(key.underscored, NOT_FOUND)!;
   }
   if (typeof key === "string") {
-    const k = findKw(key);
     if (kvs !== null) {
-      const r = scanSmall(kvs, key, k === undefined ? NOT_FOUND : k);
+      // The exact key first, without looking the keyword up: the common hit (a string key of JSON data or of a map
+      // a program built from it) costs one scan.
+      for (let i = 0; i < kvs.length; i += 2) if (kvs[i] === key) return kvs[i + 1];
+      const k = m.sk ? undefined : findKw(key);
+      const r = k === undefined ? NOT_FOUND : scanSmall(kvs, k, NOT_FOUND);
       if (r !== NOT_FOUND || !key.includes("-")) return r!;
       const u = key.replaceAll("-", "_");
       const uk = findKw(u);
@@ -64,6 +67,7 @@ export function mapFlexGet(m: PMap, key: Value): Value {
     }
     let r = m.get(key, NOT_FOUND)!;
     if (r !== NOT_FOUND) return r;
+    const k = findKw(key);
     if (k !== undefined) {
       r = m.get(k, NOT_FOUND)!;
       if (r !== NOT_FOUND) return r;

@@ -237,6 +237,18 @@ export function mapFromArray(kvs: Value[]): PMap {
   return b.build();
 }
 
+/** Most entries {@link smallMapOfDistinct} takes: a map this small is a flat array. */
+export const SMALL_MAP_MAX = SMALL;
+
+/**
+ * A small map straight from a flat `[k0, v0, …]` array whose keys are known to be distinct (a map literal's
+ * constant keywords and strings, checked when the program was analyzed): no scan, and the array becomes the map's own
+ * (the caller must not keep it). `strings` says every key is a string. At most `SMALL_MAP_MAX` entries.
+ */
+export function smallMapOfDistinct(kvs: Value[], strings: boolean): PMap {
+  return kvs.length === 0 ? EMPTY_MAP : new PMap(kvs.length >> 1, kvs, null, strings);
+}
+
 /** A map from alternating keys and values (last duplicate wins). */
 export function mapOf(...kvs: Value[]): PMap {
   return mapFromArray(kvs);

@@ -1,0 +1,86 @@
+/**
+ * The fast paths of direct builtin calls (`get` with two or three arguments, three-argument `assoc` and `+`) and of
+ * map literals with constant keys must answer exactly as the general builtins do — which `apply` reaches, since it
+ * calls the builtin as a value — on every kind of operand, and charge the same budgets.
+ */
+import assert from "node:assert/strict";
+import { ev, evaluate } from "./helpers.ts";
+
+const DATA = { data: { "model-name": "m", model_id: 7, a: 1, "k": { b: 2 } } };
+
+Deno.test("intrinsics: get, assoc and + answer as the builtin called through apply", () => {
+  const cases = [
+    ["get", "{:a 1} :a"],
+    ["get", "{:a 1} \"a\""],
+    ["get", "{\"a\" 1} :a"],
+    ["get", "{:a nil} :a :d"],
+    ["get", "{:a 1} :b :d"],
+    ["get", "{:a-b 1} :a_b"],
+    ["get", "{:a_b 1} \"a-b\""],
+    ["get", "{\"a_b\" 1} \"a-b\""],
+    ["get", "{[1 2] :v} [1 2]"],
+    ["get", "{:a {:b 1}} [:a :b]"],
+    ["get", "[10 20] 1"],
+    ["get", "[10 20] 5 :d"],
+    ["get", "nil :a"],
+    ["get", "#{:a} :a"],
+    ["get", "\"abc\" 1"],
+    ["get", "data :model-name"],
+    ["get", "data \"model-id\""],
+    ["get", "data :model-id :d"],
+    ["get", "data :missing :d"],
+    ["assoc", "{:a 1} :a 2"],
+    ["assoc", "{\"a\" 1} :a 2"],
+    ["assoc", "{:a 1} \"a\" 2"],
+    ["assoc", "{:a 1} :a 1"],
+    ["assoc", "{} :a 1"],
+    ["assoc", "nil :a 1"],
+    ["assoc", "[1 2] 0 :x"],
+    ["assoc", "data :model-name 1"],
+    ["assoc", "data :model-id 1"],
+    ["+", "1 2 3"],
+    ["+", "1.5 2 3"],
+    ["+", "9007199254740990 1 1"],
+    ["+", "9007199254740991 1 1"],
+    ["+", "1 2 3.5"],
+  ];
+  for (const [f, args] of cases) {
+    const direct = evaluate(`(${f} ${args})`, { globals: DATA });
+    const viaApply = evaluate(`(apply ${f} [${args}])`, { globals: DATA });
+    assert.deepEqual(
+      direct.ok ? direct.printed : direct.reason,
+      viaApply.ok ? viaApply.printed : viaApply.reason,
+      `(${f} ${args})`,
+    );
+  }
+});
+
+Deno.test("intrinsics: the general builtin still reports what the fast path does not take", () => {
+  for (const src of ["(assoc 1 :a 2)", "(+ 1 2 :x)", "(assoc [1] 5 2)"]) {
+    const direct = evaluate(src);
+    const viaApply = evaluate(src.replace(/^\((\S+) (.*)\)$/, "(apply $1 [$2])"));
+    assert.equal(direct.ok, false, src);
+    assert.equal(viaApply.ok, false, src);
+    if (!direct.ok && !viaApply.ok) assert.equal(direct.reason, viaApply.reason, src);
+  }
+});
+
+Deno.test("intrinsics: a three-argument assoc into a map charges the allocation budget", () => {
+  const grow = (f: string) =>
+    evaluate(`(reduce (fn [m i] ${f}) {} (range 100000))`, { limits: { maxAllocBytes: 200_000 } });
+  const direct = grow("(assoc m i i)");
+  const viaApply = grow("(apply assoc [m i i])");
+  assert.equal(direct.ok ? "ok" : direct.reason, "memory_limit");
+  assert.equal(viaApply.ok ? "ok" : viaApply.reason, "memory_limit");
+});
+
+Deno.test("map literals: constant keys are one entry each; a key spelled twice keeps the last value", () => {
+  assert.equal(ev("(let [x 1] {':a x :a 2})"), "{:a 2}");
+  assert.equal(ev("(let [x 1] {:a x \"a\" 2})"), '{:a 1 "a" 2}');
+  assert.equal(ev("(let [x 1] (count {:a x :b x :c x}))"), "3");
+  assert.equal(ev("(let [x 1] (= {:a x :b 2} {:b 2 :a 1}))"), "true");
+  assert.equal(ev('(let [x 1] (get {"a" x} :a))'), "1");
+  assert.equal(ev("(let [x 1] (assoc {:a x} :b 2 :a 3))"), "{:a 3 :b 2}");
+  const big = Array.from({ length: 20 }, (_, i) => `:k${i} x`).join(" ");
+  assert.equal(ev(`(let [x 1] (count {${big}}))`), "20");
+});
