@@ -11,27 +11,27 @@ const DATA = { data: { "model-name": "m", model_id: 7, a: 1, "k": { b: 2 } } };
 Deno.test("intrinsics: get, assoc and + answer as the builtin called through apply", () => {
   const cases = [
     ["get", "{:a 1} :a"],
-    ["get", "{:a 1} \"a\""],
-    ["get", "{\"a\" 1} :a"],
+    ["get", '{:a 1} "a"'],
+    ["get", '{"a" 1} :a'],
     ["get", "{:a nil} :a :d"],
     ["get", "{:a 1} :b :d"],
     ["get", "{:a-b 1} :a_b"],
-    ["get", "{:a_b 1} \"a-b\""],
-    ["get", "{\"a_b\" 1} \"a-b\""],
+    ["get", '{:a_b 1} "a-b"'],
+    ["get", '{"a_b" 1} "a-b"'],
     ["get", "{[1 2] :v} [1 2]"],
     ["get", "{:a {:b 1}} [:a :b]"],
     ["get", "[10 20] 1"],
     ["get", "[10 20] 5 :d"],
     ["get", "nil :a"],
     ["get", "#{:a} :a"],
-    ["get", "\"abc\" 1"],
+    ["get", '"abc" 1'],
     ["get", "data :model-name"],
-    ["get", "data \"model-id\""],
+    ["get", 'data "model-id"'],
     ["get", "data :model-id :d"],
     ["get", "data :missing :d"],
     ["assoc", "{:a 1} :a 2"],
-    ["assoc", "{\"a\" 1} :a 2"],
-    ["assoc", "{:a 1} \"a\" 2"],
+    ["assoc", '{"a" 1} :a 2'],
+    ["assoc", '{:a 1} "a" 2'],
     ["assoc", "{:a 1} :a 1"],
     ["assoc", "{} :a 1"],
     ["assoc", "nil :a 1"],
@@ -76,7 +76,7 @@ Deno.test("intrinsics: a three-argument assoc into a map charges the allocation 
 
 Deno.test("map literals: constant keys are one entry each; a key spelled twice keeps the last value", () => {
   assert.equal(ev("(let [x 1] {':a x :a 2})"), "{:a 2}");
-  assert.equal(ev("(let [x 1] {:a x \"a\" 2})"), '{:a 1 "a" 2}');
+  assert.equal(ev('(let [x 1] {:a x "a" 2})'), '{:a 1 "a" 2}');
   assert.equal(ev("(let [x 1] (count {:a x :b x :c x}))"), "3");
   assert.equal(ev("(let [x 1] (= {:a x :b 2} {:b 2 :a 1}))"), "true");
   assert.equal(ev('(let [x 1] (get {"a" x} :a))'), "1");
