@@ -144,7 +144,8 @@ function analyzeMap(form: Form & { type: "map" }, a: Ana): Node {
   const R = a.p.run;
   const fixed = distinctNameKeys(nodes);
   if (fixed !== null) {
-    // Constant keyword/string keys, distinct (checked above): the entries array is the map, no builder, no scan.
+    // Constant keyword/string keys, distinct by value (distinctNameKeys): the entries array is the map, no builder,
+    // no scan.
     const strings = fixed.every((k) => typeof k === "string");
     return (f) => {
       // Built by push: a packed array, the elements kind every other small map has (a holey one would make the
