@@ -3,7 +3,7 @@
  * options, as the official MCP SDK client receives it — so an operator sees what the agent sees without a client.
  */
 import assert from "node:assert/strict";
-import { connectStdio, startWorld, waitForUpstreams } from "./mcp_server_helpers.ts";
+import { connectStdio, settledDescription, startWorld } from "./mcp_server_helpers.ts";
 import { runPtc } from "./ptc_process.ts";
 
 Deno.test("ptc catalog --prompt equals the lisp_eval description ptc mcp serves", async (t) => {
@@ -18,12 +18,8 @@ Deno.test("ptc catalog --prompt equals the lisp_eval description ptc mcp serves"
         const client = await connectStdio("auto", ["--upstreams-config", world.configPath, ...extra]);
         try {
           // ptc mcp starts its upstreams in the background and keeps the description current; catalog --prompt waits
-          // for each upstream's first attempt. List the tools once the server's upstreams have made theirs (bounded),
-          // bypassing the client's tools/list cache: a tool call may have filled it before the upstreams settled, and
-          // the server's list_changed that evicts it may still be on its way.
-          await waitForUpstreams(client);
-          const { tools } = await client.listTools(undefined, { cacheMode: "refresh" });
-          const served = tools.find((x) => x.name === "lisp_eval")?.description;
+          // for each upstream's first attempt. Read the description once the server's upstreams have made theirs.
+          const served = await settledDescription(client);
           assert.equal(printed.stdout.replace(/\n$/, ""), served);
         } finally {
           await client.close();

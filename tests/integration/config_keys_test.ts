@@ -31,7 +31,7 @@ import {
   writeConfig,
 } from "./config_keys_observe.ts";
 import { launch, ROOT } from "./launcher_helpers.ts";
-import { connectStdio, evalLisp, textOf, waitForUpstreams } from "./mcp_server_helpers.ts";
+import { connectStdio, evalLisp, settledDescription, textOf } from "./mcp_server_helpers.ts";
 
 /** This file: the pointer of every inline observation. */
 export const HERE = "tests/integration/config_keys_test.ts";
@@ -184,18 +184,14 @@ Deno.test("config keys on repl: limits, allow_writes, read_only, credentials, pa
 async function overMcp(
   config: string,
   programs: string[],
-): Promise<{ description: string; answers: string[]; states: string }> {
+): Promise<{ description: string; answers: string[] }> {
   const c = await connectStdio("auto", ["--upstreams-config", config, ...W], env);
   try {
     const answers: string[] = [];
     for (const p of programs) answers.push(textOf(await evalLisp(c, p)));
     // Upstreams start in the background: read the description once fx has made its first attempt (its tools are
-    // known then; the description follows the upstream's state). Bypass the client's tools/list cache: a tool call
-    // may have filled it before fx settled, and the list_changed that evicts it may still be on its way.
-    const states = await waitForUpstreams(c);
-    const { tools } = await c.listTools(undefined, { cacheMode: "refresh" });
-    const description = tools.find((t) => t.name === "lisp_eval")?.description ?? "";
-    return { description, answers, states };
+    // known then; the description follows the upstream's state).
+    return { description: await settledDescription(c), answers };
   } finally {
     await c.close();
   }
@@ -208,7 +204,7 @@ Deno.test("config keys on mcp: limits, allow_writes, read_only, credentials, cat
       READ_ONLY_PROGRAM,
     ]);
     // 7 tools > inline_max_tools 2: auto picks lazy (the default 8 lists every signature, as catalog --prompt shows).
-    assert.match(tools.description, /fx \(5 tools\)/, `${tools.states}\n${tools.description}`);
+    assert.match(tools.description, /fx \(5 tools\)/, tools.description);
     assert.doesNotMatch(tools.description, /fx\/echo/);
     assert.ok(tools.answers[0].includes(LIMITS_ANSWER), tools.answers[0]);
     assert.match(tools.description, /cfgkeys/, "libraries: the library's card");
@@ -227,7 +223,7 @@ Deno.test("config keys on mcp: limits, allow_writes, read_only, credentials, cat
     assert.match(
       ro.description,
       /fx \(4 tools\)/,
-      `lazy by inline_max_chars; the write tool withheld:\n${ro.states}\n${ro.description}`,
+      `lazy by inline_max_chars; the write tool withheld:\n${ro.description}`,
     );
     assert.doesNotMatch(ro.description, /fx\/echo/);
     assert.equal(ro.answers[0], READ_ONLY_ANSWERS.readOnly);

@@ -148,17 +148,23 @@ export function evalLisp(client: Client, program: string, extra: Record<string, 
   return client.callTool({ name: "lisp_eval", arguments: { program, ...extra } });
 }
 
+/** A catalog line's label of an upstream that has not made its first attempt yet, or is making another. */
+const UNSETTLED = /\[(not started|starting|restarting)\b/;
+
 /**
- * Wait (bounded, 30 s) until every upstream of the `ptc mcp` behind `client` has made its first attempt — they start
- * in the background — so a `tools/list` read after it shows their settled state. Returns each upstream's name and
- * state as the server reports them (for assertion messages); throws, naming them, when the bound passes first.
+ * The `lisp_eval` description `ptc mcp` serves once every upstream has made its first attempt (they start in the
+ * background; bounded, 30 s — then it throws with the last description). Each read goes past the client's tools/list
+ * cache: a tool call may have filled it before the upstreams settled, and the server's `list_changed` that evicts it
+ * may still be on its way. The description itself is watched, not `(tool/servers)`: a config's discovery limits
+ * (`max_catalog_result_bytes`, `max_catalog_ops`) may refuse that listing.
  */
-export async function waitForUpstreams(client: Client): Promise<string> {
-  let states = "";
+export async function settledDescription(client: Client): Promise<string> {
+  let description = "";
   for (const deadline = Date.now() + 30_000; Date.now() < deadline;) {
-    states = textOf(await evalLisp(client, "(mapv (juxt :name :state :status) (tool/servers))"));
-    if (!/"(idle|connecting|reconnecting)"/.test(states)) return states;
+    const { tools } = await client.listTools(undefined, { cacheMode: "refresh" });
+    description = tools.find((t) => t.name === "lisp_eval")?.description ?? "";
+    if (!UNSETTLED.test(description)) return description;
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`ptc mcp's upstreams did not settle within 30 s: ${states}`);
+  throw new Error(`ptc mcp's upstreams did not settle within 30 s:\n${description}`);
 }
