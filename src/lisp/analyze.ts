@@ -6,21 +6,11 @@
  * @module
  */
 import { type Form, formText, isSym, symbolText } from "./forms.ts";
-import { type Ana, constNode, constValue, formError, isConst, type Node, nonTail } from "./nodes.ts";
+import { type Ana, constNode, constValue, formError, isConst, type Node, nonTail, slotOf } from "./nodes.ts";
 import { SPECIALS } from "./specials.ts";
-import {
-  EMPTY_VEC,
-  flexGet,
-  Keyword,
-  kw,
-  makeRegex,
-  mapFromKvs,
-  mkFloat,
-  setFromItems,
-  type Value,
-  vecFrom,
-} from "./vals.ts";
+import { EMPTY_VEC, Keyword, kw, makeRegex, mapFromKvs, mkFloat, setFromItems, type Value, vecFrom } from "./vals.ts";
 import { SMALL_MAP_MAX, smallMapOfDistinct } from "./values/hashmap.ts";
+import { kwGet } from "./values/flex.ts";
 import { builtinCall, callNode, callSite, staticBuiltin } from "./calls.ts";
 import { analyzeSymbol, qualifiedHooks } from "./symbols.ts";
 import { takeRangeZero, takeRangeZeroForms } from "./take_range.ts";
@@ -90,10 +80,36 @@ function analyzeVector(items: Form[], a: Ana): Node {
   if (nodes.every(isConst)) return constNode(vecFrom(nodes.map(constValue)));
   const n = nodes.length;
   const R = a.p.run;
+  const cost = 16 + 8 * n;
+  // Up to three items: an array literal (packed, exact size, no loop over the item nodes).
+  if (n === 1) {
+    const [x] = nodes;
+    return (f) => {
+      const v = [x(f)];
+      R.alloc(cost);
+      return vecFrom(v);
+    };
+  }
+  if (n === 2) {
+    const [x, y] = nodes;
+    return (f) => {
+      const v = [x(f), y(f)];
+      R.alloc(cost);
+      return vecFrom(v);
+    };
+  }
+  if (n === 3) {
+    const [x, y, z] = nodes;
+    return (f) => {
+      const v = [x(f), y(f), z(f)];
+      R.alloc(cost);
+      return vecFrom(v);
+    };
+  }
   return (f) => {
     const arr = new Array(n);
     for (let i = 0; i < n; i++) arr[i] = nodes[i](f);
-    R.alloc(16 + 8 * n);
+    R.alloc(cost);
     return vecFrom(arr);
   };
 }
@@ -147,6 +163,35 @@ function analyzeMap(form: Form & { type: "map" }, a: Ana): Node {
     // Constant keyword/string keys, distinct by value (distinctNameKeys): the entries array is the map, no builder,
     // no scan.
     const strings = fixed.every((k) => typeof k === "string");
+    const cost = 32 + 24 * n;
+    // One to three entries: an array literal (packed and of exact size: no growth while it is filled).
+    if (n === 2) {
+      const [k0] = fixed;
+      const v0 = nodes[1];
+      return (f) => {
+        const arr = [k0, v0(f)];
+        R.alloc(cost);
+        return smallMapOfDistinct(arr, strings);
+      };
+    }
+    if (n === 4) {
+      const [k0, k1] = fixed;
+      const v0 = nodes[1], v1 = nodes[3];
+      return (f) => {
+        const arr = [k0, v0(f), k1, v1(f)];
+        R.alloc(cost);
+        return smallMapOfDistinct(arr, strings);
+      };
+    }
+    if (n === 6) {
+      const [k0, k1, k2] = fixed;
+      const v0 = nodes[1], v1 = nodes[3], v2 = nodes[5];
+      return (f) => {
+        const arr = [k0, v0(f), k1, v1(f), k2, v2(f)];
+        R.alloc(cost);
+        return smallMapOfDistinct(arr, strings);
+      };
+    }
     return (f) => {
       // Built by push: a packed array, the elements kind every other small map has (a holey one would make the
       // lookups' scans polymorphic).
@@ -226,8 +271,9 @@ function analyzeList(form: Form & { type: "list" }, a: Ana): Node {
       );
     }
     const [m, d] = args;
-    if (d === undefined) return (f) => flexGet(m(f), k, null);
-    return (f) => flexGet(m(f), k, d(f));
+    const s = slotOf(m);
+    if (d === undefined) return s >= 0 ? (f) => kwGet(f[s], k, null) : (f) => kwGet(m(f), k, null);
+    return (f) => kwGet(m(f), k, d(f));
   }
   if (
     head.type === "int" || head.type === "float" || head.type === "string" || head.type === "nil" ||

@@ -4,7 +4,7 @@
  * @module
  */
 import { type Form, lineCol, type SymbolForm } from "./forms.ts";
-import { type Ana, formError, type Node, UNBOUND } from "./nodes.ts";
+import { type Ana, constOf, formError, type Node, slotOf, UNBOUND } from "./nodes.ts";
 import { LispError } from "./errors.ts";
 import type { EvalContext } from "./runtime.ts";
 import { INTRINSIC1, INTRINSIC2, INTRINSIC3, MISS } from "./intrinsics.ts";
@@ -95,6 +95,20 @@ export function builtinCall(b: Builtin, args: Node[], form: Form, a: Ana): Node 
     case 1: {
       const [a0] = args;
       const op = Object.hasOwn(INTRINSIC1, b.name) ? INTRINSIC1[b.name] : undefined;
+      const s0 = slotOf(a0);
+      if (op !== undefined && s0 >= 0) {
+        // The argument is a local: read from the frame (one node call fewer per call).
+        return (f) => {
+          const x = f[s0];
+          if (++R.steps >= R.nextCheck) R.slowCheck();
+          try {
+            const r = op(x);
+            return r !== MISS ? r : fn([x], R);
+          } catch (e) {
+            throw located(e, site);
+          }
+        };
+      }
       if (op !== undefined) {
         return (f) => {
           const x = a0(f);
@@ -120,6 +134,34 @@ export function builtinCall(b: Builtin, args: Node[], form: Form, a: Ana): Node 
     case 2: {
       const [a0, a1] = args;
       const op = Object.hasOwn(INTRINSIC2, b.name) ? INTRINSIC2[b.name] : undefined;
+      const c1 = constOf(a1);
+      if (op !== undefined && c1 !== undefined) {
+        // A constant second operand (`(= (:status t) "error")`, `(+ n 1)`, `(get m :k)`): no node call for it.
+        const y = c1.v;
+        const s0 = slotOf(a0);
+        if (s0 >= 0) {
+          return (f) => {
+            const x = f[s0];
+            if (++R.steps >= R.nextCheck) R.slowCheck();
+            try {
+              const r = op(x, y);
+              return r !== MISS ? r : fn([x, y], R);
+            } catch (e) {
+              throw located(e, site);
+            }
+          };
+        }
+        return (f) => {
+          const x = a0(f);
+          if (++R.steps >= R.nextCheck) R.slowCheck();
+          try {
+            const r = op(x, y);
+            return r !== MISS ? r : fn([x, y], R);
+          } catch (e) {
+            throw located(e, site);
+          }
+        };
+      }
       if (op !== undefined) {
         return (f) => {
           const x = a0(f);
@@ -147,6 +189,22 @@ export function builtinCall(b: Builtin, args: Node[], form: Form, a: Ana): Node 
     case 3: {
       const [a0, a1, a2] = args;
       const op = Object.hasOwn(INTRINSIC3, b.name) ? INTRINSIC3[b.name] : undefined;
+      const s0 = slotOf(a0), s1 = slotOf(a1);
+      if (op !== undefined && s0 >= 0 && s1 >= 0) {
+        // A map and a key held in locals (`(assoc acc k v)`, `(get m k default)` in a reduce): read from the frame.
+        return (f) => {
+          const x = f[s0];
+          const y = f[s1];
+          const z = a2(f);
+          if (++R.steps >= R.nextCheck) R.slowCheck();
+          try {
+            const r = op(x, y, z, R);
+            return r !== MISS ? r : fn([x, y, z], R);
+          } catch (e) {
+            throw located(e, site);
+          }
+        };
+      }
       if (op !== undefined) {
         return (f) => {
           const x = a0(f);

@@ -115,6 +115,22 @@ export function constValue(n: Node): Value {
   return (n as ConstNode)[CONST]!;
 }
 
+/** Marks nodes that read a frame slot of the running function (its index). */
+const SLOT: unique symbol = Symbol("slot");
+type SlotNode = Node & { [SLOT]?: number };
+
+/** A node reading frame slot `i`; call nodes read such an argument straight from the frame (one call fewer). */
+export function slotNode(i: number): Node {
+  const n: SlotNode = (f) => f[i];
+  n[SLOT] = i;
+  return n;
+}
+
+/** The frame slot a node reads, or -1 when it is not a plain slot read. */
+export function slotOf(n: Node): number {
+  return SLOT in n ? (n as SlotNode)[SLOT]! : -1;
+}
+
 /** An analysis error with the form's position. */
 export function formError(a: Ana | ProgramCtx, reason: LispErrorReason, message: string, form: Form): LispError {
   const src = "p" in a ? a.p.source : a.source;

@@ -2,7 +2,7 @@
  * Core special forms: do, if, let, loop, recur, quote, comment (fn: special_fn.ts; defs: special_def.ts).
  * @module
  */
-import type { Form } from "./forms.ts";
+import type { Form, SymbolForm } from "./forms.ts";
 import {
   type Ana,
   conditional,
@@ -64,6 +64,26 @@ export function bindingVector(a: Ana, form: Form | undefined, what: string, whol
   return form.items;
 }
 
+/**
+ * One or two bindings of plain names (`[m (:model t) cur (get acc m)]`) compiled into `scope` as their slots and
+ * init nodes, or null (nothing bound) when there are more or one destructures.
+ */
+function simpleBindings(pairs: Form[], a: Ana, scope: LexScope): { slots: number[]; inits: Node[] } | null {
+  if (pairs.length !== 2 && pairs.length !== 4) return null;
+  for (let i = 0; i < pairs.length; i += 2) {
+    const p = pairs[i];
+    if (p.type !== "symbol" || p.ns !== null || p.name === "&") return null;
+  }
+  const slots: number[] = [];
+  const inits: Node[] = [];
+  for (let i = 0; i < pairs.length; i += 2) {
+    // Analyzed before the name is bound, as compileBindings does: an init sees the earlier names only.
+    inits.push(analyze(pairs[i + 1], { ...a, scope, tail: false }));
+    slots.push(scope.bind((pairs[i] as SymbolForm).name));
+  }
+  return { slots, inits };
+}
+
 /** Compile sequential bindings into `scope`: returns a node that evaluates and binds them all. */
 export function compileBindings(pairs: Form[], a: Ana, scope: LexScope, what: string): (f: Frame) => void {
   const inits: Node[] = [];
@@ -109,10 +129,27 @@ defSpecial(
   ) => {
     const pairs = bindingVector(a, items[1], "let", form);
     const scope = a.scope.child();
-    const bind = compileBindings(pairs, a, scope, "let");
+    const simple = simpleBindings(pairs, a, scope);
+    const bind = simple === null ? compileBindings(pairs, a, scope, "let") : null;
     const body = analyzeBody(items.slice(2), { ...a, scope });
+    if (simple !== null && simple.slots.length === 1) {
+      // One or two plain names: bound inline, no binding loop and no extra node call.
+      const [s0] = simple.slots, [i0] = simple.inits;
+      return (f) => {
+        f[s0] = i0(f);
+        return body(f);
+      };
+    }
+    if (simple !== null) {
+      const [s0, s1] = simple.slots, [i0, i1] = simple.inits;
+      return (f) => {
+        f[s0] = i0(f);
+        f[s1] = i1(f);
+        return body(f);
+      };
+    }
     return (f) => {
-      bind(f);
+      bind!(f);
       return body(f);
     };
   },

@@ -8,7 +8,7 @@ import { type SymbolForm, symbolText } from "./forms.ts";
 import type { Form } from "./forms.ts";
 import { LispError } from "./errors.ts";
 import { SPECIAL_VALUES, SPECIALS } from "./specials.ts";
-import { type Ana, type Cell, constNode, formError, type Node, type ProgramCtx, UNBOUND } from "./nodes.ts";
+import { type Ana, type Cell, constNode, formError, type Node, type ProgramCtx, slotNode, UNBOUND } from "./nodes.ts";
 import { supportedMethods } from "./builtins/registry.ts";
 import { builtinValue } from "./vals.ts";
 
@@ -17,7 +17,7 @@ export function localNode(a: Ana, name: string): Node | null {
   const ref = a.scope.resolve(name);
   if (ref === null) return null;
   const i = ref.index;
-  return ref.kind === "slot" ? (f) => f[i] : (f) => f[0][i];
+  return ref.kind === "slot" ? slotNode(i) : (f) => f[0][i];
 }
 
 /** Get (or create) the namespace cell of `name`. */

@@ -84,3 +84,66 @@ Deno.test("map literals: constant keys are one entry each; a key spelled twice k
   const big = Array.from({ length: 20 }, (_, i) => `:k${i} x`).join(" ");
   assert.equal(ev(`(let [x 1] (count {${big}}))`), "20");
 });
+
+Deno.test("node shapes: a local or constant operand read straight from the frame answers as the general call", () => {
+  // Each pair: the shape the analyzer specializes (locals, a constant second operand, a fused let) and the same
+  // computation through `identity`, which no specialization recognizes.
+  const values = [
+    "{:a 1 :b 2}",
+    '{"a" 1}',
+    "data",
+    "[1 2 3]",
+    "nil",
+    '"abc"',
+    "7",
+    "1.0",
+    "9007199254740993",
+    ":a",
+    "#{:a}",
+    "false",
+  ];
+  const shapes: [string, string][] = [
+    ["(let [x V] (:a x))", "(:a (identity V))"],
+    ["(let [x V] (:model-id x))", "(:model-id (identity V))"],
+    ["(let [x V] (:a x :d))", "(:a (identity V) :d)"],
+    ['(let [x V] (= x "abc"))', '(= (identity V) (identity "abc"))'],
+    ["(let [x V] (= x 7))", "(= (identity V) (identity 7))"],
+    ["(let [x V] (+ x 1))", "(+ (identity V) (identity 1))"],
+    ["(let [x V] (< x 2))", "(< (identity V) (identity 2))"],
+    ["(let [x V] (get x :a))", "(get (identity V) (identity :a))"],
+    ["(let [x V] (inc x))", "(inc (identity V))"],
+    ["(let [x V] (not x))", "(not (identity V))"],
+    ["(let [x V k :a] (assoc x k 5))", "(assoc (identity V) (identity :a) 5)"],
+    ["(let [x V k :a] (get x k :none))", "(get (identity V) (identity :a) :none)"],
+    ["(let [x V y (:a x)] [x y])", "(let [[x y] (identity [V (:a (identity V))])] [x y])"],
+    ["[V]", "(vector (identity V))"],
+    ["[V V]", "(vector (identity V) V)"],
+    ["[V 1 V]", "(vector (identity V) 1 V)"],
+    ["(let [x V] {:a x})", "(hash-map :a (identity V))"],
+    ["(let [x V] {:a x :b x})", "(hash-map :a (identity V) :b V)"],
+    ['(let [x V] {:a x "b" 1 :c x})', '(hash-map :a (identity V) "b" 1 :c V)'],
+  ];
+  const show = (r: ReturnType<typeof evaluate>) => (r.ok ? r.printed : r.reason);
+  for (const v of values) {
+    for (const [special, general] of shapes) {
+      const s = special.replaceAll("V", v);
+      const g = general.replaceAll("V", v);
+      assert.equal(show(evaluate(s, { globals: DATA })), show(evaluate(g, { globals: DATA })), `${s} vs ${g}`);
+    }
+  }
+});
+
+Deno.test("node shapes: a fused let binds in order, shadows, and a failing specialized call still names its line", () => {
+  assert.equal(ev("(let [x 1 x (inc x)] x)"), "2");
+  assert.equal(ev("(let [x 1] (let [y (+ x 1) x 10] [x y]))"), "[10 2]");
+  assert.equal(ev("(let [f (fn [x] (let [y (* x 2)] (if (< y 10) (recur y) y)))] (f 1))"), "16");
+  const r = evaluate('(let [x "a"]\n  (inc x))');
+  assert.equal(r.ok, false);
+  if (!r.ok) {
+    assert.equal(r.line, 2);
+    assert.match(r.message, /line 2/);
+  }
+  const r2 = evaluate("(let [m {:a 1} k :a]\n\n  (assoc m k (/ 1 0)))");
+  assert.equal(r2.ok, false);
+  if (!r2.ok) assert.equal(r2.line, 3);
+});

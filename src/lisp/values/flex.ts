@@ -99,6 +99,15 @@ export function flexGet(coll: Value, key: Value, nf: Value): Value {
   return nf;
 }
 
+/** `flexGet` with a keyword key (a keyword call `(:k coll)`): only maps can hold it. */
+export function kwGet(coll: Value, key: Keyword, nf: Value): Value {
+  if (coll instanceof PMap) {
+    const r = mapFlexGet(coll, key);
+    return r === NOT_FOUND ? nf : r;
+  }
+  return nf;
+}
+
 /** Nested flex lookup along `path` (a vector); default only when the path is missing. Empty path → root. */
 export function getIn(coll: Value, path: PVec, nf: Value): Value {
   let cur = coll;
@@ -160,6 +169,11 @@ export function storedKey(get: (k: Value) => Value | typeof NOT_FOUND, key: Valu
 /** The key a write of `key` into map `m` uses: the entry's existing key when `m` holds the name in another form. */
 export function writeKey(m: PMap, key: Value): Value {
   if (m.size === 0 || !(key instanceof Keyword || typeof key === "string")) return key;
+  const kvs = m.kvs;
+  if (kvs !== null) {
+    // The common write: the key is already there in this very form (keywords are interned, strings compare by value).
+    for (let i = 0; i < kvs.length; i += 2) if (kvs[i] === key) return key;
+  }
   const k = storedKey((x) => m.get(x, NOT_FOUND)!, key);
   return k === NOT_FOUND ? key : k;
 }
