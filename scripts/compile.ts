@@ -22,6 +22,7 @@ import { parseArgs } from "node:util";
 import { CONFINED_COMMANDS, faceNeeds } from "../src/cli/face_needs.ts";
 import { faceFlags } from "../src/cli/needs.ts";
 import { VERSION } from "../src/version.ts";
+import { SANDBOX_V8_TUNING } from "../src/sandbox/spawn.ts";
 
 const GENERAL = ["--allow-read", "--allow-write", "--allow-net", "--allow-env", "--allow-run", "--allow-sys"];
 
@@ -67,6 +68,8 @@ export function compileArgs(plan: CompilePlan, flags: string[]): string[] {
     "compile",
     "--no-prompt",
     ...flags,
+    // The binary is its own sandbox process, and V8 flags can only be baked in: the sandbox's tuning applies to it.
+    `--v8-flags=${SANDBOX_V8_TUNING.join(",")}`,
     ...INCLUDED.flatMap((m) => ["--include", m]),
     "--output",
     outputOf(plan),

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { builtProblem, denortProblem, INCLUDED } from "../../scripts/compile.ts";
 import { codeNeeds, sandboxNeeds } from "../../src/cli/face_needs.ts";
 import { mergeNeeds } from "../../src/cli/needs.ts";
+import { SANDBOX_V8_TUNING } from "../../src/sandbox/spawn.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname.replace(/\/$/, "");
 const EXAMPLE = join(ROOT, "upstreams.example.jsonc");
@@ -84,6 +85,8 @@ for (const face of FACES) {
       assert.equal(args[args.indexOf(m) - 1], "--include");
       assert.ok(Deno.statSync(join(ROOT, m)).isFile, `${m} exists`);
     }
+    // the binary is its own sandbox process: the sandbox's V8 tuning is baked in (it cannot be passed at run time)
+    assert.ok(args.includes(`--v8-flags=${SANDBOX_V8_TUNING.join(",")}`), args.join(" "));
     assert.equal(args[args.indexOf("--output") + 1], `dist/ptc-${face[0]}`);
     assert.equal(args.at(-1), "main.ts");
   });
