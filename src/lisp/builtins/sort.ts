@@ -48,11 +48,42 @@ export function comparator(fn: string, c: Value, pos: number): (a: Value, b: Val
   };
 }
 
+/** 1 (ascending) or -1 (descending) when comparator argument `c` orders numbers by value; 0 for any other. */
+function numericOrder(c: Value): number {
+  if (c instanceof Keyword) return c.name === "asc" ? 1 : c.name === "desc" ? -1 : 0;
+  if (!(c instanceof BuiltinFn)) return 0;
+  const n = c.b.name;
+  return n === "compare" || n === "<" || n === "<=" ? 1 : n === ">" || n === ">=" ? -1 : 0;
+}
+
+/**
+ * Sort `xs` in place by numeric value when every item is a plain number other than NaN and -0 (integers and
+ * non-integral floats): a typed-array sort, no comparator call per comparison. Equal such numbers cannot be told
+ * apart, so the order is the one the stable comparator sort gives. False (xs untouched) otherwise.
+ */
+function sortPlainNumbers(xs: Value[], order: number, ctx: { alloc(n: number): void }): boolean {
+  const n = xs.length;
+  if (n < 2) return false;
+  for (let i = 0; i < n; i++) {
+    const x = xs[i];
+    if (typeof x !== "number" || x !== x || (x === 0 && 1 / x < 0)) return false;
+  }
+  ctx.alloc(8 * n);
+  const t = new Float64Array(n);
+  for (let i = 0; i < n; i++) t[i] = xs[i] as number;
+  t.sort();
+  if (order > 0) { for (let i = 0; i < n; i++) xs[i] = t[i]; }
+  else for (let i = 0; i < n; i++) xs[i] = t[n - 1 - i];
+  return true;
+}
+
 function sortImpl(args: Value[], ctx: { step(n: number): void; alloc(n: number): void }): Value {
   const src = args[args.length - 1];
   const xs = src instanceof PSet ? src.members() : seqView(src, "sort", args.length).slice();
   ctx.step(xs.length);
   ctx.alloc(slots(xs.length));
+  const order = args.length === 2 ? numericOrder(args[0]) : 1;
+  if (order !== 0 && sortPlainNumbers(xs, order, ctx)) return vecFrom(xs);
   xs.sort(args.length === 2 ? comparator("sort", args[0], 1) : clojureCompare);
   return vecFrom(xs);
 }
