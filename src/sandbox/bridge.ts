@@ -1,6 +1,7 @@
 /**
  * The host side of the tool bridge: receives a sandbox process's tool and discovery requests, performs them with the
- * callbacks of the current evaluation and sends the JSON answer back as an `answer` frame.
+ * callbacks of the current evaluation and sends the answer back as an `answer` frame (tool answers in V8's format
+ * when the evaluation takes it, v8_frames.ts; otherwise, and for discovery, JSON).
  *
  * Answers are written only for the evaluation (epoch) and request (seq) they belong to: a slow tool that answers
  * after its evaluation ended can never leak into the next one.
@@ -8,7 +9,8 @@
  */
 import type { DiscoveryOp, DiscoveryOutcome, RunClock, ToolOutcome, ToolRequest } from "../core/tool_seam.ts";
 import type { JsonObject } from "../core/json.ts";
-import type { BridgeRequest } from "./protocol.ts";
+import { answerFrame, type BridgeRequest, framed } from "./protocol.ts";
+import { jsonExact, v8AnswerBody, v8Loaded, v8Size } from "./v8_frames.ts";
 
 /**
  * What the host offers one evaluation. The upstream runtime provides this (one run context per evaluation);
@@ -39,27 +41,39 @@ function hostFault(request: ToolRequest, e: unknown): ToolOutcome {
   };
 }
 
+/** An outcome without its undefined members (an absent `mutationState`), as JSON would carry it. */
+function withoutUndefined(o: ToolOutcome): ToolOutcome {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) if (v !== undefined) out[k] = v;
+  return out as ToolOutcome;
+}
+
 /** Per-process bridge endpoint on the host: serves the requests of the running evaluation. */
 export class HostBridge {
   #epoch = 0;
   #host: SandboxHost | undefined;
   #active = false;
+  #binary = false;
 
   /**
-   * `send(seq, bytes)` writes the answer (UTF-8 JSON of at most `maxAnswerBytes`) for request `seq` to the process;
+   * `send(frame)` writes an answer frame (a body of at most `maxAnswerBytes`, plus the header) to the process;
    * `abort()` ends the evaluation when no answer can be given.
    */
   constructor(
     private maxAnswerBytes: number,
-    private send: (seq: number, json: Uint8Array) => void,
+    private send: (frame: Uint8Array) => void,
     private abort: () => void,
   ) {}
 
-  /** Start serving a new evaluation with `host` (undefined: the evaluation has no tools). */
-  begin(host: SandboxHost | undefined): void {
+  /**
+   * Start serving a new evaluation with `host` (undefined: the evaluation has no tools); `binary`: its tool answers
+   * go in V8's format (the evaluation's message said so, v8_frames.ts).
+   */
+  begin(host: SandboxHost | undefined, binary = false): void {
     this.#epoch++;
     this.#host = host;
     this.#active = true;
+    this.#binary = binary && v8Loaded();
   }
 
   /** The evaluation ended: late answers are dropped. */
@@ -79,7 +93,7 @@ export class HostBridge {
       const epoch = this.#epoch;
       const [one] = request.requests;
       const answer = (o: ToolOutcome) => {
-        if (epoch === this.#epoch && this.#active) this.#write(seq, this.#encodeOutcomes([o]));
+        if (epoch === this.#epoch && this.#active) this.#answerTools(seq, [o]);
       };
       let pending: Promise<ToolOutcome>;
       try {
@@ -108,7 +122,7 @@ export class HostBridge {
         return hostFault(request, e);
       }
     }));
-    if (epoch === this.#epoch && this.#active) this.#write(seq, this.#encodeOutcomes(outcomes));
+    if (epoch === this.#epoch && this.#active) this.#answerTools(seq, outcomes);
   }
 
   /** Serve one discovery request. */
@@ -141,6 +155,55 @@ export class HostBridge {
     this.#write(seq, bytes);
   }
 
+  /** Answer a tools request: in V8's format when this evaluation takes it, else as JSON. */
+  #answerTools(seq: number, outcomes: ToolOutcome[]): void {
+    const plain = this.#binary ? outcomes.map(withoutUndefined) : null;
+    if (plain !== null && jsonExact(plain)) {
+      const body = this.#encodeOutcomesV8(seq, plain);
+      if (body !== null) {
+        if (body.length > this.maxAnswerBytes + 1024) this.abort();
+        else this.send(framed(body));
+        return;
+      }
+    }
+    this.#write(seq, this.#encodeOutcomes(outcomes));
+  }
+
+  /**
+   * The answer body in V8's format; the largest outcomes are replaced by `response_too_large` until it fits the
+   * bridge limit (sizes counted in that format). Null when a value cannot be serialized so (then JSON decides).
+   */
+  #encodeOutcomesV8(seq: number, outcomes: ToolOutcome[]): Uint8Array | null {
+    try {
+      let body = v8AnswerBody(seq, outcomes);
+      if (body.length <= this.maxAnswerBytes) return body;
+      const out = outcomes.slice();
+      const sizes = out.map((o) => v8Size(o));
+      const order = sizes.map((n, i) => [n, i]).sort((a, b) => b[0] - a[0]);
+      for (const [size, i] of order) {
+        out[i] = this.#tooLarge(out[i], size);
+        body = v8AnswerBody(seq, out);
+        if (body.length <= this.maxAnswerBytes) return body;
+      }
+      return body;
+    } catch {
+      return null;
+    }
+  }
+
+  /** The outcome that replaces one whose answer of `size` bytes does not fit the bridge. */
+  #tooLarge(o: ToolOutcome, size: number): ToolOutcome {
+    return {
+      kind: "tagged",
+      ok: false,
+      // A write the upstream applied stays applied, however large its answer.
+      ...(o.kind === "tagged" && o.mutationState ? { mutationState: o.mutationState } : {}),
+      reason: "response_too_large",
+      message: `the tool answered ${size} bytes; the sandbox bridge carries at most ${this.maxAnswerBytes} ` +
+        `bytes per call (ask the tool for less: filters, pagination, fields)`,
+    } as ToolOutcome;
+  }
+
   /** Encode outcomes; the largest ones are replaced by `response_too_large` until the answer fits the bridge limit. */
   #encodeOutcomes(outcomes: ToolOutcome[]): Uint8Array {
     const parts = outcomes.map((o) => JSON.stringify(o));
@@ -149,16 +212,7 @@ export class HostBridge {
     const order = parts.map((p, i) => [p.length, i]).sort((a, b) => b[0] - a[0]);
     for (const [, i] of order) {
       const size = encoder.encode(parts[i]).length;
-      const o = outcomes[i];
-      parts[i] = JSON.stringify({
-        kind: "tagged",
-        ok: false,
-        // A write the upstream applied stays applied, however large its answer.
-        ...(o.kind === "tagged" && o.mutationState ? { mutationState: o.mutationState } : {}),
-        reason: "response_too_large",
-        message: `the tool answered ${size} bytes; the sandbox bridge carries at most ${this.maxAnswerBytes} ` +
-          `bytes per call (ask the tool for less: filters, pagination, fields)`,
-      });
+      parts[i] = JSON.stringify(this.#tooLarge(outcomes[i], size));
       bytes = encoder.encode(`[${parts.join(",")}]`);
       if (bytes.length <= this.maxAnswerBytes) return bytes;
     }
@@ -168,6 +222,6 @@ export class HostBridge {
   #write(seq: number, bytes: Uint8Array): void {
     // Only reachable with an absurdly small bridge limit: end the evaluation rather than answer wrongly.
     if (bytes.length > this.maxAnswerBytes + 1024) this.abort();
-    else this.send(seq, bytes);
+    else this.send(answerFrame(seq, bytes));
   }
 }

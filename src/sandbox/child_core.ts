@@ -26,6 +26,7 @@ import {
   type SandboxResult,
 } from "./protocol.ts";
 import type { LibrarySource } from "../lisp/library_types.ts";
+import { decodeV8Frame, decodeV8FrameSync, isV8Frame, loadV8 } from "./v8_frames.ts";
 
 /** What the child needs from the language (src/lisp/mod.ts provides both). */
 export interface LanguageModule<L = unknown> {
@@ -58,15 +59,28 @@ class Channel {
     writeAll(encodeFrameView(msg));
   }
 
-  /** The next host message; exits the process when the host closed the pipe (nothing left to serve). */
-  receive(): HostMessage {
+  /** The next host frame's body; exits the process when the host closed the pipe (nothing left to serve). */
+  #next(): Uint8Array {
     while (true) {
       const body = this.#frames.next();
-      if (body) return JSON.parse(decoder.decode(body)) as HostMessage;
+      if (body) return body;
       const n = Deno.stdin.readSync(this.#frames.spare());
       if (n === null || n === 0) Deno.exit(0);
       this.#frames.commit(n);
     }
+  }
+
+  /** The next host message while an evaluation runs (answers, aborts, pauses): read synchronously. */
+  receive(): HostMessage {
+    const body = this.#next();
+    // A V8 frame here is a tool answer of an evaluation whose message said `binaryAnswers` (node:v8 loaded first).
+    return isV8Frame(body) ? decodeV8FrameSync(body) : JSON.parse(decoder.decode(body)) as HostMessage;
+  }
+
+  /** The next host message between evaluations, where an evaluation's payload may come in V8's format. */
+  async receiveAny(): Promise<HostMessage> {
+    const body = this.#next();
+    return isV8Frame(body) ? await decodeV8Frame(body) : JSON.parse(decoder.decode(body)) as HostMessage;
   }
 }
 
@@ -339,9 +353,11 @@ export async function serveChild<L>(language: LanguageModule<L>, options: ChildO
   }
   channel.send({ type: "ready" });
   while (true) {
-    const msg = channel.receive();
+    const msg = await channel.receiveAny();
     switch (msg.type) {
       case "eval": {
+        // Its tool answers will come in V8's format: load the decoder now, while nothing waits on a read.
+        if (msg.binaryAnswers) await loadV8();
         let result: SandboxResult;
         try {
           result = runEval(msg);

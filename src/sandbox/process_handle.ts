@@ -12,13 +12,14 @@
 import type { JsonObject, JsonValue } from "../core/json.ts";
 import { HostBridge, type SandboxHost } from "./bridge.ts";
 import { type SandboxLimits, toEvalLimits } from "./limits.ts";
-import { answerFrame, type ChildMessage, encodeFrame, type EvalMessage, type HostMessage } from "./protocol.ts";
+import { type ChildMessage, encodeFrame, type EvalMessage, type HostMessage } from "./protocol.ts";
 import { sandboxCommand, spawnSandboxChild, type SpawnSpec } from "./spawn.ts";
 import { takePrestarted } from "./prestart.ts";
 import { failure, type RunResult, SandboxStopped } from "./run_result.ts";
 import { watchRun } from "./run_watch.ts";
 import { exitResult, readFrames, StderrTail } from "./child_streams.ts";
 import { PayloadCache } from "./payload_cache.ts";
+import { carriesPayload, encodeV8Frame, loadV8, v8Loaded } from "./v8_frames.ts";
 import { forgetLive, trackLive } from "./live_processes.ts";
 
 /** Options of one run on a process. */
@@ -72,7 +73,7 @@ export class SandboxProcess {
     this.ready.catch(() => {});
     this.#bridge = new HostBridge(
       maxAnswerBytes,
-      (seq, json) => this.#sendAnswer(seq, json),
+      (frame) => this.#sendAnswer(frame),
       () => this.#abortRun("timeout"),
     );
     const { command, args } = sandboxCommand(spec);
@@ -87,6 +88,8 @@ export class SandboxProcess {
       return;
     }
     trackLive(this);
+    // Payload frames go in V8's format once `node:v8` is loaded (v8_frames.ts); until then they go as JSON.
+    void loadV8().catch(() => {});
     this.#writer = this.#child.stdin.getWriter();
     this.#send({ type: "init", libraries: spec.libraries ?? [] });
     const frames = readFrames(this.#child.stdout, (msg) => this.#onMessage(msg), (why) => this.#fail(why));
@@ -136,6 +139,7 @@ export class SandboxProcess {
       source,
       mode: opts.mode,
       toolNames: opts.host ? [...opts.host.toolNames] : null,
+      ...(opts.host && v8Loaded() ? { binaryAnswers: true } : {}),
       hasDiscovery: opts.host?.discovery !== undefined,
       context: context.wire,
       globals: globals.wire,
@@ -146,7 +150,7 @@ export class SandboxProcess {
     };
     let frame: Uint8Array;
     try {
-      frame = encodeFrame(msg);
+      frame = (carriesPayload(msg) ? encodeV8Frame(msg) : null) ?? encodeFrame(msg);
     } catch (e) {
       // Nothing was written, but a process whose request could not be handed over is never reused.
       this.kill();
@@ -172,7 +176,7 @@ export class SandboxProcess {
           resolve(r);
         },
       };
-      this.#bridge.begin(opts.host);
+      this.#bridge.begin(opts.host, msg.binaryAnswers === true);
       this.#write(frame);
       const watch = watchRun(limits, started, opts.signal, {
         abort: (why) => this.#send({ type: "abort", id, why }),
@@ -237,9 +241,9 @@ export class SandboxProcess {
     this.#writer?.write(bytes).catch(() => {});
   }
 
-  #sendAnswer(seq: number, json: Uint8Array): void {
+  #sendAnswer(frame: Uint8Array): void {
     if (this.#dead) return;
-    this.#write(answerFrame(seq, json));
+    this.#write(frame);
   }
 
   #abortRun(why: "timeout" | "cancelled"): void {

@@ -41,6 +41,8 @@ export interface EvalMessage {
   mode: "fresh" | "session";
   /** Host tool names, or null when the host offers no tools. */
   toolNames: string[] | null;
+  /** Tool answers of this evaluation come in V8's format (v8_frames.ts): the child loads `node:v8` before it runs. */
+  binaryAnswers?: boolean;
   hasDiscovery: boolean;
   context?: CachedPayload<JsonObject>;
   globals?: CachedPayload<Record<string, JsonValue>>;
