@@ -10,7 +10,7 @@
 import type { DiscoveryOp, DiscoveryOutcome, RunClock, ToolOutcome, ToolRequest } from "../core/tool_seam.ts";
 import type { JsonObject } from "../core/json.ts";
 import { answerFrame, type BridgeRequest, framed } from "./protocol.ts";
-import { jsonExact, v8AnswerBody, v8Loaded, v8Size } from "./v8_frames.ts";
+import { v8AnswerBody, v8Loaded, v8Size, worthV8 } from "./v8_frames.ts";
 
 /**
  * What the host offers one evaluation. The upstream runtime provides this (one run context per evaluation);
@@ -158,7 +158,7 @@ export class HostBridge {
   /** Answer a tools request: in V8's format when this evaluation takes it, else as JSON. */
   #answerTools(seq: number, outcomes: ToolOutcome[]): void {
     const plain = this.#binary ? outcomes.map(withoutUndefined) : null;
-    if (plain !== null && jsonExact(plain)) {
+    if (plain !== null && worthV8(plain)) {
       const body = this.#encodeOutcomesV8(seq, plain);
       if (body !== null) {
         if (body.length > this.maxAnswerBytes + 1024) this.abort();

@@ -39,11 +39,16 @@ export function isV8Frame(body: Uint8Array): boolean {
   return body.length > 0 && body[0] === V8_TAG;
 }
 
-/** True when `msg` carries a payload value worth the binary format (an evaluation with new globals or context). */
+/**
+ * True when `msg` is an evaluation whose new globals or context are worth V8's format: carried exactly, and of at
+ * least `V8_MIN_BYTES` together.
+ */
 export function carriesPayload(msg: HostMessage): boolean {
   if (msg.type !== "eval") return false;
   const g = msg.globals?.value, c = msg.context?.value;
-  return (g !== undefined || c !== undefined) && (g === undefined || jsonExact(g)) && (c === undefined || jsonExact(c));
+  if (g === undefined && c === undefined) return false;
+  const gs = g === undefined ? 0 : jsonExactSize(g), cs = c === undefined ? 0 : jsonExactSize(c);
+  return gs >= 0 && cs >= 0 && gs + cs >= V8_MIN_BYTES;
 }
 
 /**
@@ -60,53 +65,67 @@ export function encodeV8Frame(msg: HostMessage): Uint8Array | null {
 }
 
 /**
- * True when JSON would carry `value` exactly as V8's format does, so the format cannot change what a program sees:
- * only strings, booleans, null, finite numbers other than -0, dense arrays and plain objects (JSON turns -0 into 0,
- * NaN into null, drops undefined members, calls `toJSON`; V8's format keeps them). Data parsed from JSON always
- * passes; a value a transport built with such members, or one sharing an object (a cycle), goes as JSON instead.
- * Iterative: any depth.
+ * Values below this estimated size go as JSON: for a small value V8's format gains nothing (a tool call's round trip
+ * measured slower with it), and the child need not load `node:v8` for it.
  */
-export function jsonExact(value: unknown): boolean {
+export const V8_MIN_BYTES = 64 * 1024;
+
+/**
+ * The rough size of `value` (string characters plus 8 per other item) when JSON would carry it exactly as V8's format
+ * does, else -1 — so the format cannot change what a program sees: only strings, booleans, null, finite numbers other
+ * than -0, dense arrays and plain objects (JSON turns -0 into 0, NaN into null, drops undefined members, calls
+ * `toJSON`; V8's format keeps them). Data parsed from JSON always passes; a value a transport built with such members,
+ * or one sharing an object (a cycle), goes as JSON instead. Iterative: any depth.
+ */
+export function jsonExactSize(value: unknown): number {
   const stack: unknown[] = [value];
-  // An object met twice (shared, or a cycle JSON cannot carry at all) also sends the frame as JSON.
   const seen = new Set<object>();
+  let size = 0;
   while (stack.length > 0) {
     const v = stack.pop();
     switch (typeof v) {
       case "string":
+        size += v.length + 2;
+        continue;
       case "boolean":
+        size += 5;
         continue;
       case "number":
-        if (!Number.isFinite(v) || (v === 0 && 1 / v < 0)) return false;
+        if (!Number.isFinite(v) || (v === 0 && 1 / v < 0)) return -1;
+        size += 8;
         continue;
       case "object":
         break;
       default:
-        return false; // undefined, bigint, function, symbol
+        return -1; // undefined, bigint, function, symbol
     }
+    size += 8;
     if (v === null) continue;
-    if (seen.has(v)) return false;
+    if (seen.has(v)) return -1;
     seen.add(v);
     if (Array.isArray(v)) {
       for (let i = 0; i < v.length; i++) {
         const x = v[i];
-        if (x === undefined) return false; // a hole or an undefined member
-        if (typeof x === "object" && x !== null) stack.push(x);
-        else if (typeof x !== "string" && typeof x !== "boolean") stack.push(x);
+        if (x === undefined) return -1; // a hole or an undefined member
+        stack.push(x);
       }
       continue;
     }
     const proto = Object.getPrototypeOf(v);
-    if (proto !== Object.prototype && proto !== null) return false;
+    if (proto !== Object.prototype && proto !== null) return -1;
     const o = v as Record<string, unknown>;
+    if (Object.hasOwn(o, "toJSON")) return -1;
     for (const k in o) {
-      const x = o[k];
-      if (typeof x === "object" && x !== null) stack.push(x);
-      else if (typeof x !== "string" && typeof x !== "boolean") stack.push(x);
+      size += k.length + 3;
+      stack.push(o[k]);
     }
-    if (Object.hasOwn(o, "toJSON")) return false;
   }
-  return true;
+  return size;
+}
+
+/** True when V8's format carries `value` exactly as JSON would and it is large enough to gain from it. */
+export function worthV8(value: unknown): boolean {
+  return jsonExactSize(value) >= V8_MIN_BYTES;
 }
 
 /** True once `node:v8` is loaded in this process. */
