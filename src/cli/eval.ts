@@ -7,6 +7,7 @@
  * can use the language but call no tools.
  * @module
  */
+import { MAX_RESPONSE_DEPTH, nestsDeeperThan } from "../core/json_depth.ts";
 import {
   locateConfig,
   processAllowsWrites,
@@ -213,11 +214,14 @@ async function planFromArgs(args: string[]): Promise<EvalPlan | "help"> {
     throw new UsageError("no program given (PROGRAM, -f FILE, or - for stdin)");
   }
   const globals = values.data !== undefined
-    ? { data: parseDataFile(values.data, await readInput(values.data, "--data")) }
+    ? {
+      data: shallowEnough(parseDataFile(values.data, await readInput(values.data, "--data")), `--data ${values.data}`),
+    }
     : undefined;
   let context: JsonObject | undefined;
   if (values.context !== undefined) {
-    const parsed = parseJson(await readInput(values.context, "--context"), `--context ${values.context}`);
+    const what = `--context ${values.context}`;
+    const parsed = shallowEnough(parseJson(await readInput(values.context, "--context"), what), what);
     if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
       throw new InputError(`--context ${values.context}: expected a JSON object (its keys become data/<key>)`);
     }
@@ -238,6 +242,17 @@ async function planFromArgs(args: string[]): Promise<EvalPlan | "help"> {
     yes: values.yes === true,
     recordReplay,
   };
+}
+
+/**
+ * `value` when it nests at most `MAX_RESPONSE_DEPTH` levels (the bound tool results have); deeper data would end in an
+ * engine stack error far from its cause.
+ */
+function shallowEnough(value: JsonValue, what: string): JsonValue {
+  if (nestsDeeperThan(value, MAX_RESPONSE_DEPTH)) {
+    throw new InputError(`${what}: arrays and objects nest deeper than ${MAX_RESPONSE_DEPTH} levels; flatten the data`);
+  }
+  return value;
 }
 
 async function readInput(path: string, flag: string): Promise<string> {

@@ -3,6 +3,7 @@
  * `output_schema` the returned value must satisfy. Failures are `args_error` envelopes naming the argument.
  * @module
  */
+import { MAX_RESPONSE_DEPTH, nestsDeeperThan } from "../core/json_depth.ts";
 import { Validator } from "@cfworker/json-schema";
 import type { JsonObject } from "../core/json.ts";
 import { utf8Bytes } from "./metrics.ts";
@@ -43,6 +44,11 @@ export function checkContext(context: unknown, limits: ArgLimits): JsonObject | 
     if (key === "" || key.includes("/")) {
       throw new ArgsError(`argument \`context\` key ${JSON.stringify(key)} must be non-empty and contain no '/'`);
     }
+  }
+  if (nestsDeeperThan(context as JsonObject, MAX_RESPONSE_DEPTH)) {
+    throw new ArgsError(
+      `argument \`context\` nests arrays and objects deeper than ${MAX_RESPONSE_DEPTH} levels; flatten it`,
+    );
   }
   const size = utf8Bytes(JSON.stringify(context));
   if (size > limits.maxContextBytes) {

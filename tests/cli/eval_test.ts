@@ -121,12 +121,25 @@ Deno.test("eval: usage and input errors exit 2 with a clear message", async () =
     assert.doesNotMatch(r.stderr, /\n\s+at /, "no stack trace");
   }
   const ctx = await tempFile("[1, 2]");
+  // Hostile: data nested 200,000 deep parses, but would end in an engine stack error far from its cause.
+  const deep = await tempFile("[".repeat(200_000) + "]".repeat(200_000));
+  const deepCtx = await tempFile('{"a":' + "[".repeat(5_000) + "]".repeat(5_000) + "}");
   try {
     const r = await ptc(["--context", ctx, "1"]);
     assert.equal(r.code, 2);
     assert.match(r.stderr, /expected a JSON object/);
+    for (const [flag, file] of [["--data", deep], ["--context", deepCtx]]) {
+      const d = await ptc([flag, file, "1"]);
+      assert.equal(d.code, 2, d.stderr);
+      assert.equal(
+        d.stderr.trim(),
+        `ptc eval: ${flag} ${file}: arrays and objects nest deeper than 1000 levels; flatten the data`,
+      );
+    }
   } finally {
     await Deno.remove(ctx);
+    await Deno.remove(deep);
+    await Deno.remove(deepCtx);
   }
 });
 
