@@ -3,7 +3,8 @@
  * ptc, nbb and plain JavaScript in the same run, plus the collection-building checks. ptc is timed twice: over the
  * data decoded from JSON as ptc decodes a tool result (string keys; through `ptc eval --data FILE` when the CLI works:
  * the path users run) and over keyword-keyed maps converted up front (the shape nbb's data has). Prints per-program
- * medians, the ratios to nbb and to JS and their geometric means (target: geomean json/nbb ≤ 0.3).
+ * medians, the ratios to nbb and to JS and their geometric means (target: geomean json/nbb ≤ 0.3). Up to 2,000
+ * traces it also times the tool-result path (tool_path.ts): the dataset as one tool answer through a real sandbox pool.
  *
  * Options: `--sizes 2000,20000` `--repeat N` (default: 100 for ≤ 2,000 traces, 11 above) `--mode auto|cli|api`
  * `--seed N` `--baseline DIR` (also time another checkout's `ptc eval` on the same data, e.g. an older commit). Data files go to `bench/lisp/out/` (gitignored) and are reused when present.
@@ -14,9 +15,15 @@ import { BENCH_PROGRAMS, BUILD_PROGRAMS } from "./programs.ts";
 import { writeTraces } from "./dataset.ts";
 import { timeNbb } from "./nbb.ts";
 import { cliReady, type PtcMode, timeJs, timePtcApi, timePtcCli, timePtcKeywords } from "./runners.ts";
+import { timeToolPath, TOOL_PATH_PROGRAMS } from "./tool_path.ts";
 
 const HERE = new URL("./", import.meta.url).pathname;
 const NBB_CLI = new URL("../../node_modules/nbb/cli.js", import.meta.url).pathname;
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+/** The tool-result path is timed up to this size (a 20,000-trace answer is ~360 MB). */
+const TOOL_PATH_MAX_TRACES = 2000;
+const TOOL_PATH_RUNS = 9;
 
 /** Target geometric mean of ptc/nbb on the decoded-JSON path (issue 21). */
 const TARGET = 0.3;
@@ -100,6 +107,20 @@ async function runSize(
     `${"geometric mean".padEnd(80)}${pad(gN.toFixed(2), 10)}${pad(gK.toFixed(2), 9)}${pad(gJ.toFixed(1), 9)}`,
   );
   console.log(`target json/nbb <= ${TARGET}: ${gN <= TARGET ? "MET" : "MISSED"}`);
+  if (size <= TOOL_PATH_MAX_TRACES) {
+    const tool = await timeToolPath(ROOT, data, TOOL_PATH_RUNS);
+    const toolBase = baseline
+      ? await timeToolPath(baseline.endsWith("/") ? baseline : `${baseline}/`, data, TOOL_PATH_RUNS).catch(() =>
+        undefined
+      )
+      : undefined;
+    console.log(
+      `tool-result path (the ${size} traces as one tool answer, whole evaluation, median of ${TOOL_PATH_RUNS}): ` +
+        TOOL_PATH_PROGRAMS.map((p) =>
+          `${p.id} ${fmt(tool[p.id])} ms${toolBase ? ` (baseline ${fmt(toolBase[p.id])})` : ""}`
+        ).join("  "),
+    );
+  }
   return [gN, gK, gJ];
 }
 
