@@ -23,6 +23,8 @@ import { prStr } from "../printer.ts";
 
 /** Strings up to this length that are equal share one string object within one conversion (see `fromJson`). */
 const SHARED_STRING_MAX = 16;
+/** Most distinct strings one conversion remembers for sharing. */
+const SHARED_STRINGS_MAX = 8192;
 
 /**
  * Convert parsed JSON into values (one walk). Equal short strings of one value (the `kind`, `status`, `model` of its
@@ -41,7 +43,8 @@ function convert(j: JsonValue | bigint | undefined, strings: Map<string, string>
       if (j.length > SHARED_STRING_MAX) return j;
       const s = strings.get(j);
       if (s !== undefined) return s;
-      strings.set(j, j);
+      // Bounded: a value of millions of distinct short strings (ids) must not double its memory while it converts.
+      if (strings.size < SHARED_STRINGS_MAX) strings.set(j, j);
       return j;
     }
     case "boolean":
