@@ -16,6 +16,7 @@ import { alias, define, type NsGroup } from "./table.ts";
 import { argError, intArg, slots, strArg, stringBytes } from "./util.ts";
 import type { BuiltinContext } from "./table.ts";
 import { chargeExpansion } from "../values/expansion.ts";
+import { textIncludes } from "../values/text_search.ts";
 import { regexReplace, regexSplit } from "./regex.ts";
 
 const S: NsGroup[] = ["string"];
@@ -387,7 +388,7 @@ define("strings", {
     groups: S,
     fn: (a) => {
       const s = nilOrStr("includes?", a, 0);
-      return s !== null && s.includes(strArg("includes?", a, 1));
+      return s !== null && textIncludes(s, strArg("includes?", a, 1));
     },
   },
   "index-of": {
