@@ -6,8 +6,9 @@
  * medians, the ratios to nbb and to JS and their geometric means (target: geomean json/nbb ≤ 0.3). Up to 2,000
  * traces it also times the tool-result path (tool_path.ts): the dataset as one tool answer through a real sandbox pool.
  *
- * Options: `--sizes 2000,20000` `--repeat N` (default: 100 for ≤ 2,000 traces, 11 above) `--mode auto|cli|api`
- * `--seed N` `--baseline DIR` (also time another checkout's `ptc eval` on the same data, e.g. an older commit). Data files go to `bench/lisp/out/` (gitignored) and are reused when present.
+ * Options: `--sizes 2000,20000` `--repeat N` (default: 100 for ≤ 2,000 traces, 11 above) `--rounds N` (fresh
+ * processes of nbb, ptc and the baseline, alternated; each figure is the median of the rounds' medians; default 3 for
+ * ≤ 2,000 traces, 1 above) `--mode auto|cli|api` `--seed N` `--baseline DIR` (also time another checkout's `ptc eval` on the same data, e.g. an older commit). Data files go to `bench/lisp/out/` (gitignored) and are reused when present.
  * @module
  */
 import { parseArgs } from "node:util";
@@ -32,6 +33,17 @@ const geomean = (xs: number[]) => Math.exp(xs.reduce((a, x) => a + Math.log(x), 
 const fmt = (ms: number) => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2));
 const pad = (s: string, n: number) => s.padStart(n);
 
+/** Per program, the median of its medians over the rounds. */
+function medianOfRounds(rounds: Record<string, number>[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const id of Object.keys(rounds[0])) {
+    const xs = rounds.map((r) => r[id]).sort((a, b) => a - b);
+    const mid = xs.length >> 1;
+    out[id] = xs.length % 2 ? xs[mid] : (xs[mid - 1] + xs[mid]) / 2;
+  }
+  return out;
+}
+
 async function dataFileFor(size: number, seed: number): Promise<string> {
   const dir = `${HERE}out`;
   await Deno.mkdir(dir, { recursive: true });
@@ -51,32 +63,49 @@ async function runSize(
   repeat: number,
   mode: PtcMode,
   baseline: string | undefined,
+  rounds: number,
 ): Promise<number[]> {
   const file = await dataFileFor(size, seed);
   const data = JSON.parse(await Deno.readTextFile(file));
   const js = timeJs(data, BENCH_PROGRAMS, repeat);
-  const nbb = await timeNbb(NBB_CLI, file, BENCH_PROGRAMS, repeat);
-  // The user's path: JSON decoded as ptc decodes a tool result (string keys), through the CLI when it works.
-  let ptc: Record<string, number>;
+  // nbb, ptc and the baseline each run `rounds` times, alternated (fresh processes each round): one process's medians
+  // move by up to 2x at 2,000 traces with the JIT's choices, so each figure is the median of the rounds' medians.
+  const nbbRounds: Record<string, number>[] = [];
+  const ptcRounds: Record<string, number>[] = [];
+  const baseRounds: Record<string, number>[] = [];
   let via: string = mode;
-  try {
-    ptc = mode === "cli" ? await timePtcCli(file, BENCH_PROGRAMS, repeat) : timePtcApi(data, BENCH_PROGRAMS, repeat);
-  } catch (e) {
-    // e.g. a file past the sandbox process's heap cap: the same decoding, in-process, and the table says so.
-    console.log(`ptc eval --data failed at ${size} traces (${e instanceof Error ? e.message.slice(0, 160) : e})`);
-    ptc = timePtcApi(data, BENCH_PROGRAMS, repeat);
-    via = "api (CLI failed)";
+  for (let r = 0; r < rounds; r++) {
+    nbbRounds.push(await timeNbb(NBB_CLI, file, BENCH_PROGRAMS, repeat));
+    // The user's path: JSON decoded as ptc decodes a tool result (string keys), through the CLI when it works.
+    try {
+      ptcRounds.push(
+        via === "cli" ? await timePtcCli(file, BENCH_PROGRAMS, repeat) : timePtcApi(data, BENCH_PROGRAMS, repeat),
+      );
+    } catch (e) {
+      // e.g. a file past the sandbox process's heap cap: the same decoding, in-process, and the table says so.
+      console.log(`ptc eval --data failed at ${size} traces (${e instanceof Error ? e.message.slice(0, 160) : e})`);
+      ptcRounds.push(timePtcApi(data, BENCH_PROGRAMS, repeat));
+      via = "api (CLI failed)";
+    }
+    // With --baseline: the same CLI runs of another checkout, right after ours.
+    if (baseline) {
+      const b = await timePtcCli(file, BENCH_PROGRAMS, repeat, baseline).catch((e) => {
+        console.log(`baseline ptc eval failed at ${size} traces (${e instanceof Error ? e.message.slice(0, 160) : e})`);
+        return undefined;
+      });
+      if (b) baseRounds.push(b);
+    }
   }
+  const nbb = medianOfRounds(nbbRounds);
+  const ptc = medianOfRounds(ptcRounds);
+  const base = baseRounds.length > 0 ? medianOfRounds(baseRounds) : undefined;
   // Second column: the same programs over keyword-keyed maps (converted up front, as nbb's data is).
   const kw = timePtcKeywords(data, BENCH_PROGRAMS, repeat);
-  // With --baseline: the same CLI runs of another checkout, after ours (alternate by running the bench again).
-  const base = baseline
-    ? await timePtcCli(file, BENCH_PROGRAMS, repeat, baseline).catch((e) => {
-      console.log(`baseline ptc eval failed at ${size} traces (${e instanceof Error ? e.message.slice(0, 160) : e})`);
-      return undefined;
-    })
-    : undefined;
-  console.log(`\n${size} traces (${repeat} warm runs, median ms; json = decoded JSON via ${via}, kw = keyword maps)`);
+  console.log(
+    `\n${size} traces (${repeat} warm runs, median ms${
+      rounds > 1 ? `, median of ${rounds} rounds` : ""
+    }; json = decoded JSON via ${via}, kw = keyword maps)`,
+  );
   console.log(
     `${"program".padEnd(44)}${pad("json", 9)}${pad("kw", 9)}${pad("nbb", 9)}${pad("js", 9)}${pad("json/nbb", 10)}${
       pad("kw/nbb", 9)
@@ -106,6 +135,10 @@ async function runSize(
   console.log(
     `${"geometric mean".padEnd(80)}${pad(gN.toFixed(2), 10)}${pad(gK.toFixed(2), 9)}${pad(gJ.toFixed(1), 9)}`,
   );
+  if (rounds > 1) {
+    const perRound = ptcRounds.map((p, r) => geomean(BENCH_PROGRAMS.map((q) => p[q.id] / nbbRounds[r][q.id])));
+    console.log(`geomean json/nbb of each round: ${perRound.map((g) => g.toFixed(2)).join(" ")}`);
+  }
   console.log(`target json/nbb <= ${TARGET}: ${gN <= TARGET ? "MET" : "MISSED"}`);
   if (size <= TOOL_PATH_MAX_TRACES) {
     const tool = await timeToolPath(ROOT, data, TOOL_PATH_RUNS);
@@ -145,6 +178,7 @@ export async function run(args: string[] = []): Promise<void> {
       mode: { type: "string", default: "auto" },
       seed: { type: "string", default: "42" },
       baseline: { type: "string" },
+      rounds: { type: "string" },
     },
     strict: true,
   });
@@ -156,7 +190,9 @@ export async function run(args: string[] = []): Promise<void> {
   for (const size of sizes) {
     const repeat = values.repeat ? Number(values.repeat) : size <= 2000 ? 100 : 11;
     const baseline = values.baseline === undefined ? undefined : values.baseline.replace(/\/?$/, "/");
-    await runSize(size, seed, repeat, mode, baseline);
+    const rounds = values.rounds ? Number(values.rounds) : size <= 2000 ? 3 : 1;
+    if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds: expected a positive integer`);
+    await runSize(size, seed, repeat, mode, baseline, rounds);
   }
   await runBuild(values.repeat ? Number(values.repeat) : 5, mode);
 }
