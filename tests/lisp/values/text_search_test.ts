@@ -2,18 +2,8 @@
 import assert from "node:assert/strict";
 import { textIncludes, textSearchStats } from "../../../src/lisp/values/text_search.ts";
 import { check } from "../builtins/helpers.ts";
-
-/** A deterministic generator (mulberry32), so a failure names a reproducible case. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// The bench dataset's seedable generator: a failure names a reproducible case.
+import { prng as rng } from "../../../bench/lisp/dataset.ts";
 
 function randomText(next: () => number, alphabet: string[], n: number): string {
   let s = "";
