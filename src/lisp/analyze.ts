@@ -11,6 +11,7 @@ import { SPECIALS } from "./specials.ts";
 import { EMPTY_VEC, Keyword, kw, makeRegex, mapFromKvs, mkFloat, setFromItems, type Value, vecFrom } from "./vals.ts";
 import { SMALL_MAP_MAX, smallMapOfDistinct } from "./values/hashmap.ts";
 import { kwGet } from "./values/flex.ts";
+import { internalized } from "./values/types.ts";
 import { builtinCall, callNode, callSite, staticBuiltin } from "./calls.ts";
 import { analyzeSymbol, qualifiedHooks } from "./symbols.ts";
 import { takeRangeZero, takeRangeZeroForms } from "./take_range.ts";
@@ -27,7 +28,8 @@ export function analyze(form: Form, a: Ana): Node {
     case "float":
       return constNode(mkFloat(form.value));
     case "string":
-      return constNode(form.value);
+      // The engine's unique copy: equal data strings (internalized by fromJson) then compare by identity.
+      return constNode(internalized(form.value));
     case "keyword":
       return constNode(kw(form.name));
     case "regex":

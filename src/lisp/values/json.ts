@@ -14,7 +14,18 @@
 
 import type { JsonValue } from "../../core/json.ts";
 import { LispError } from "../errors.ts";
-import { Keyword, LDate, LDuration, LFloat, LispFn, LRegex, SymbolRef, type Value, Var } from "./types.ts";
+import {
+  internalized,
+  Keyword,
+  LDate,
+  LDuration,
+  LFloat,
+  LispFn,
+  LRegex,
+  SymbolRef,
+  type Value,
+  Var,
+} from "./types.ts";
 import { EMPTY_VEC, PVec, vecFrom } from "./vector.ts";
 import { EMPTY_MAP, MapBuilder, PMap, PSet } from "./hashmap.ts";
 import { sortValues } from "./compare.ts";
@@ -28,9 +39,10 @@ const SHARED_STRINGS_MAX = 8192;
 
 /**
  * Convert parsed JSON into values (one walk). Equal short strings of one value (the `kind`, `status`, `model` of its
- * records) become one string object, as `JSON.parse` makes them when it internalizes short strings; data a sandbox
- * receives in V8's format (src/sandbox/v8_frames.ts) has a copy per occurrence, and comparing copies reads their
- * characters where one object compares by identity (`frequencies` over 30,000 step kinds measured ~1.4× slower).
+ * records) become one internalized string object (`internalized`), as `JSON.parse` makes them when it internalizes
+ * short strings; data a sandbox receives in V8's format (src/sandbox/v8_frames.ts) has a copy per occurrence, and
+ * comparing copies reads their characters where one object compares by identity (`frequencies` over 30,000 step
+ * kinds measured ~1.4× slower). Internalized, they are also the same object as a program's equal string constant.
  */
 export function fromJson(j: JsonValue | bigint | undefined): Value {
   return convert(j, new Map());
@@ -44,8 +56,10 @@ function convert(j: JsonValue | bigint | undefined, strings: Map<string, string>
       const s = strings.get(j);
       if (s !== undefined) return s;
       // Bounded: a value of millions of distinct short strings (ids) must not double its memory while it converts.
-      if (strings.size < SHARED_STRINGS_MAX) strings.set(j, j);
-      return j;
+      if (strings.size >= SHARED_STRINGS_MAX) return j;
+      const shared = internalized(j);
+      strings.set(j, shared);
+      return shared;
     }
     case "boolean":
       return j;

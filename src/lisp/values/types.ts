@@ -44,6 +44,23 @@ export function stringHash(s: string): number {
   return h;
 }
 
+/** Strings up to this length are worth making the engine's unique copy of (see {@link internalized}). */
+export const INTERNALIZE_MAX = 64;
+
+/**
+ * The JS engine's unique ("internalized") copy of `s`, for the strings programs compare over and over: keyword names,
+ * string constants of a program, the short repeated strings of JSON data. Two internalized copies of one text are the
+ * same object, so `===` between them is one pointer comparison where two separate copies compare their characters
+ * (a keyword lookup in a JSON record compares the keyword's name with the record's keys, which the engine already
+ * internalized as property names). Property keys are internalized, so this is the key of a one-property object; a key
+ * that reads as an array index stays a plain copy (same text; only slower to compare).
+ */
+export function internalized(s: string): string {
+  if (s.length > INTERNALIZE_MAX) return s;
+  for (const k in { [s]: 0 }) return k;
+  return s;
+}
+
 /** An interned keyword. Use `kw(name)`; two keywords are equal iff they are the same object. */
 export class Keyword {
   readonly name: string;
@@ -57,7 +74,7 @@ export class Keyword {
   hint = 0;
   /** @internal use `kw()` */
   constructor(name: string) {
-    this.name = name;
+    this.name = internalized(name);
     this.h = (stringHash(name) ^ 0x5bd1e995) | 0;
     this.underscored = name.includes("-") ? name.replaceAll("-", "_") : null;
   }
@@ -145,7 +162,7 @@ export class SymbolRef {
 export class Var {
   readonly name: string;
   constructor(name: string) {
-    this.name = name;
+    this.name = internalized(name);
   }
 }
 
