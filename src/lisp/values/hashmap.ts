@@ -153,7 +153,12 @@ export class MapBuilder {
   get(key: Value, nf: Value | undefined = undefined): Value | undefined {
     const kvs = this.kvs;
     if (kvs !== null) {
-      for (let i = 0; i < kvs.length; i += 2) if (kvs[i] === key || keyEquals(kvs[i], key)) return kvs[i + 1];
+      // As PMap.get: a string, number or keyword key is found by identity alone (group-by, frequencies per item).
+      if (identityKey(key)) {
+        for (let i = 0; i < kvs.length; i += 2) if (kvs[i] === key) return kvs[i + 1];
+      } else {
+        for (let i = 0; i < kvs.length; i += 2) if (keyEquals(kvs[i], key)) return kvs[i + 1];
+      }
       return nf;
     }
     return nodeGet(this.root!, hash(key), key, nf);
