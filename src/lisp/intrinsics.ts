@@ -1,7 +1,7 @@
 /**
  * Fast paths for the hottest builtins: arithmetic and comparisons when the operands are plain JS numbers (safe
- * integers or non-integral floats), and `get`/`assoc` on a map with a keyword or string key (the shape of every
- * aggregation over JSON records). They return `MISS` whenever the general builtin must decide (bigints, boxed floats,
+ * integers or non-integral floats), `get`/`assoc` on a map with a keyword or string key (the shape of every
+ * aggregation over JSON records) and `includes?` on two strings (a search over payloads). They return `MISS` whenever the general builtin must decide (bigints, boxed floats,
  * mixed types, overflow, other collections), so semantics stay exactly those of the builtin; the map paths call the
  * same flexible lookup and the same write (key rule and allocation charge included) the builtins call.
  * @module
@@ -9,6 +9,7 @@
 import { Keyword, type Value } from "./vals.ts";
 import { NOT_FOUND, PMap } from "./values/hashmap.ts";
 import { mapFlexGet } from "./values/flex.ts";
+import { textIncludes } from "./values/text_search.ts";
 import { assoc1 } from "./builtins/maps.ts";
 import type { BuiltinContext } from "./builtins/table.ts";
 
@@ -52,6 +53,8 @@ export const INTRINSIC2: Record<string, Op2> = {
     return MISS;
   },
   get: (m, k) => getName(m, k, null),
+  // The builtin's own search (values/text_search.ts); nil text, non-string operands: the builtin decides.
+  "includes?": (t, sub) => (typeof t === "string" && typeof sub === "string" ? textIncludes(t, sub) : MISS),
 };
 
 /** Three-argument intrinsics by builtin name (they get the evaluation context to charge allocation). */

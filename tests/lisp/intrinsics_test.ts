@@ -8,7 +8,7 @@ import { ev, evaluate } from "./helpers.ts";
 
 const DATA = { data: { "model-name": "m", model_id: 7, a: 1, "k": { b: 2 } } };
 
-Deno.test("intrinsics: get, assoc and + answer as the builtin called through apply", () => {
+Deno.test("intrinsics: get, assoc, + and includes? answer as the builtin called through apply", () => {
   const cases = [
     ["get", "{:a 1} :a"],
     ["get", '{:a 1} "a"'],
@@ -43,6 +43,13 @@ Deno.test("intrinsics: get, assoc and + answer as the builtin called through app
     ["+", "9007199254740990 1 1"],
     ["+", "9007199254740991 1 1"],
     ["+", "1 2 3.5"],
+    ["includes?", '"deadline exceeded at step 3" "exceeded"'],
+    ["includes?", '"deadline exceeded at step 3" "missing"'],
+    ["includes?", 'nil "x"'],
+    ["includes?", '"abc" nil'],
+    ["includes?", '"abc" 5'],
+    ["includes?", ':abc "a"'],
+    ["includes?", '"abc" ""'],
   ];
   for (const [f, args] of cases) {
     const direct = evaluate(`(${f} ${args})`, { globals: DATA });
