@@ -1,9 +1,10 @@
 /**
  * Fast paths for the hottest builtins: arithmetic and comparisons when the operands are plain JS numbers (safe
  * integers or non-integral floats), `get`/`assoc` on a map with a keyword or string key (the shape of every
- * aggregation over JSON records) and `includes?` on two strings (a search over payloads). They return `MISS` whenever the general builtin must decide (bigints, boxed floats,
- * mixed types, overflow, other collections), so semantics stay exactly those of the builtin; the map paths call the
- * same flexible lookup and the same write (key rule and allocation charge included) the builtins call.
+ * aggregation over JSON records) and `includes?` on two strings (a search over payloads). They return `MISS` whenever
+ * the general builtin must decide (bigints, boxed floats, mixed types, overflow, other collections), so semantics stay
+ * exactly those of the builtin; the map paths call the same flexible lookup and the same write (key rule and
+ * allocation charge included) the builtins call, `includes?` the builtin's own search.
  * @module
  */
 import { Keyword, type Value } from "./vals.ts";

@@ -162,7 +162,7 @@ export class SymbolRef {
 export class Var {
   readonly name: string;
   constructor(name: string) {
-    this.name = internalized(name);
+    this.name = name;
   }
 }
 
